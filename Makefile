@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: MIT
+# pgo: one non-recursive Makefile for the tool, its BPF skeletons, tests, demo and benchmarks.
+#
+#   make            build build/bin/pgo and the pgo-collect/-convert/-gate links
+#   make test       unit + end-to-end tests (ends with "N passed, N failed")
+#   make test SANITIZE=address,undefined
+#   make demo       collect, convert, rebuild with -fauto-profile, show the speedup and the flamegraph
+#   make bench      benchmarks against perf record, create_gcov and instrumented PGO
+#   make deps       install the Debian packages the build, tests and demo need (idempotent)
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION    := 0.1.0
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+V          ?=
+PKG_CONFIG ?= pkg-config
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+
+# Sanitized builds live apart so they never mix objects with the normal build.
+ifdef SANITIZE
+OUTPUT     := build/san
+else
+OUTPUT     := build
+endif
+BIN        := $(OUTPUT)/bin
+
+PKGS       := libbpf libelf libdw libgit2 jansson gsl libxxhash
+#
+DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
+              libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
+DEB_TEST   := valgrind chromium binutils
+DEB_BENCH  := hyperfine autofdo dpkg-dev
+#
+
+WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes \
+              -Wold-style-definition -Wpointer-arith -Wvla -Wwrite-strings -Wno-unused-parameter
+PKG_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS    = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PGO_CFLAGS := -std=gnu11 -g -O2 $(WARN) -fno-common -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' \
+              -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread
+ifdef DEVELOPER
+PGO_CFLAGS += -Werror
+endif
+ifdef SANITIZE
+PGO_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=$(SANITIZE)
+endif
+ifdef NO_BPF
+PGO_CFLAGS += -DPGO_NO_BPF
+endif
+
+ifeq ($(V),)
+Q   := @
+msg  = @printf '  %-8s %s\n' "$(1)" "$(2)";
+else
+Q   :=
+msg  =
+endif
+
+# Modules, in dependency order (cmd -> gate -> convert -> collect -> lib). New .c files are picked up
+# automatically; *.bpf.c files become skeletons, not objects.
+LIB_SRCS     := $(wildcard lib/*.c)
+COLLECT_SRCS := $(filter-out %.bpf.c,$(wildcard collect/*.c))
+CONVERT_SRCS := $(wildcard convert/*.c)
+GATE_SRCS    := $(wildcard gate/*.c)
+CMD_SRCS     := $(wildcard cmd/*.c)
+BPF_SRCS     := $(if $(NO_BPF),,$(wildcard collect/*.bpf.c))
+ifdef NO_BPF
+COLLECT_SRCS := $(filter-out $(patsubst %.bpf.c,%.c,$(wildcard collect/*.bpf.c)),$(COLLECT_SRCS))
+endif
+
+MOD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
+CMD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(CMD_SRCS))
+LIBPGO     := $(OUTPUT)/libpgo.a
+SKELS      := $(patsubst collect/%.bpf.c,$(OUTPUT)/bpf/%.skel.h,$(BPF_SRCS))
+VMLINUX_H  := collect/vmlinux/$(ARCH)/vmlinux.h
+
+UNIT_SRCS  := $(wildcard tests/unit/*.c)
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+HELPER_SRCS:= $(wildcard tests/helpers/*.c)
+HELPER_BINS:= $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/helpers/%,$(HELPER_SRCS))
+ALIASES    := pgo-collect pgo-convert pgo-gate
+
+.PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: deps $(BIN)/pgo $(addprefix $(BIN)/,$(ALIASES))
+
+# Install what is missing, quietly when nothing is. Runs apt-get only as root (or through sudo).
+deps:
+	$(Q)missing=""; for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS    installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || \
+		{ $$SUDO apt-get update -q >/dev/null && \
+		  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; } || \
+		{ echo "make deps: apt-get install failed for:$$missing" >&2; exit 2; }; \
+	fi
+
+$(BIN)/pgo: $(CMD_OBJS) $(LIBPGO)
+	$(call msg,LINK,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBPGO) $(LDLIBS)
+
+$(addprefix $(BIN)/,$(ALIASES)): $(BIN)/pgo
+	$(Q)ln -sf pgo $@
+
+$(LIBPGO): $(MOD_OBJS)
+	$(call msg,AR,$@)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+
+$(OUTPUT)/obj/%.o: %.c | $(SKELS)
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(PGO_CFLAGS) -MMD -MP -c -o $@ $<
+
+# BPF: vmlinux.h is checked in (make vmlinux regenerates it); skeletons are generated, never committed.
+$(OUTPUT)/bpf/%.bpf.o: collect/%.bpf.c collect/%.h $(VMLINUX_H)
+	$(call msg,BPF,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I collect/vmlinux/$(ARCH) -I collect \
+		-c $< -o $@.tmp && llvm-strip -g $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/bpf/%.skel.h: $(OUTPUT)/bpf/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+vmlinux:
+	@mkdir -p collect/vmlinux/$(ARCH)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $(VMLINUX_H)
+
+# Tests: every tests/unit/*.c is its own TAP program over libpgo.a; tests/e2e/t*.sh are shell scripts.
+$(OUTPUT)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBPGO)
+	$(call msg,TEST,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(PGO_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPGO) $(LDLIBS)
+
+$(OUTPUT)/tests/helpers/%: tests/helpers/%.c
+	$(call msg,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -fno-omit-frame-pointer -pthread -o $@ $< -lm
+
+test: all $(UNIT_BINS) $(HELPER_BINS)
+	$(Q)PGO_BUILD=$(OUTPUT) SANITIZE=$(SANITIZE) tests/run.sh $(T)
+
+demo: all
+	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh
+
+bench: all $(HELPER_BINS)
+	$(Q)PGO_BUILD=$(OUTPUT) bench/run.sh $(B)
+
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
+FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
+build/fuzz/obj/%.o: %.c | $(SKELS)
+	@mkdir -p $(@D)
+	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
+		-fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJS)
+	$(call msg,FUZZ,$@)
+	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+fuzz: $(FUZZ_BINS)
+	$(Q)tests/fuzz/run.sh $(or $(FUZZ_SECONDS),600) $(FUZZ_BINS)
+fuzz-smoke: $(FUZZ_BINS)
+	$(Q)tests/fuzz/run.sh $(or $(FUZZ_SECONDS),8) $(FUZZ_BINS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN)/pgo $(DESTDIR)$(PREFIX)/bin/pgo
+	for a in $(ALIASES); do ln -sf pgo $(DESTDIR)$(PREFIX)/bin/$$a; done
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checked allocation helpers. Nothing here exits: every function returns NULL or -1
+ * (after reporting "out of memory") and the caller unwinds.
+ */
+#ifndef PGO_LIB_ALLOC_H
+#define PGO_LIB_ALLOC_H
+
+#include <stddef.h>
+
+/*
+ * Make room for at least `nr` elements of `size` bytes in *ptr, whose capacity is
+ * *alloc elements; grows geometrically and zeroes the new tail. Returns 0 or -1.
+ */
+int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size);
+#define PGO_ALLOC_GROW(p, nr, alloc) pgo_alloc_grow((void **)&(p), (nr), &(alloc), sizeof(*(p)))
+
+/* calloc/strdup that report failure. The result is new: free() it. */
+void *pgo_calloc(size_t n, size_t size);
+char *pgo_strdup(const char *s);
+char *pgo_strndup(const char *s, size_t n);
+
+/* free(*p) and set *p = NULL. */
+#define PGO_ZFREE(p) do { free(*(p)); *(p) = NULL; } while (0)
+
+#define PGO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/* Open-addressing u64 map and string interning over xxHash. */
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "lib/report.h"
+
+uint64_t pgo_hash_bytes(const void *data, size_t len)
+{
+	return XXH3_64bits(data, len);
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	/* keys are often addresses or hashes; mix them so low bits are not clustered */
+	return (size_t)(XXH3_64bits(&key, sizeof(key)) & (cap - 1));
+}
+
+uint64_t *pgo_u64map_find(const struct pgo_u64map *m, uint64_t key)
+{
+	size_t i;
+
+	if (!m->cap)
+		return NULL;
+	for (i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		struct pgo_u64map_slot *s = &m->slots[i];
+
+		if (!s->used)
+			return NULL;
+		if (s->key == key)
+			return &s->value;
+	}
+}
+
+static int rehash(struct pgo_u64map *m, size_t cap)
+{
+	struct pgo_u64map_slot *old = m->slots, *slots;
+	size_t oldcap = m->cap, i;
+
+	slots = pgo_calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (i = 0; i < oldcap; i++) {
+		size_t j;
+
+		if (!old[i].used)
+			continue;
+		for (j = slot_of(old[i].key, cap); slots[j].used; j = (j + 1) & (cap - 1))
+			;
+		slots[j] = old[i];
+	}
+	free(old);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
+int pgo_u64map_get(struct pgo_u64map *m, uint64_t key, uint64_t **value)
+{
+	size_t i;
+
+	if ((m->count + 1) * 4 > m->cap * 3 && rehash(m, m->cap ? m->cap * 2 : 64))
+		return -1;
+	for (i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		struct pgo_u64map_slot *s = &m->slots[i];
+
+		if (!s->used) {
+			s->used = 1;
+			s->key = key;
+			s->value = 0;
+			m->count++;
+			*value = &s->value;
+			return 1;
+		}
+		if (s->key == key) {
+			*value = &s->value;
+			return 0;
+		}
+	}
+}
+
+int pgo_u64map_put(struct pgo_u64map *m, uint64_t key, uint64_t value)
+{
+	uint64_t *v;
+
+	if (pgo_u64map_get(m, key, &v) < 0)
+		return -1;
+	*v = value;
+	return 0;
+}
+
+void pgo_u64map_release(struct pgo_u64map *m)
+{
+	free(m->slots);
+	m->slots = NULL;
+	m->cap = m->count = 0;
+}
+
+static long find_len(const struct pgo_strtab *t, const char *s, size_t len, uint64_t h)
+{
+	uint64_t *head = pgo_u64map_find(&t->index, h);
+	uint32_t id;
+
+	for (id = head ? (uint32_t)*head : 0; id; id = t->next[id - 1]) {
+		const char *c = t->strs[id - 1];
+
+		if (!strncmp(c, s, len) && c[len] == '\0')
+			return (long)id - 1;
+	}
+	return -1;
+}
+
+long pgo_strtab_intern_len(struct pgo_strtab *t, const char *s, size_t len)
+{
+	uint64_t h = pgo_hash_bytes(s, len), *head;
+	long id = find_len(t, s, len, h);
+	char *copy;
+
+	if (id >= 0)
+		return id;
+	if (t->nr >= UINT32_MAX - 1)
+		return pgo_error("too many distinct names");
+	if (PGO_ALLOC_GROW(t->strs, t->nr + 1, t->alloc) ||
+	    PGO_ALLOC_GROW(t->next, t->nr + 1, t->next_alloc))
+		return -1;
+	copy = pgo_strndup(s, len);
+	if (!copy)
+		return -1;
+	if (pgo_u64map_get(&t->index, h, &head) < 0) {
+		free(copy);
+		return -1;
+	}
+	t->strs[t->nr] = copy;
+	t->next[t->nr] = (uint32_t)*head;
+	*head = t->nr + 1;
+	return (long)t->nr++;
+}
+
+long pgo_strtab_intern(struct pgo_strtab *t, const char *s)
+{
+	return pgo_strtab_intern_len(t, s, strlen(s));
+}
+
+long pgo_strtab_find(const struct pgo_strtab *t, const char *s)
+{
+	size_t len = strlen(s);
+
+	return find_len(t, s, len, pgo_hash_bytes(s, len));
+}
+
+const char *pgo_strtab_str(const struct pgo_strtab *t, size_t id)
+{
+	return id < t->nr ? t->strs[id] : NULL;
+}
+
+void pgo_strtab_release(struct pgo_strtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->next);
+	pgo_u64map_release(&t->index);
+	*t = (struct pgo_strtab)PGO_STRTAB_INIT;
+}

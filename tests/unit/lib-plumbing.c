@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests for lib/: strict parsing, buffers, hash tables, atomic files. */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/atomicfile.h"
+#include "lib/buf.h"
+#include "lib/hashmap.h"
+#include "lib/parse.h"
+#include "tests/unit/test.h"
+
+static int test_parse_u64(void)
+{
+	uint64_t v;
+
+	T_ASSERT(pgo_parse_u64("999", &v) == 0 && v == 999);
+	T_ASSERT(pgo_parse_u64("0x10", &v) == 0 && v == 16);
+	T_ASSERT(pgo_parse_u64("18446744073709551615", &v) == 0 && v == UINT64_MAX);
+	T_ASSERT(pgo_parse_u64("18446744073709551616", &v) == -1);
+	T_ASSERT(pgo_parse_u64("", &v) == -1);
+	T_ASSERT(pgo_parse_u64("10ms", &v) == -1);
+	T_ASSERT(pgo_parse_u64("-1", &v) == -1);
+	T_ASSERT(pgo_parse_u64(" 5", &v) == -1);
+	T_ASSERT(pgo_parse_u64("abc", &v) == -1);
+	T_ASSERT(pgo_parse_u64_range("0", 1, 10, &v) == -1);
+	T_ASSERT(pgo_parse_u64_range("10", 1, 10, &v) == 0 && v == 10);
+	return T_OK;
+}
+
+static int test_parse_double_duration(void)
+{
+	double d;
+	uint64_t ns;
+
+	T_ASSERT(pgo_parse_double("0.05", 0, &d) == 0 && d == 0.05);
+	T_ASSERT(pgo_parse_double("5%", 1, &d) == 0 && fabs(d - 0.05) < 1e-15);
+	T_ASSERT(pgo_parse_double("5%", 0, &d) == -1);
+	T_ASSERT(pgo_parse_double("nan", 0, &d) == -1);
+	T_ASSERT(pgo_parse_double("1e999", 0, &d) == -1);
+	T_ASSERT(pgo_parse_duration_ns("3ms", 1, &ns) == 0 && ns == 3000000);
+	T_ASSERT(pgo_parse_duration_ns("2", 1000, &ns) == 0 && ns == 2000);
+	T_ASSERT(pgo_parse_duration_ns("2h", 1, &ns) == -1);
+	return T_OK;
+}
+
+static int test_buf(void)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	char *s;
+
+	T_ASSERT_STR(pgo_buf_str(&b), "");
+	T_ASSERT(pgo_buf_adds(&b, "ab") == 0);
+	T_ASSERT(pgo_buf_addf(&b, "%d-%s", 42, "x") == 0);
+	T_ASSERT(pgo_buf_addch(&b, '!') == 0);
+	T_ASSERT_STR(pgo_buf_str(&b), "ab42-x!");
+	T_ASSERT(b.len == 7);
+	s = pgo_buf_detach(&b);
+	T_ASSERT(b.data == NULL && b.len == 0);
+	T_ASSERT_STR(s, "ab42-x!");
+	free(s);
+	return T_OK;
+}
+
+static int test_u64map(void)
+{
+	struct pgo_u64map m = PGO_U64MAP_INIT;
+	uint64_t i, *v;
+
+	for (i = 0; i < 10000; i++)
+		T_ASSERT(pgo_u64map_put(&m, i * 4096, i + 1) == 0);
+	T_ASSERT(m.count == 10000);
+	for (i = 0; i < 10000; i++) {
+		v = pgo_u64map_find(&m, i * 4096);
+		T_ASSERT(v && *v == i + 1);
+	}
+	T_ASSERT(pgo_u64map_find(&m, 1) == NULL);
+	T_ASSERT(pgo_u64map_get(&m, 4096, &v) == 0 && *v == 2);
+	pgo_u64map_release(&m);
+	return T_OK;
+}
+
+static int test_strtab(void)
+{
+	struct pgo_strtab t = PGO_STRTAB_INIT;
+	char name[32];
+	long id;
+	int i;
+
+	T_ASSERT(pgo_strtab_intern(&t, "main") == 0);
+	T_ASSERT(pgo_strtab_intern(&t, "work") == 1);
+	T_ASSERT(pgo_strtab_intern(&t, "main") == 0);
+	T_ASSERT(pgo_strtab_intern_len(&t, "workload", 4) == 1);
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "fn%d", i);
+		T_ASSERT(pgo_strtab_intern(&t, name) == i + 2);
+	}
+	id = pgo_strtab_find(&t, "fn4999");
+	T_ASSERT(id == 5001);
+	T_ASSERT_STR(pgo_strtab_str(&t, (size_t)id), "fn4999");
+	T_ASSERT(pgo_strtab_find(&t, "nope") == -1);
+	pgo_strtab_release(&t);
+	return T_OK;
+}
+
+static int test_atomic_file(void)
+{
+	char dir[] = "/tmp/pgo-unit-XXXXXX", path[256], *data = NULL;
+	struct pgo_atomic_file af;
+	size_t len;
+
+	T_ASSERT(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	T_ASSERT(pgo_write_file_atomic(path, "old\n", 4) == 0);
+	/* an aborted write leaves the old content and no temporary file */
+	T_ASSERT(pgo_atomic_open(&af, path) == 0);
+	fputs("half-written", af.fp);
+	pgo_atomic_abort(&af);
+	T_ASSERT(pgo_read_file(path, 1024, &data, &len) == 0);
+	T_ASSERT_STR(data, "old\n");
+	free(data);
+	T_ASSERT(pgo_atomic_open(&af, path) == 0);
+	fputs("new\n", af.fp);
+	T_ASSERT(pgo_atomic_commit(&af) == 0);
+	T_ASSERT(pgo_read_file(path, 1024, &data, &len) == 0 && len == 4);
+	T_ASSERT_STR(data, "new\n");
+	free(data);
+	/* a file above the size limit is refused */
+	T_ASSERT(pgo_read_file(path, 2, &data, &len) == -1);
+	/* an unwritable directory is an error at open */
+	T_ASSERT(pgo_atomic_open(&af, "/nonexistent-dir/x") == -1);
+	unlink(path);
+	T_ASSERT(rmdir(dir) == 0); /* nothing else left behind */
+	return T_OK;
+}
+
+static int test_atomic_enospc(void)
+{
+	struct pgo_atomic_file af;
+	char buf[4096] = { 0 };
+	int i;
+
+	if (access("/dev/full", W_OK))
+		return T_SKIP;
+	/* /dev/full cannot be a rename target's directory, so emulate via a full fp */
+	T_ASSERT(pgo_atomic_open(&af, "/tmp/pgo-unit-enospc") == 0);
+	fclose(af.fp);
+	af.fp = fopen("/dev/full", "w");
+	T_ASSERT(af.fp);
+	for (i = 0; i < 4; i++)
+		fwrite(buf, 1, sizeof(buf), af.fp);
+	T_ASSERT(pgo_atomic_commit(&af) == -1);
+	T_ASSERT(access("/tmp/pgo-unit-enospc", F_OK) == -1);
+	return T_OK;
+}
+
+static const struct t_case cases[] = {
+	{ "parse_u64 is strict", test_parse_u64 },
+	{ "parse_double and durations", test_parse_double_duration },
+	{ "buf appends and detaches", test_buf },
+	{ "u64map stores 10k keys", test_u64map },
+	{ "strtab interns", test_strtab },
+	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
+	{ "atomic file: ENOSPC fails the commit, no file", test_atomic_enospc },
+};
+
+T_MAIN(cases)
