@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbolizer over libdwfl (convert/symtab.h). The module is reported at bias 0, so
+ * module addresses are the link-time vaddrs of the ELF file, for PIE and non-PIE alike.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert/symtab.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "lib/report.h"
+
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+struct seg {
+	uint64_t offset, filesz, vaddr;
+	int exec;
+};
+
+struct cached {
+	uint32_t sym_name;
+	uint64_t sym_start, sym_size;
+	uint32_t first, nr;
+};
+
+struct convert_symtab {
+	char *path;
+	struct pgo_strtab *names;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dwarf;
+	Dwarf_Addr dwbias;
+	const uint8_t *build_id;
+	int build_id_len;
+	int is_dyn;
+	struct seg *segs;
+	size_t nr_segs, alloc_segs;
+	struct pgo_u64map cache;      /* addr -> index + 1 into results */
+	struct cached *results;
+	size_t nr_results, alloc_results;
+	struct convert_sym_frame *frames;
+	size_t nr_frames, alloc_frames;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static uint32_t intern(struct convert_symtab *st, const char *s)
+{
+	long id;
+
+	if (!s)
+		return CONVERT_NO_NAME;
+	id = pgo_strtab_intern(st->names, s);
+	return id < 0 ? CONVERT_NO_NAME : (uint32_t)id;
+}
+
+static int read_segments(struct convert_symtab *st, Elf *elf)
+{
+	size_t i, phnum;
+	GElf_Ehdr ehdr;
+
+	if (!gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &phnum) < 0)
+		return pgo_error("'%s': cannot read the ELF header: %s", st->path, elf_errmsg(-1));
+	st->is_dyn = ehdr.e_type == ET_DYN;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (PGO_ALLOC_GROW(st->segs, st->nr_segs + 1, st->alloc_segs) < 0)
+			return -1;
+		st->segs[st->nr_segs].offset = ph.p_offset;
+		st->segs[st->nr_segs].filesz = ph.p_filesz;
+		st->segs[st->nr_segs].vaddr = ph.p_vaddr;
+		st->segs[st->nr_segs].exec = !!(ph.p_flags & PF_X);
+		st->nr_segs++;
+	}
+	if (!st->nr_segs)
+		return pgo_error("'%s' has no loadable segments", st->path);
+	return 0;
+}
+
+int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
+			struct convert_symtab **out)
+{
+	struct convert_symtab *st;
+	GElf_Addr bias, bid_vaddr;
+	Elf *elf;
+	int fd;
+
+	*out = NULL;
+	st = pgo_calloc(1, sizeof(*st));
+	if (!st)
+		return -1;
+	st->names = names;
+	st->path = pgo_strdup(path);
+	if (!st->path)
+		goto fail;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pgo_error_errno("cannot open '%s'", path);
+		goto fail;
+	}
+	st->dwfl = dwfl_begin(&callbacks);
+	if (!st->dwfl) {
+		close(fd);
+		pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
+		goto fail;
+	}
+	dwfl_report_begin(st->dwfl);
+	/* dwfl takes the fd; bias 0 keeps link-time addresses */
+	st->mod = dwfl_report_elf(st->dwfl, path, path, fd, 0, false);
+	dwfl_report_end(st->dwfl, NULL, NULL);
+	if (!st->mod) {
+		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		goto fail;
+	}
+	elf = dwfl_module_getelf(st->mod, &bias);
+	if (!elf) {
+		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		goto fail;
+	}
+	if (read_segments(st, elf) < 0)
+		goto fail;
+	st->build_id_len = dwfl_module_build_id(st->mod, &st->build_id, &bid_vaddr);
+	if (st->build_id_len < 0)
+		st->build_id_len = 0;
+	st->dwarf = dwfl_module_getdwarf(st->mod, &st->dwbias);
+	if (!st->dwarf && need_dwarf) {
+		pgo_error("'%s' has no debug info (DWARF); build it with -g (or install its "
+			  "debug symbols)", path);
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail:
+	convert_symtab_free(st);
+	return -1;
+}
+
+void convert_symtab_free(struct convert_symtab *st)
+{
+	if (!st)
+		return;
+	if (st->dwfl)
+		dwfl_end(st->dwfl);
+	pgo_u64map_release(&st->cache);
+	free(st->results);
+	free(st->frames);
+	free(st->segs);
+	free(st->path);
+	free(st);
+}
+
+int convert_symtab_has_dwarf(const struct convert_symtab *st)
+{
+	return st->dwarf != NULL;
+}
+
+int convert_symtab_build_id(const struct convert_symtab *st, const uint8_t **id)
+{
+	*id = st->build_id;
+	return st->build_id_len;
+}
+
+int convert_symtab_is_pie_or_dso(const struct convert_symtab *st)
+{
+	return st->is_dyn;
+}
+
+int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+	int found = 0;
+
+	/* prefer the executable segment when a page is shared by two segments */
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+
+		if (off < s->offset || off - s->offset >= s->filesz)
+			continue;
+		*vaddr = off - s->offset + s->vaddr;
+		found = 1;
+		if (s->exec)
+			return 0;
+	}
+	return found ? 0 : -1;
+}
+
+static uint32_t die_name(struct convert_symtab *st, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *s = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		s = dwarf_formstring(&attr);
+	if (!s && dwarf_attr_integrate(die, DW_AT_name, &attr))
+		s = dwarf_formstring(&attr);
+	return intern(st, s ? s : "[unknown]");
+}
+
+static uint32_t die_udata(Dwarf_Die *die, unsigned int at, int integrate)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!(integrate ? dwarf_attr_integrate(die, at, &attr) : dwarf_attr(die, at, &attr)))
+		return 0;
+	if (dwarf_formudata(&attr, &w) != 0)
+		return 0;
+	return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl)
+{
+	Dwarf_Files *files;
+	size_t nfiles;
+	uint32_t idx;
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr(inl, DW_AT_call_file, &attr))
+		return CONVERT_NO_NAME;
+	idx = die_udata(inl, DW_AT_call_file, 0);
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
+		return CONVERT_NO_NAME;
+	return intern(st, dwarf_filesrc(files, idx, NULL, NULL));
+}
+
+static int push_frame(struct convert_symtab *st, const struct convert_sym_frame *f)
+{
+	if (PGO_ALLOC_GROW(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
+		return -1;
+	st->frames[st->nr_frames++] = *f;
+	return 0;
+}
+
+/* Build the inline chain of addr into st->frames (innermost pushed first, reversed after). */
+static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
+{
+	Dwarf_Die *scopes = NULL, *cudie;
+	Dwarf_Addr cubias;
+	struct convert_sym_frame f = { CONVERT_NO_NAME, CONVERT_NO_NAME, 0, 0, 0 };
+	Dwfl_Line *dl;
+	int n, i;
+
+	c->first = st->nr_frames;
+	c->nr = 0;
+	if (!st->dwarf)
+		return;
+	cudie = dwfl_module_addrdie(st->mod, addr, &cubias);
+	if (!cudie)
+		return;
+	dl = dwfl_module_getsrc(st->mod, addr);
+	if (dl) {
+		Dwarf_Addr a, lbias;
+		int line = 0;
+		const char *file = dwfl_lineinfo(dl, &a, &line, NULL, NULL, NULL);
+		Dwarf_Line *dwl = dwfl_dwarf_line(dl, &lbias);
+		unsigned int disc = 0;
+
+		if (dwl)
+			dwarf_linediscriminator(dwl, &disc);
+		f.file = intern(st, file);
+		f.line = line > 0 ? (uint32_t)line : 0;
+		f.discr = disc;
+	}
+	n = dwarf_getscopes(cudie, addr - cubias, &scopes);
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		f.name = die_name(st, &scopes[i]);
+		f.start_line = die_udata(&scopes[i], DW_AT_decl_line, 1);
+		if (push_frame(st, &f) < 0)
+			break;
+		c->nr++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* the next outer frame is at this inline instance's call site */
+		f.file = call_file(st, cudie, &scopes[i]);
+		f.line = die_udata(&scopes[i], DW_AT_call_line, 0);
+		f.discr = die_udata(&scopes[i], DW_AT_GNU_discriminator, 0);
+	}
+	free(scopes);
+	/* outermost first */
+	for (i = 0; i < (int)c->nr / 2; i++) {
+		struct convert_sym_frame t = st->frames[c->first + i];
+
+		st->frames[c->first + i] = st->frames[c->first + c->nr - 1 - i];
+		st->frames[c->first + c->nr - 1 - i] = t;
+	}
+}
+
+struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr)
+{
+	struct convert_sym out = { CONVERT_NO_NAME, 0, 0, 0, NULL };
+	uint64_t *slot;
+	struct cached *c;
+	int ret;
+
+	ret = pgo_u64map_get(&st->cache, addr, &slot);
+	if (ret < 0)
+		return out;
+	if (ret == 0) {
+		c = &st->results[*slot - 1];
+	} else {
+		GElf_Off off;
+		GElf_Sym sym;
+		const char *name;
+
+		if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
+			*slot = 0;
+			return out;
+		}
+		c = &st->results[st->nr_results++];
+		*slot = st->nr_results;
+		memset(c, 0, sizeof(*c));
+		c->sym_name = CONVERT_NO_NAME;
+		name = dwfl_module_addrinfo(st->mod, addr, &off, &sym, NULL, NULL, NULL);
+		if (name) {
+			c->sym_name = intern(st, name);
+			c->sym_start = addr - off;
+			c->sym_size = sym.st_size;
+		}
+		resolve_frames(st, addr, c);
+	}
+	out.sym_name = c->sym_name;
+	out.sym_start = c->sym_start;
+	out.sym_size = c->sym_size;
+	out.nr_frames = c->nr;
+	out.frames = c->nr ? &st->frames[c->first] : NULL;
+	return out;
+}
+
+int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
+				     int (*fn)(uint64_t addr, void *data), void *data)
+{
+	Dwarf_Die *cudie;
+	Dwarf_Addr cubias;
+	Dwarf_Lines *lines;
+	size_t nlines, i;
+
+	if (!st->dwarf)
+		return 0;
+	cudie = dwfl_module_addrdie(st->mod, start, &cubias);
+	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
+		return 0;
+	for (i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool end;
+		int ret;
+
+		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0 || end)
+			continue;
+		a += cubias;
+		if (a < start || a - start >= size)
+			continue;
+		ret = fn(a, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
