@@ -22,7 +22,8 @@ struct convert_options {
 	const char *const *binaries;   /* -b: binaries to profile; none = the sampled main executable */
 	size_t nr_binaries;
 	int force;                     /* accept a binary whose build-id differs from the recorded one */
-	int want_stacks;               /* keep per-stack aggregates (folded, json, svg) */
+	int want_stacks;               /* keep per-stack aggregates (folded, json, svg); binary
+					  selection is then best effort: no binary is no error */
 };
 
 /* What the summary line and the JSON writer need. */
