@@ -62,7 +62,7 @@ struct convert_profile {
 	struct pgo_u64map addr_counts; /* ADDR_KEY -> samples (selected event, user space) */
 	struct convert_binary *bins;
 	size_t nr_bins;
-	struct convert_run *runs;
+	struct convert_run_info *runs;
 	size_t nr_runs, alloc_runs;
 	struct stack_rec *stacks;
 	size_t nr_stacks, alloc_stacks;

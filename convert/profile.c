@@ -143,7 +143,7 @@ struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t ds
 static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
 {
 	struct convert_profile *p = L->p;
-	struct convert_run *ru;
+	struct convert_run_info *ru;
 
 	if (PGO_ALLOC_GROW(p->runs, p->nr_runs + 1, p->alloc_runs) < 0)
 		return -1;
@@ -339,7 +339,7 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_comm *c = &ev->u.comm;
 	struct proc *pr = proc_get(L, c->pid);
-	struct convert_run *ru;
+	struct convert_run_info *ru;
 
 	if (!pr)
 		return -1;
@@ -460,7 +460,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_sample *s = &ev->u.sample;
 	struct convert_profile *p = L->p;
-	struct convert_run *ru;
+	struct convert_run_info *ru;
 	struct proc *pr;
 	uint64_t weight = s->period;
 	uint32_t view;
@@ -471,13 +471,13 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	pr = proc_get(L, s->pid);
 	if (!pr)
 		return -1;
-	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_VIEW_OFFCPU : CONVERT_VIEW_CPU;
+	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
 	ru = &p->runs[pr->run];
 	if (!ru->start_ns || (ev->time && ev->time < ru->start_ns))
 		ru->start_ns = ev->time;
 	if (ev->time > ru->end_ns)
 		ru->end_ns = ev->time;
-	if (view == CONVERT_VIEW_OFFCPU) {
+	if (view == CONVERT_STACK_OFFCPU) {
 		ru->offcpu_ns += weight;
 	} else {
 		ru->samples++;
@@ -792,7 +792,7 @@ size_t convert_profile_nr_runs(const struct convert_profile *p)
 	return p->nr_runs;
 }
 
-const struct convert_run *convert_profile_run(const struct convert_profile *p, size_t i)
+const struct convert_run_info *convert_profile_run_info(const struct convert_profile *p, size_t i)
 {
 	return i < p->nr_runs ? &p->runs[i] : NULL;
 }

@@ -22,9 +22,9 @@
 
 #include "convert/profile.h"
 
-enum convert_view {
-	CONVERT_VIEW_CPU = 0,          /* on-CPU samples */
-	CONVERT_VIEW_OFFCPU = 1,       /* the "offcpu-time" event: period = blocked ns */
+enum convert_stack_view {
+	CONVERT_STACK_CPU = 0,          /* on-CPU samples */
+	CONVERT_STACK_OFFCPU = 1,       /* the "offcpu-time" event: period = blocked ns */
 };
 
 struct convert_frame {
@@ -39,7 +39,7 @@ struct convert_frame {
 struct convert_stack {
 	unsigned run;                  /* index into the runs */
 	uint32_t pid, tid;
-	enum convert_view view;
+	enum convert_stack_view view;
 	const char *event;             /* event name of the samples */
 	uint64_t weight_ns;            /* summed period (ns for task-clock/cpu-clock/offcpu-time) */
 	uint64_t samples;
@@ -47,7 +47,7 @@ struct convert_stack {
 	const struct convert_frame *frames; /* root -> leaf; valid during the callback only */
 };
 
-struct convert_run {
+struct convert_run_info {
 	unsigned index;
 	uint32_t pid;                  /* root process of the run */
 	const char *comm;              /* its command name, or "" */
@@ -58,7 +58,7 @@ struct convert_run {
 };
 
 size_t convert_profile_nr_runs(const struct convert_profile *p);
-const struct convert_run *convert_profile_run(const struct convert_profile *p, size_t i);
+const struct convert_run_info *convert_profile_run_info(const struct convert_profile *p, size_t i);
 
 /*
  * Call fn for every aggregated stack, runs in order. fn returns 0 to continue, < 0 to

@@ -50,6 +50,9 @@ struct convert_symtab {
 	size_t nr_results, alloc_results;
 	struct convert_sym_frame *frames;
 	size_t nr_frames, alloc_frames;
+	Dwarf_Die last_sub;           /* subprogram of the previous lookup */
+	Dwarf_Off last_cu;
+	int have_last_sub;
 };
 
 static char *debuginfo_path;
@@ -252,14 +255,56 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 	return 0;
 }
 
-/* Build the inline chain of addr into st->frames (innermost pushed first, reversed after). */
+#define MAX_DEPTH 64
+
+/*
+ * The physical nesting of DIEs that contain pc, outermost first. dwarf_getscopes()
+ * does not give it: past an inlined_subroutine it follows the abstract origin's
+ * scopes, not the function the code was inlined into.
+ */
+static int find_chain(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
+		return depth;
+	do {
+		int tag = dwarf_tag(&child), d;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) == 1) {
+				chain[depth] = child;
+				return find_chain(&child, pc, chain, depth + 1);
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_module:
+			/* C++/Fortran: definitions may sit inside these, which have no pc */
+			d = find_chain(&child, pc, chain, depth);
+			if (d > depth)
+				return d;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return depth;
+}
+
+/* Build the inline chain of addr into st->frames, outermost first. */
 static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
 {
-	Dwarf_Die *scopes = NULL, *cudie;
-	Dwarf_Addr cubias;
-	struct convert_sym_frame f = { CONVERT_NO_NAME, CONVERT_NO_NAME, 0, 0, 0 };
+	Dwarf_Die chain[MAX_DEPTH], *cudie;
+	Dwarf_Addr cubias, pc;
+	struct convert_sym_frame f;
 	Dwfl_Line *dl;
-	int n, i;
+	uint32_t leaf_file = CONVERT_NO_NAME, leaf_line = 0, leaf_discr = 0;
+	int n, i, k, fn[MAX_DEPTH], nfn = 0;
 
 	c->first = st->nr_frames;
 	c->nr = 0;
@@ -268,6 +313,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	cudie = dwfl_module_addrdie(st->mod, addr, &cubias);
 	if (!cudie)
 		return;
+	pc = addr - cubias;
 	dl = dwfl_module_getsrc(st->mod, addr);
 	if (dl) {
 		Dwarf_Addr a, lbias;
@@ -278,35 +324,49 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 
 		if (dwl)
 			dwarf_linediscriminator(dwl, &disc);
-		f.file = intern(st, file);
-		f.line = line > 0 ? (uint32_t)line : 0;
-		f.discr = disc;
+		leaf_file = intern(st, file);
+		leaf_line = line > 0 ? (uint32_t)line : 0;
+		leaf_discr = disc;
 	}
-	n = dwarf_getscopes(cudie, addr - cubias, &scopes);
+	/* a cached enclosing subprogram saves scanning the CU's children again */
+	if (st->have_last_sub && st->last_cu == dwarf_dieoffset(cudie) &&
+	    dwarf_haspc(&st->last_sub, pc) == 1) {
+		chain[0] = st->last_sub;
+		n = find_chain(&st->last_sub, pc, chain, 1);
+	} else {
+		n = find_chain(cudie, pc, chain, 0);
+	}
 	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+		int tag = dwarf_tag(&chain[i]);
 
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			continue;
-		f.name = die_name(st, &scopes[i]);
-		f.start_line = die_udata(&scopes[i], DW_AT_decl_line, 1);
-		if (push_frame(st, &f) < 0)
-			break;
-		c->nr++;
-		if (tag == DW_TAG_subprogram)
-			break;
-		/* the next outer frame is at this inline instance's call site */
-		f.file = call_file(st, cudie, &scopes[i]);
-		f.line = die_udata(&scopes[i], DW_AT_call_line, 0);
-		f.discr = die_udata(&scopes[i], DW_AT_GNU_discriminator, 0);
+		if (tag == DW_TAG_subprogram && nfn == 0) {
+			st->last_sub = chain[i];
+			st->last_cu = dwarf_dieoffset(cudie);
+			st->have_last_sub = 1;
+		}
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			fn[nfn++] = i;
 	}
-	free(scopes);
-	/* outermost first */
-	for (i = 0; i < (int)c->nr / 2; i++) {
-		struct convert_sym_frame t = st->frames[c->first + i];
+	for (k = 0; k < nfn; k++) {
+		Dwarf_Die *d = &chain[fn[k]];
 
-		st->frames[c->first + i] = st->frames[c->first + c->nr - 1 - i];
-		st->frames[c->first + c->nr - 1 - i] = t;
+		f.name = die_name(st, d);
+		f.start_line = die_udata(d, DW_AT_decl_line, 1);
+		if (k + 1 < nfn) {
+			/* this frame's line is where the next inner frame was inlined */
+			Dwarf_Die *inl = &chain[fn[k + 1]];
+
+			f.file = call_file(st, cudie, inl);
+			f.line = die_udata(inl, DW_AT_call_line, 0);
+			f.discr = die_udata(inl, DW_AT_GNU_discriminator, 0);
+		} else {
+			f.file = leaf_file;
+			f.line = leaf_line;
+			f.discr = leaf_discr;
+		}
+		if (push_frame(st, &f) < 0)
+			return;
+		c->nr++;
 	}
 }
 
