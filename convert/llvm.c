@@ -22,6 +22,25 @@ static int offset_text(struct pgo_buf *b, int depth, uint32_t off)
 	return 1;
 }
 
+/*
+ * LLVM's total is the sum of the body's line counts (each the max over its
+ * instructions) and of the inlined totals, not the sum over instructions that
+ * AutoFDO keeps; recompute it.
+ */
+static uint64_t llvm_total(const struct sp_fn *f)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < f->nr_pos; i++)
+		if ((int16_t)(f->pos[i].offset >> 16) >= 0)
+			t += f->pos[i].count;
+	for (i = 0; i < f->nr_cs; i++)
+		if ((int16_t)(f->cs[i].offset >> 16) >= 0)
+			t += llvm_total(f->cs[i].fn);
+	return t;
+}
+
 static void put_body(const struct sp_profile *sp, const struct sp_fn *f, int depth,
 		     struct pgo_buf *b)
 {
@@ -41,7 +60,7 @@ static void put_body(const struct sp_profile *sp, const struct sp_fn *f, int dep
 
 		if (!offset_text(b, depth, f->cs[i].offset))
 			continue;
-		pgo_buf_addf(b, ": %s:%llu\n", sp_str(sp, c->name), (unsigned long long)c->total);
+		pgo_buf_addf(b, ": %s:%llu\n", sp_str(sp, c->name), (unsigned long long)llvm_total(c));
 		put_body(sp, c, depth + 1, b);
 	}
 }
@@ -62,7 +81,7 @@ int convert_llvm_write(struct convert_profile *p, const char *path, uint64_t *fu
 	for (i = 0; i < sp.nr_fns; i++) {
 		const struct sp_fn *f = sp.fns[i];
 
-		pgo_buf_addf(&b, "%s:%llu:%llu\n", sp_str(&sp, f->name), (unsigned long long)f->total,
+		pgo_buf_addf(&b, "%s:%llu:%llu\n", sp_str(&sp, f->name), (unsigned long long)llvm_total(f),
 			     (unsigned long long)f->head);
 		put_body(&sp, f, 1, &b);
 	}

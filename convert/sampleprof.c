@@ -119,7 +119,8 @@ static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp
 
 	if (top_out)
 		*top_out = NULL;
-	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames) {
+	/* line 0: compiler-generated code with no source line; nothing to match in gcc */
+	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line) {
 		B->sp->samples_no_line += count;
 		return 0;
 	}

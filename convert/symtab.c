@@ -27,6 +27,12 @@ struct seg {
 	int exec;
 };
 
+/* CU address ranges: clang emits no .debug_aranges, which dwfl_module_addrdie needs */
+struct cu_range {
+	uint64_t lo, hi;
+	uint32_t cu;
+};
+
 struct cached {
 	uint32_t sym_name;
 	uint64_t sym_start, sym_size;
@@ -50,6 +56,10 @@ struct convert_symtab {
 	size_t nr_results, alloc_results;
 	struct convert_sym_frame *frames;
 	size_t nr_frames, alloc_frames;
+	Dwarf_Die *cus;
+	size_t nr_cus, alloc_cus;
+	struct cu_range *ranges;
+	size_t nr_ranges, alloc_ranges;
 	Dwarf_Die last_sub;           /* subprogram of the previous lookup */
 	Dwarf_Off last_cu;
 	int have_last_sub;
@@ -100,6 +110,69 @@ static int read_segments(struct convert_symtab *st, Elf *elf)
 	return 0;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int read_cus(struct convert_symtab *st)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+
+	while (dwarf_get_units(st->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
+		    unit_type != DW_UT_skeleton)
+			continue;
+		if (PGO_ALLOC_GROW(st->cus, st->nr_cus + 1, st->alloc_cus) < 0)
+			return -1;
+		st->cus[st->nr_cus] = cudie;
+		while ((o = dwarf_ranges(&cudie, o, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (PGO_ALLOC_GROW(st->ranges, st->nr_ranges + 1, st->alloc_ranges) < 0)
+				return -1;
+			st->ranges[st->nr_ranges].lo = lo;
+			st->ranges[st->nr_ranges].hi = hi;
+			st->ranges[st->nr_ranges].cu = st->nr_cus;
+			st->nr_ranges++;
+		}
+		st->nr_cus++;
+	}
+	qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	return 0;
+}
+
+/* The CU whose ranges contain pc (a DWARF address), or NULL. */
+static Dwarf_Die *cu_of(struct convert_symtab *st, Dwarf_Addr pc)
+{
+	size_t lo = 0, hi = st->nr_ranges, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ranges[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs rarely overlap; look back a few in case they do */
+	for (k = 0; k < 8 && lo > 0; k++) {
+		const struct cu_range *r = &st->ranges[--lo];
+
+		if (pc < r->hi)
+			return &st->cus[r->cu];
+	}
+	return NULL;
+}
+
 int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
 			struct convert_symtab **out)
 {
@@ -146,6 +219,8 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 	if (st->build_id_len < 0)
 		st->build_id_len = 0;
 	st->dwarf = dwfl_module_getdwarf(st->mod, &st->dwbias);
+	if (st->dwarf && read_cus(st) < 0)
+		goto fail;
 	if (!st->dwarf && need_dwarf) {
 		pgo_error("'%s' has no debug info (DWARF); build it with -g (or install its "
 			  "debug symbols)", path);
@@ -165,6 +240,8 @@ void convert_symtab_free(struct convert_symtab *st)
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
+	free(st->cus);
+	free(st->ranges);
 	free(st->results);
 	free(st->frames);
 	free(st->segs);
@@ -302,7 +379,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	Dwarf_Die chain[MAX_DEPTH], *cudie;
 	Dwarf_Addr cubias, pc;
 	struct convert_sym_frame f;
-	Dwfl_Line *dl;
+	Dwarf_Line *dl;
 	uint32_t leaf_file = CONVERT_NO_NAME, leaf_line = 0, leaf_discr = 0;
 	int n, i, k, fn[MAX_DEPTH], nfn = 0;
 
@@ -310,21 +387,19 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	c->nr = 0;
 	if (!st->dwarf)
 		return;
-	cudie = dwfl_module_addrdie(st->mod, addr, &cubias);
+	cubias = st->dwbias;
+	pc = addr - cubias;
+	cudie = cu_of(st, pc);
 	if (!cudie)
 		return;
-	pc = addr - cubias;
-	dl = dwfl_module_getsrc(st->mod, addr);
+	dl = dwarf_getsrc_die(cudie, pc);
 	if (dl) {
-		Dwarf_Addr a, lbias;
 		int line = 0;
-		const char *file = dwfl_lineinfo(dl, &a, &line, NULL, NULL, NULL);
-		Dwarf_Line *dwl = dwfl_dwarf_line(dl, &lbias);
 		unsigned int disc = 0;
 
-		if (dwl)
-			dwarf_linediscriminator(dwl, &disc);
-		leaf_file = intern(st, file);
+		dwarf_lineno(dl, &line);
+		dwarf_linediscriminator(dl, &disc);
+		leaf_file = intern(st, dwarf_linesrc(dl, NULL, NULL));
 		leaf_line = line > 0 ? (uint32_t)line : 0;
 		leaf_discr = disc;
 	}
@@ -421,7 +496,8 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 
 	if (!st->dwarf)
 		return 0;
-	cudie = dwfl_module_addrdie(st->mod, start, &cubias);
+	cubias = st->dwbias;
+	cudie = cu_of(st, start - cubias);
 	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
 		return 0;
 	for (i = 0; i < nlines; i++) {
