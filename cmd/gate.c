@@ -202,8 +202,10 @@ static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
 			 const struct gate_profile *b, const struct gate_profile *h)
 {
 	int err = 0;
+	int to_stdout = (g->json && !strcmp(g->json, "-")) || (g->markdown && !strcmp(g->markdown, "-"));
 
-	if (gate_report_term(v, stdout, g->verbose))
+	/* When a machine-readable report takes stdout, the table moves to stderr. */
+	if (gate_report_term(v, to_stdout ? stderr : stdout, g->verbose))
 		err = -1;
 	if (g->json && gate_report_json(v, g->json))
 		err = -1;

@@ -149,17 +149,28 @@ static uint32_t main_parent(const struct gate_profile *b, const struct gate_prof
 	return arg;
 }
 
+const char *gate_role_name(enum gate_role r)
+{
+	switch (r) {
+	case GATE_ROLE_ROOT: return "root cause";
+	case GATE_ROLE_ROOT_INCL: return "root cause (inclusive)";
+	case GATE_ROLE_VIA: return "via";
+	case GATE_ROLE_MOVED: return "moved";
+	case GATE_ROLE_IMPROVED: return "improved";
+	default: return "";
+	}
+}
+
 static int result_rank(const struct gate_result *r)
 {
-	if (r->root_cause)
-		return 0;
-	if (r->flagged && !r->moved)
-		return 1;
-	if (r->moved)
-		return 2;
-	if (r->improved)
-		return 3;
-	return 4;
+	switch (r->role) {
+	case GATE_ROLE_ROOT: return 0;
+	case GATE_ROLE_ROOT_INCL: return 1;
+	case GATE_ROLE_VIA: return 2;
+	case GATE_ROLE_MOVED: return 3;
+	case GATE_ROLE_IMPROVED: return 4;
+	default: return 5;
+	}
 }
 
 static int result_cmp(const void *a, const void *b)
@@ -428,6 +439,21 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 			}
 		}
 		res->via = pgo_buf_detach(&via);
+	}
+	for (f = 0; f < nf; f++) {
+		for (i = 0; i < 2; i++) {
+			struct gate_result *res = &v->results[2 * f + i];
+
+			if (res->root_cause)
+				res->role = GATE_ROLE_ROOT;
+			else if (res->moved)
+				res->role = GATE_ROLE_MOVED;
+			else if (res->flagged)
+				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
+										: GATE_ROLE_VIA;
+			else if (res->improved)
+				res->role = GATE_ROLE_IMPROVED;
+		}
 	}
 	if (program_check(b, h, o, v))
 		goto out;

@@ -30,6 +30,19 @@ struct gate_opts {
 
 enum gate_kind { GATE_SELF, GATE_INCL };
 
+/* What a row means in the reports. */
+enum gate_role {
+	GATE_ROLE_NONE,
+	GATE_ROLE_ROOT,      /* a root cause */
+	GATE_ROLE_ROOT_INCL, /* the inclusive time of a function whose self time is a root cause */
+	GATE_ROLE_VIA,       /* a flagged caller of a root cause */
+	GATE_ROLE_MOVED,     /* flagged, but code motion: a warning */
+	GATE_ROLE_IMPROVED,  /* a significant decrease beyond the floors */
+};
+
+/* "root cause", "root cause (inclusive)", "via", "moved", "improved" or "" */
+const char *gate_role_name(enum gate_role r);
+
 /* One hypothesis: a function's self or inclusive time. */
 struct gate_result {
 	char *name;            /* folded function name (new, owned by the verdict) */
@@ -45,6 +58,7 @@ struct gate_result {
 	int improved;          /* the same rule for a decrease (reported, never fails) */
 	int moved;             /* flagged, but the code-motion filter says time moved: warn */
 	int root_cause;        /* flagged, not moved, and no flagged descendant (or self time) */
+	enum gate_role role;
 	char *via;             /* for root causes: flagged ancestors "main;process" (new) or NULL */
 };
 

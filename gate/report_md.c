@@ -30,7 +30,7 @@ static int add_row(struct pgo_buf *b, const struct gate_result *r, const char *n
 	else
 		e |= pgo_buf_addf(b, "%+.1f%%", 100 * r->rel);
 	e |= pgo_buf_addf(b, " | [%+.2f, %+.2f] pp | %.2g | %s", 100 * r->ci_lo, 100 * r->ci_hi,
-			  isnan(r->q) ? 1.0 : r->q, note);
+			  isnan(r->q) ? 1.0 : r->role == GATE_ROLE_IMPROVED ? r->q_down : r->q, note);
 	if (r->via && *r->via) {
 		e |= pgo_buf_adds(b, " (via ");
 		e |= add_code(b, r->via);
@@ -46,11 +46,10 @@ static int add_table(struct pgo_buf *b, const struct gate_verdict *v, int rank, 
 
 	for (i = 0; i < v->nr_results; i++) {
 		const struct gate_result *r = &v->results[i];
-		int match = rank == 0 ? r->root_cause :
-			    rank == 1 ? (r->flagged && !r->moved && !r->root_cause) :
-			    rank == 2 ? r->moved : r->improved;
-		const char *note = rank == 0 ? "**root cause**" : rank == 1 ? "via" :
-				   rank == 2 ? "moved (warning)" : "improved";
+		int match = rank == 0 ? r->role == GATE_ROLE_ROOT :
+			    rank == 1 ? (r->role == GATE_ROLE_VIA || r->role == GATE_ROLE_ROOT_INCL) :
+			    rank == 2 ? r->role == GATE_ROLE_MOVED : r->role == GATE_ROLE_IMPROVED;
+		const char *note = r->role == GATE_ROLE_ROOT ? "**root cause**" : gate_role_name(r->role);
 
 		if (!match)
 			continue;
@@ -80,7 +79,7 @@ int gate_report_markdown(const struct gate_verdict *v, const char *path)
 			  v->kb, v->kh, v->nr_funcs, v->nr_tests, v->opts.q, 100 * v->opts.abs_floor,
 			  100 * v->opts.rel_floor);
 	e |= add_table(&b, v, 0, "Root causes");
-	e |= add_table(&b, v, 1, "Also flagged (callers of a root cause)");
+	e |= add_table(&b, v, 1, "Also flagged (inclusive time of a root cause, or its callers)");
 	e |= add_table(&b, v, 2, "Code motion (inlining or outlining; not failing)");
 	e |= add_table(&b, v, 3, "Improvements");
 	if (v->program_valid)

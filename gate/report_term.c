@@ -31,15 +31,11 @@ static void fmt_q(char *buf, size_t n, double q)
 
 static const char *row_note(const struct gate_result *r)
 {
-	if (r->root_cause)
-		return "ROOT CAUSE";
-	if (r->flagged && !r->moved)
-		return "via";
-	if (r->moved)
-		return "moved (warning)";
-	if (r->improved)
-		return "improved";
-	return "";
+	switch (r->role) {
+	case GATE_ROLE_ROOT: return "ROOT CAUSE";
+	case GATE_ROLE_MOVED: return "moved (warning: inlining/outlining)";
+	default: return gate_role_name(r->role);
+	}
 }
 
 int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
@@ -63,7 +59,7 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 			continue;
 		shown++;
 		fmt_rel(rel, sizeof(rel), r->rel);
-		fmt_q(q, sizeof(q), r->q);
+		fmt_q(q, sizeof(q), r->role == GATE_ROLE_IMPROVED ? r->q_down : r->q);
 		snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", 100 * r->ci_lo, 100 * r->ci_hi);
 		fprintf(out, "%-32.32s %4s %7.2f %7.2f %+8.2f %8s %19s %7s  %s", r->name,
 			r->kind == GATE_SELF ? "self" : "incl", r->base_pct, r->head_pct,
