@@ -33,7 +33,7 @@ struct collect_offcpu {
 	uint64_t chain[2 * OFFCPU_MAX_FRAMES + 3];
 };
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+PGO_PRINTF(2, 0) static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char line[1024];
 	size_t n;
