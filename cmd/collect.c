@@ -1,17 +1,174 @@
 // SPDX-License-Identifier: MIT
-/* pgo collect: placeholder until the module lands (see issues). */
+/* pgo collect: options -> collect_run() -> the benchmark's exit status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "collect/collect.h"
+#include "lib/parse.h"
 #include "lib/report.h"
+
+static const char usage_line[] =
+	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE] [-q] [-v] [--] CMD [ARGS]";
+
+static void help(void)
+{
+	printf("%s\n\n"
+	       "Run CMD under a sampling profiler and write a perf.data file that perf report,\n"
+	       "perf script and pgo convert read. Every thread and child process of CMD is\n"
+	       "followed. pgo collect exits with CMD's own status (128+N if killed by signal N).\n\n"
+	       "options:\n"
+	       "  -F, --freq HZ          samples per second of CPU time (default 999)\n"
+	       "  -e, --event EVENT      auto (default: cycles if the CPU has a PMU, else task-clock),\n"
+	       "                         cycles, task-clock or cpu-clock\n"
+	       "  -g                     record frame-pointer call stacks (the default)\n"
+	       "      --call-graph MODE  fp (default) or none\n"
+	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
+	       "                         process tree and stays separable; stops at the first failing run\n"
+	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
+	       "  -q, --quiet            no summary line\n"
+	       "  -v, --verbose          more diagnostics\n"
+	       "  -h, --help             this text\n\n"
+	       "SIGINT and SIGTERM are passed on to CMD; what was recorded is still written.\n"
+	       "Exit codes: CMD's status; 2 on errors (command not found, perf_event_open refused,\n"
+	       "output not writable, bad option values) with no output file; 64 on usage errors.\n\n"
+	       "EXAMPLES\n"
+	       "  pgo collect ./bench                    record ./bench into pgo.data (999 Hz, call stacks)\n"
+	       "  pgo collect -r 5 -o base.data ./bench  five runs in one file, for pgo gate\n"
+	       "  pgo collect -F 4999 --call-graph none -- ./bench --size 10\n"
+	       "  pgo-collect ./bench && perf report -i pgo.data\n",
+	       usage_line);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	pgo_error("%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	fprintf(stderr, "%s\n", usage_line);
+	return PGO_EXIT_USAGE;
+}
+
+/*
+ * Match a long option "--name" or "--name=value", or a short "-c" / "-cVALUE".
+ * Returns 1 on a match; *val is the attached value or NULL.
+ */
+static int match(const char *arg, const char *shrt, const char *lng, const char **val)
+{
+	size_t n;
+
+	*val = NULL;
+	if (lng && !strncmp(arg, "--", 2)) {
+		n = strlen(lng);
+		if (!strncmp(arg + 2, lng, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
+			*val = arg[2 + n] == '=' ? arg + 3 + n : NULL;
+			return 1;
+		}
+		return 0;
+	}
+	if (shrt && arg[0] == '-' && arg[1] == shrt[0] && arg[1] != '-') {
+		*val = arg[2] ? arg + 2 : NULL;
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_collect(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: pgo collect ... (not built yet)\n");
-		return PGO_EXIT_OK;
+	struct collect_opts o = { 0 };
+	struct collect_result r;
+	const char *val, *arg;
+	uint64_t v;
+	int i, verbose = 0, quiet = 0;
+
+	o.callgraph = COLLECT_CALLGRAPH_FP;
+	o.argc_self = argc;
+	o.argv_self = argv;
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (!strcmp(arg, "--")) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-' || !arg[1])
+			break;
+#define NEED_VALUE()                                                                  \
+	do {                                                                          \
+		if (!val) {                                                           \
+			if (i + 1 >= argc)                                            \
+				return usage_error("missing value for option", arg); \
+			val = argv[++i];                                              \
+		}                                                                     \
+	} while (0)
+		if (match(arg, "h", "help", &val)) {
+			help();
+			return PGO_EXIT_OK;
+		} else if (match(arg, "F", "freq", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
+				pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			o.freq = (unsigned int)v;
+		} else if (match(arg, "e", "event", &val)) {
+			NEED_VALUE();
+			o.event = val;
+		} else if (!strcmp(arg, "-g")) {
+			o.callgraph = COLLECT_CALLGRAPH_FP;
+		} else if (match(arg, NULL, "call-graph", &val)) {
+			NEED_VALUE();
+			if (!strcmp(val, "fp")) {
+				o.callgraph = COLLECT_CALLGRAPH_FP;
+			} else if (!strcmp(val, "none")) {
+				o.callgraph = COLLECT_CALLGRAPH_NONE;
+			} else {
+				pgo_error("invalid call-graph mode '%s' (use fp or none)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, "r", "repeat", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
+				pgo_error("invalid run count '%s' for -r (a whole number, 1..100000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			o.runs = (unsigned int)v;
+		} else if (match(arg, "o", "output", &val)) {
+			NEED_VALUE();
+			if (!*val) {
+				pgo_error("empty output file name");
+				return PGO_EXIT_ERROR;
+			}
+			o.output = val;
+		} else if (match(arg, "q", "quiet", &val) && !val) {
+			quiet = 1;
+		} else if (match(arg, "v", "verbose", &val) && !val) {
+			verbose++;
+		} else {
+			return usage_error("unknown option", arg);
+		}
+#undef NEED_VALUE
 	}
-	pgo_error("'collect' is not implemented yet");
-	return PGO_EXIT_ERROR;
+	if (i >= argc)
+		return usage_error("no command given; put it after the options (pgo collect ./bench)", NULL);
+	if (o.event && strcmp(o.event, "auto") && strcmp(o.event, "cycles") &&
+	    strcmp(o.event, "task-clock") && strcmp(o.event, "cpu-clock")) {
+		pgo_error("unknown event '%s' (use auto, cycles, task-clock or cpu-clock)", o.event);
+		return PGO_EXIT_ERROR;
+	}
+	pgo_report_set_verbosity(quiet ? -1 : verbose);
+	o.argv = argv + i;
+	if (collect_run(&o, &r))
+		return PGO_EXIT_ERROR;
+	if (r.lost || r.lost_samples)
+		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
+			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
+	if (r.throttled)
+		pgo_warn("the kernel throttled sampling %llu times (see kernel.perf_cpu_time_max_percent)",
+			 (unsigned long long)r.throttled);
+	if (r.interrupted)
+		pgo_info("interrupted; kept what was recorded");
+	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r.runs,
+		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
+		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
+		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
+	return r.exit_code;
 }
