@@ -6,13 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "collect/collect.h"
 #include "collect/offcpu.h"
+#include "collect/pdformat.h"
+#include "collect/pdwrite.h"
 #include "lib/alloc.h"
+#include "lib/buf.h"
 #include "lib/report.h"
 #include "offcpu.skel.h"
 
@@ -29,6 +34,7 @@ struct collect_offcpu {
 	int raw_tp;
 	uint64_t samples;
 	uint64_t emit_errors;
+	uint64_t total_ns;
 	uint64_t ips[OFFCPU_MAX_FRAMES];
 	uint64_t chain[2 * OFFCPU_MAX_FRAMES + 3];
 };
@@ -209,6 +215,7 @@ int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, 
 		if (err < 0)
 			goto out;
 		o->samples++;
+		o->total_ns += s.total_ns;
 	}
 out:
 	free(keys);
@@ -235,6 +242,7 @@ void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_off
 	}
 	st->samples = o->samples;
 	st->emit_errors = o->emit_errors;
+	st->total_ns = o->total_ns;
 	st->raw_tp = o->raw_tp;
 }
 
@@ -244,4 +252,105 @@ void collect_offcpu_free(struct collect_offcpu *o)
 		return;
 	offcpu_bpf__destroy(o->skel);
 	free(o);
+}
+
+/* ---- the collect_run() source ---- */
+
+struct offcpu_source {
+	struct collect_source src;
+	struct collect_offcpu *o;
+	struct collect_writer *w;
+	struct pgo_buf rec;
+	uint64_t id;
+	uint64_t floor;           /* CLOCK_MONOTONIC of this run's previous hook */
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int src_init(void *priv, struct collect_writer *w)
+{
+	struct offcpu_source *os = priv;
+	struct perf_event_attr attr;
+	int idx;
+
+	collect_offcpu_attr(&attr);
+	idx = collect_writer_add_attr(w, &attr, PD_OFFCPU_EVENT_NAME);
+	if (idx < 0)
+		return -1;
+	os->id = collect_writer_new_id(w);
+	return collect_writer_add_ids(w, idx, &os->id, 1);
+}
+
+static int src_start(void *priv, struct collect_writer *w, pid_t pid)
+{
+	struct offcpu_source *os = priv;
+
+	os->floor = monotonic_ns();
+	return collect_offcpu_follow(os->o, pid);
+}
+
+static int src_emit(const struct collect_offcpu_sample *s, void *data)
+{
+	struct offcpu_source *os = data;
+	uint64_t time = s->last_ns > os->floor ? s->last_ns : os->floor;
+
+	pgo_buf_reset(&os->rec);
+	if (collect_offcpu_encode(s, os->id, time, &os->rec))
+		return -1;
+	return collect_writer_record(os->w, (const struct perf_event_header *)os->rec.data);
+}
+
+static int src_drain(void *priv, struct collect_writer *w)
+{
+	struct offcpu_source *os = priv;
+	uint64_t now = monotonic_ns();
+	int err;
+
+	os->w = w;
+	err = collect_offcpu_drain(os->o, src_emit, os);
+	os->floor = now;
+	return err;
+}
+
+static int src_stop(void *priv, struct collect_writer *w, pid_t pid)
+{
+	return src_drain(priv, w);
+}
+
+static const struct collect_source_ops offcpu_source_ops = {
+	.name = "off-cpu",
+	.init = src_init,
+	.start = src_start,
+	.drain = src_drain,
+	.stop = src_stop,
+};
+
+struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o)
+{
+	struct offcpu_source *os = pgo_calloc(1, sizeof(*os));
+
+	if (!os)
+		return NULL;
+	os->o = o;
+	os->rec = (struct pgo_buf)PGO_BUF_INIT;
+	os->src.ops = &offcpu_source_ops;
+	os->src.priv = os;
+	return &os->src;
+}
+
+void collect_offcpu_source_free(struct collect_source *src)
+{
+	struct offcpu_source *os;
+
+	if (!src)
+		return;
+	os = src->priv;
+	pgo_buf_release(&os->rec);
+	free(os);
 }

@@ -132,11 +132,13 @@ struct collect_offcpu_opts {
 struct collect_offcpu_stats {
 	struct offcpu_counters k;
 	uint64_t samples;        /* samples emitted by drains */
+	uint64_t total_ns;       /* off-CPU time in them */
 	uint64_t emit_errors;    /* entries the loader could not read back */
 	int raw_tp;              /* the raw_tp fallback is in use */
 };
 
 struct collect_offcpu;
+struct collect_source;
 typedef int (*collect_offcpu_emit_fn)(const struct collect_offcpu_sample *s, void *data);
 
 #ifndef PGO_NO_BPF
@@ -157,6 +159,15 @@ int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid);
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data);
 void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st);
 void collect_offcpu_free(struct collect_offcpu *o);
+/*
+ * A collect_run() source (collect/collect.h) that follows each run's benchmark and writes
+ * the drained entries as "offcpu-time" samples: at every drain pass, and at the end of each
+ * run. Sample times are the end of the entry's latest interval, raised to the previous
+ * drain's time so perf's reordering never sees them late. Borrows o, which must outlive
+ * it. New: free with collect_offcpu_source_free(). NULL after reporting on ENOMEM.
+ */
+struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o);
+void collect_offcpu_source_free(struct collect_source *src);
 #else
 #include <stdio.h>
 static inline int collect_offcpu_probe(char *why, size_t len)
@@ -179,6 +190,8 @@ static inline void collect_offcpu_get_stats(const struct collect_offcpu *o, stru
 	*st = (struct collect_offcpu_stats){ 0 };
 }
 static inline void collect_offcpu_free(struct collect_offcpu *o) {}
+static inline struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o) { return NULL; }
+static inline void collect_offcpu_source_free(struct collect_source *src) {}
 #endif
 #endif /* !__bpf__ */
 
