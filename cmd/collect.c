@@ -206,7 +206,7 @@ int cmd_collect(int argc, char **argv)
 				pgo_error("cannot record off-CPU time: %s", why);
 				return PGO_EXIT_ERROR;
 			}
-			pgo_info("note: on-CPU only (off-CPU recording unavailable: %s)", why);
+			pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
 		} else if (collect_offcpu_open(&offcpu, &oo)) {
 			if (off_cpu > 0)
 				return PGO_EXIT_ERROR;

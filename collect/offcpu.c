@@ -57,7 +57,7 @@ PGO_PRINTF(2, 0) static int libbpf_print(enum libbpf_print_level level, const ch
 int collect_offcpu_probe(char *why, size_t len)
 {
 	if (geteuid() != 0) {
-		snprintf(why, len, "off-CPU recording needs root (CAP_BPF and CAP_PERFMON)");
+		snprintf(why, len, "needs root (CAP_BPF and CAP_PERFMON)");
 		return -1;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
