@@ -299,33 +299,56 @@ int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct ta
 	return on_switch(ctx, preempt, prev, next, prev_state, false);
 }
 
-/* Follow the benchmark's descendants: a new process of a followed parent is followed too. */
-static __always_inline int on_fork(struct task_struct *parent, struct task_struct *child)
+/*
+ * Follow the benchmark's descendants: a new process of a followed parent is followed too.
+ * A new thread or process waits for its first CPU from here: count that as runnable time
+ * (no stack: it has not run yet), so per-thread on + off adds up to the thread's lifetime.
+ */
+static __always_inline int on_fork(struct task_struct *parent, struct task_struct *child, bool btf)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u32 tid = BPF_CORE_READ(child, pid);
+	struct switch_out *s, tmp = {};
 	struct offcpu_counters *c;
 	__u8 one = 1;
 
-	if (ptgid == ctgid || !bpf_map_lookup_elem(&tgids, &ptgid))
+	if (!bpf_map_lookup_elem(&tgids, &ptgid))
 		return 0;
-	if (bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY)) {
-		c = cpu_counters();
-		if (c)
-			c->tgid_full++;
+	c = cpu_counters();
+	if (!c)
+		return 0;
+	if (ptgid != ctgid && bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY)) {
+		c->tgid_full++;
+		return 0;
 	}
+	if (btf) {
+		s = bpf_task_storage_get(&task_starts, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	} else {
+		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_ANY);
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	}
+	if (!s) {
+		c->storage_failed++;
+		return 0;
+	}
+	s->ustack_id = -1;
+	s->kstack_id = -1;
+	s->caller_ip = 0;
+	s->state = OFFCPU_RUNNABLE;
+	s->ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(sched_fork_btf, struct task_struct *parent, struct task_struct *child)
 {
-	return on_fork(parent, child);
+	return on_fork(parent, child, true);
 }
 
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *child)
 {
-	return on_fork(parent, child);
+	return on_fork(parent, child, false);
 }
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
