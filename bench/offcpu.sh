@@ -5,11 +5,19 @@
 # followed switch-out/switch-in pairs. Variants, all under pgo collect (on-CPU sampling on):
 #   on-cpu   --no-off-cpu                      (the reference: what off-CPU recording adds to)
 #   none     --off-cpu --off-cpu-stacks none   (hook, task storage, aggregation)
-#   user     --off-cpu --off-cpu-stacks user   (+ frame-pointer user stack + libc caller scan)
+#   user-fp  --off-cpu --off-cpu-stacks user --no-off-cpu-callers  (+ frame-pointer user stack)
+#   user     --off-cpu --off-cpu-stacks user   (+ the scan for the caller of the libc call)
 #   full     --off-cpu                         (+ kernel stack: the default)
 # plus "bare" (no collector at all). Every round runs each variant once, in a shuffled order;
 # a variant's cost is the median over rounds of its paired difference to on-cpu in the same
-# round, divided by 2 (switches per round trip). Needs root (BPF).
+# round, divided by 2 (switches per round trip). Three metrics:
+#  - the sched_switch program's own run time per followed switch, from the kernel's BPF
+#    statistics (sysctl kernel.bpf_stats_enabled, turned on for the bench and restored after):
+#    exact, immune to the machine's load, but blind to indirect costs (cache misses);
+#  - CPU time of the benchmark (user + sys: the program runs in the switching task's context
+#    and is charged to it);
+#  - wall time per round trip (what the benchmark feels; noisy when the CPUs are shared).
+# Needs root (BPF).
 #
 #   bench/offcpu.sh [-r ROUNDS] [-n ROUND_TRIPS]      (default 9 rounds of 50000)
 #   environment: PGO_BUILD (build dir with bin/pgo and tests/helpers)
@@ -32,19 +40,23 @@ done
 [ -x "$PGO" ] && [ -x "$PP" ] || { echo "bench/offcpu.sh: build first (make all build/tests/helpers/offcpu-pingpong)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "bench/offcpu.sh: needs root for BPF" >&2; exit 2; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgo-offcpu-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+STATS=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
+trap 'echo "$STATS" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null; rm -rf "$WORK"' EXIT
+echo 1 >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo "bench/offcpu.sh: no BPF statistics (kernel.bpf_stats_enabled)" >&2
 
-VARIANTS="bare on-cpu none user full"
+VARIANTS=${VARIANTS:-"bare on-cpu none user-fp user full"}
 run() { # variant -> ns per round trip on stdout
-	local out=$WORK/pp.out
+	local out=$WORK/pp.out err=$WORK/pgo.err
 	case "$1" in
-	bare)   "$PP" "$N" >"$out" ;;
-	on-cpu) "$PGO" collect -q --no-off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" ;;
-	none)   "$PGO" collect -q --off-cpu --off-cpu-stacks none -o "$WORK/x.data" -- "$PP" "$N" >"$out" ;;
-	user)   "$PGO" collect -q --off-cpu --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" ;;
-	full)   "$PGO" collect -q --off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" ;;
+	bare)   "$PP" "$N" >"$out"; : >"$err" ;;
+	on-cpu) "$PGO" collect --no-off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	none)   "$PGO" collect --off-cpu --off-cpu-stacks none -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	user-fp) "$PGO" collect --off-cpu --off-cpu-stacks user --no-off-cpu-callers -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	user)   "$PGO" collect --off-cpu --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	full)   "$PGO" collect --off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	esac || { echo "bench/offcpu.sh: variant $1 failed" >&2; exit 2; }
-	awk '/ns per round trip/ { print $1 }' "$out"
+	p=$(awk '/per followed switch/ { for (i = 1; i <= NF; i++) if ($i == "ns" && $(i + 1) == "per") { print $(i - 1); exit } }' "$err")
+	awk -v p="${p:-0}" '/^[0-9]+ ns per round trip/ { w = $1 } /cpu ns per round trip/ { c = $1 } END { print w, c, p }' "$out"
 }
 
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -56,13 +68,24 @@ for r in $(seq "$ROUNDS"); do
 		echo "$r $v $(run "$v")" >>"$WORK/data"
 	done
 done
-# one line of ns/round trip per round, in VARIANTS order
-printf '%-8s %14s %16s %18s\n' variant "ns/round trip" "+ns vs on-cpu" "ns per switch"
+# data lines: round variant wall_ns cpu_ns (per round trip)
+report() { # column title
+	local col=$1
+	echo "$2"
+	printf '  %-8s %14s %16s %16s\n' variant "ns/round trip" "+ns vs on-cpu" "+ns per switch"
+	for v in $VARIANTS; do
+		med=$(awk -v v="$v" -v c="$col" '$2 == v { print $c }' "$WORK/data" | median)
+		extra=$(awk -v v="$v" -v c="$col" '{ t[$1, $2] = $c } END { for (r = 1; r <= '"$ROUNDS"'; r++) print t[r, v] - t[r, "on-cpu"] }' \
+			"$WORK/data" | median)
+		printf '  %-8s %14.0f %16.0f %16.0f\n' "$v" "$med" "$extra" "$(echo "$extra / 2" | bc -l)"
+	done
+	slow=$(awk -v c="$col" '{ t[$1, $2] = $c } END { for (r = 1; r <= '"$ROUNDS"'; r++) print t[r, "full"] / t[r, "on-cpu"] }' "$WORK/data" | median)
+	echo "  slowdown of the switch-heavy workload, --off-cpu (full stacks) vs on-CPU only: x$slow"
+}
+echo "sched_switch BPF program, ns per followed switch (median over rounds):"
 for v in $VARIANTS; do
-	med=$(awk -v v="$v" '$2 == v { print $3 }' "$WORK/data" | median)
-	extra=$(awk -v v="$v" '{ t[$1, $2] = $3 } END { for (r = 1; r <= '"$ROUNDS"'; r++) print t[r, v] - t[r, "on-cpu"] }' \
-		"$WORK/data" | median)
-	printf '%-8s %14.0f %16.0f %18.0f\n' "$v" "$med" "$extra" "$(echo "$extra / 2" | bc -l)"
+	case "$v" in bare|on-cpu) continue ;; esac
+	printf '  %-8s %8.0f\n' "$v" "$(awk -v v="$v" '$2 == v { print $5 }' "$WORK/data" | median)"
 done
-slow_full=$(awk '{ t[$1, $2] = $3 } END { for (r = 1; r <= '"$ROUNDS"'; r++) print t[r, "full"] / t[r, "on-cpu"] }' "$WORK/data" | median)
-echo "switch-heavy slowdown of --off-cpu (full stacks) over on-CPU-only collection: x$slow_full"
+report 4 "CPU time (user + sys) per round trip:"
+report 3 "wall time per round trip:"

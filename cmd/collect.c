@@ -12,8 +12,8 @@
 
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE]\n"
-	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--off-cpu-min TIME]\n"
-	"                   [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
+	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
+	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
 static void help(void)
 {
@@ -37,6 +37,8 @@ static void help(void)
 	       "      --no-off-cpu       on-CPU samples only\n"
 	       "      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"
 	       "                         switch-out; the kernel stack is the costly part\n"
+	       "      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"
+	       "                         stack (libc has no frame pointers; the scan costs ~1 us)\n"
 	       "      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"
 	       "      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
 	       "  -q, --quiet            no summary line\n"
@@ -168,6 +170,8 @@ int cmd_collect(int argc, char **argv)
 				pgo_error("invalid off-CPU stacks '%s' (use all, user, kernel or none)", val);
 				return PGO_EXIT_ERROR;
 			}
+		} else if (match(arg, NULL, "no-off-cpu-callers", &val) && !val) {
+			oo.find_callers = 0;
 		} else if (match(arg, NULL, "off-cpu-min", &val)) {
 			NEED_VALUE();
 			if (pgo_parse_duration_ns(val, 1000, &oo.min_block_ns)) {
@@ -249,6 +253,11 @@ int cmd_collect(int argc, char **argv)
 			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
 			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
 			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");
+		if (st.prog_run_cnt && st.k.switches)
+			pgo_info("off-CPU: sched_switch program: %.0f ns per followed switch, %.0f ns per switch "
+				 "(%llu switches machine-wide)",
+				 (double)st.prog_run_ns / (double)st.k.switches,
+				 (double)st.prog_run_ns / (double)st.prog_run_cnt, (unsigned long long)st.prog_run_cnt);
 		if (st.k.map_full || st.k.storage_failed || st.k.tgid_full)
 			pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
 				 (unsigned long long)(st.k.map_full + st.k.storage_failed));

@@ -19,6 +19,7 @@
 #define CALLER_SCAN_WORDS 64
 #define CALLER_MAX_PROBES 8
 #define USER_ADDR_MAX 0x00007fffffffffffULL
+#define STACK_NEAR (16ULL << 20)
 
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
@@ -107,6 +108,7 @@ static __always_inline bool follows_call(__u64 ret)
 
 struct scan_ctx {
 	__u64 *words;
+	__u64 sp;
 	__u32 nr;         /* words copied */
 	__u32 probes;
 	__u64 found;
@@ -126,6 +128,9 @@ static int scan_word(__u32 i, void *data)
 		return 1;
 	w = sc->words[idx];
 	if (w < 0x1000 || w > USER_ADDR_MAX)
+		return 0;
+	/* saved frame pointers and other pointers into the stack are not code: no need to read */
+	if (w - sc->sp + STACK_NEAR < 2 * STACK_NEAR)
 		return 0;
 	if (follows_call(w)) {
 		sc->found = w;
@@ -163,6 +168,7 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	if (bpf_probe_read_user(sc.words, len, (void *)sp))
 		return 0;
 	sc.nr = len / 8;
+	sc.sp = sp;
 	bpf_loop(CALLER_SCAN_WORDS, scan_word, &sc, 0);
 	return sc.found;
 }

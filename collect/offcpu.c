@@ -225,6 +225,9 @@ out:
 void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st)
 {
 	const struct offcpu_counters *c = o->skel->bss->counters;
+	const struct bpf_program *prog;
+	struct bpf_prog_info info;
+	__u32 info_len;
 	int i;
 
 	memset(st, 0, sizeof(*st));
@@ -239,6 +242,13 @@ void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_off
 		st->k.storage_failed += c[i].storage_failed;
 		st->k.tgid_full += c[i].tgid_full;
 		st->k.callers_found += c[i].callers_found;
+	}
+	info_len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	prog = o->raw_tp ? o->skel->progs.sched_switch_raw : o->skel->progs.sched_switch_btf;
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &info_len)) {
+		st->prog_run_ns = info.run_time_ns;
+		st->prog_run_cnt = info.run_cnt;
 	}
 	st->samples = o->samples;
 	st->emit_errors = o->emit_errors;

@@ -114,6 +114,14 @@ int collect_offcpu_encode(const struct collect_offcpu_sample *s, uint64_t id, ui
 			  struct pgo_buf *out);
 /* Parse a RAW payload; 0 and *state, *count set, or -1 if it is not ours (no message). */
 int collect_offcpu_raw_decode(const void *raw, size_t size, unsigned int *state, uint64_t *count);
+/*
+ * The leaf frame docs/profile-json.md gives an off-CPU stack: "[runnable]", "[sleep]" or
+ * "[io]" from a sample's RAW payload; "[offcpu]" when there is none (perf record --off-cpu
+ * files) or it is not ours. On-CPU stacks get COLLECT_ONCPU_STATE_FRAME in the wall view.
+ * Static strings.
+ */
+const char *collect_offcpu_state_frame(const void *raw, size_t size);
+#define COLLECT_ONCPU_STATE_FRAME "[running]"
 
 /* Loader settings; COLLECT_OFFCPU_OPTS_INIT gives the defaults. */
 struct collect_offcpu_opts {
@@ -135,6 +143,12 @@ struct collect_offcpu_stats {
 	uint64_t total_ns;       /* off-CPU time in them */
 	uint64_t emit_errors;    /* entries the loader could not read back */
 	int raw_tp;              /* the raw_tp fallback is in use */
+	/*
+	 * Time spent in the sched_switch program and its invocations (all switches on the
+	 * machine, followed or not), from the kernel's BPF statistics: 0 unless the sysctl
+	 * kernel.bpf_stats_enabled is 1.
+	 */
+	uint64_t prog_run_ns, prog_run_cnt;
 };
 
 struct collect_offcpu;

@@ -12,9 +12,25 @@ static const char *const state_names[OFFCPU_NR_STATES] = {
 	[OFFCPU_IO] = "io",
 };
 
+static const char *const state_frames[OFFCPU_NR_STATES] = {
+	[OFFCPU_RUNNABLE] = "[runnable]",
+	[OFFCPU_SLEEP] = "[sleep]",
+	[OFFCPU_IO] = "[io]",
+};
+
 const char *collect_offcpu_state_name(unsigned int state)
 {
 	return state < OFFCPU_NR_STATES ? state_names[state] : "unknown";
+}
+
+const char *collect_offcpu_state_frame(const void *raw, size_t size)
+{
+	unsigned int state;
+	uint64_t count;
+
+	if (collect_offcpu_raw_decode(raw, size, &state, &count))
+		return "[offcpu]";
+	return state_frames[state];
 }
 
 void collect_offcpu_attr(struct perf_event_attr *attr)
