@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Call-graph modes of the collector (collect/callgraph.h): option parsing, attr bits,
+ * ring sizing, and the frame-pointer census behind --call-graph auto.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/callgraph.h"
+#include "lib/buf.h"
+#include "lib/parse.h"
+#include "lib/report.h"
+
+/*
+ * Why 4096 bytes by default, not perf's 8192: measured with `--call-graph dwarf,65528`
+ * and `pgo convert -v`, which prints the stack bytes each complete unwind read (from
+ * the sampled %rsp to the outermost frame's CFA). The numbers are in bench/unwind.sh's
+ * output and the commit that set this value. What a complete unwind needs is the
+ * frames of the call chain plus ld.so/libc's start frames, a few hundred bytes for
+ * ordinary C; code with big stack frames (buffers on the stack, sqlite's VDBE loop) or
+ * deep recursion needs more, and those users pass dwarf,SIZE. Samples whose copy was too
+ * short are counted by convert and the message names dwarf,SIZE.
+ */
+
+int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_t *stack_size)
+{
+	const char *comma;
+	uint64_t v;
+
+	*stack_size = COLLECT_DWARF_STACK_DEFAULT;
+	if (!strcmp(s, "none")) {
+		*mode = COLLECT_CALLGRAPH_NONE;
+		return 0;
+	}
+	if (!strcmp(s, "fp")) {
+		*mode = COLLECT_CALLGRAPH_FP;
+		return 0;
+	}
+	if (!strcmp(s, "auto")) {
+		*mode = COLLECT_CALLGRAPH_AUTO;
+		return 0;
+	}
+	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
+		return pgo_error("invalid call-graph mode '%s' (use auto, fp, dwarf[,SIZE] or none)", s);
+	*mode = COLLECT_CALLGRAPH_DWARF;
+	if (!s[5])
+		return 0;
+	comma = s + 5;
+	{
+		char num[32];
+		size_t n = strlen(comma + 1);
+		uint64_t mul = 1;
+
+		if (n && (comma[n] == 'k' || comma[n] == 'K')) {
+			mul = 1024;
+			n--;
+		}
+		if (!n || n >= sizeof(num))
+			goto bad;
+		memcpy(num, comma + 1, n);
+		num[n] = '\0';
+		if (pgo_parse_u64_range(num, 1, COLLECT_DWARF_STACK_MAX, &v))
+			goto bad;
+		v *= mul;
+		if (v < 8 || v > COLLECT_DWARF_STACK_MAX || v % 8)
+			goto bad;
+	}
+	*stack_size = (uint32_t)v;
+	return 0;
+bad:
+	return pgo_error("invalid stack size in '%s' (bytes to copy per sample: a multiple of 8 "
+			 "from 8 to %u, e.g. dwarf,16384)", s, COLLECT_DWARF_STACK_MAX);
+}
+
+const char *collect_callgraph_name(enum collect_callgraph mode)
+{
+	switch (mode) {
+	case COLLECT_CALLGRAPH_NONE:
+		return "none";
+	case COLLECT_CALLGRAPH_FP:
+		return "fp";
+	case COLLECT_CALLGRAPH_DWARF:
+		return "dwarf";
+	case COLLECT_CALLGRAPH_AUTO:
+		return "auto";
+	}
+	return "?";
+}
+
+void collect_callgraph_attr(struct perf_event_attr *a, enum collect_callgraph mode,
+			    uint32_t stack_size)
+{
+	switch (mode) {
+	case COLLECT_CALLGRAPH_FP:
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		break;
+	case COLLECT_CALLGRAPH_DWARF:
+		/* the kernel part of the stack still comes from the kernel's own walk */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_regs_user = COLLECT_DWARF_REGS_X86_64;
+		a->sample_stack_user = stack_size;
+		/*
+		 * perf record does the same: perf's unwinders read .eh_frame_hdr through the
+		 * process maps, and that lives in a read-only (not executable) segment.
+		 */
+		a->mmap_data = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static unsigned int pow2_at_least(uint64_t v)
+{
+	unsigned int p = 1;
+
+	while (p < v && p < (1U << 30))
+		p <<= 1;
+	return p;
+}
+
+unsigned int collect_callgraph_ring_pages(enum collect_callgraph mode, uint32_t stack_size,
+					  unsigned int freq, unsigned int poll_ms,
+					  unsigned int min_pages)
+{
+	uint64_t per_sample, bytes, pages;
+
+	if (mode != COLLECT_CALLGRAPH_DWARF)
+		return min_pages;
+	/* header + ip/tid/time/cpu/period/id + kernel chain + 17 regs + stack + sizes */
+	per_sample = 8 + 48 + 8 * 32 + 8 + 8 * 17 + 16 + stack_size;
+	/*
+	 * One ring per CPU gets at most one running thread's samples at a time, so about
+	 * freq per second; hold four drain periods so a late wakeup loses nothing.
+	 */
+	bytes = per_sample * freq * (uint64_t)poll_ms * 4 / 1000;
+	pages = pow2_at_least((bytes + 4095) / 4096);
+	if (pages < min_pages)
+		pages = min_pages;
+	if (pages > 4096) /* 16 MiB per CPU is plenty up to 20 kHz with the default size */
+		pages = 4096;
+	return (unsigned int)pages;
+}
+
+/* ---- --call-graph auto ---- */
+
+static int has_fp_prologue(const unsigned char *code, size_t n)
+{
+	size_t i;
+
+	/*
+	 * push %rbp; mov %rsp,%rbp (55 48 89 e5, or 55 48 8b ec) near the entry. With
+	 * frame pointers gcc and clang emit it first thing (after endbr64); gcc's
+	 * shrink-wrapping may put an early-exit test before it, hence the short window.
+	 * Without frame pointers %rbp is an ordinary callee-saved register: it is pushed,
+	 * but %rsp is not copied into it (except in the rare function that needs a frame
+	 * base for alloca or stack realignment).
+	 */
+	for (i = 0; i + 4 <= n && i < 32; i++)
+		if (code[i] == 0x55 && code[i + 1] == 0x48 &&
+		    ((code[i + 2] == 0x89 && code[i + 3] == 0xe5) ||
+		     (code[i + 2] == 0x8b && code[i + 3] == 0xec)))
+			return 1;
+	return 0;
+}
+
+/* Start-up code from crt1.o/crti.o/crtbegin.o: its frame pointers say nothing of the user's. */
+static int is_crt_function(const char *name)
+{
+	static const char *const crt[] = {
+		"_start", "_init", "_fini", "deregister_tm_clones", "register_tm_clones",
+		"__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
+		"_dl_relocate_static_pie",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(crt) / sizeof(crt[0]); i++)
+		if (!strcmp(name, crt[i]))
+			return 1;
+	return 0;
+}
+
+static int census_symtab(Elf *elf, Elf_Scn *symscn, size_t *with_fp, size_t *functions)
+{
+	GElf_Shdr sh;
+	Elf_Data *data;
+	size_t i, n;
+
+	if (!gelf_getshdr(symscn, &sh) || !sh.sh_entsize)
+		return 0;
+	data = elf_getdata(symscn, NULL);
+	if (!data)
+		return 0;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Shdr tsh;
+		Elf_Scn *tscn;
+		Elf_Data *tdata;
+		const char *name;
+		uint64_t off;
+
+		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || sym.st_size < 4)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!name || is_crt_function(name))
+			continue;
+		tscn = elf_getscn(elf, sym.st_shndx);
+		if (!tscn || !gelf_getshdr(tscn, &tsh) || tsh.sh_type != SHT_PROGBITS ||
+		    !(tsh.sh_flags & SHF_EXECINSTR) || sym.st_value < tsh.sh_addr ||
+		    sym.st_value - tsh.sh_addr >= tsh.sh_size)
+			continue;
+		tdata = elf_getdata(tscn, NULL);
+		if (!tdata || !tdata->d_buf)
+			continue;
+		off = sym.st_value - tsh.sh_addr;
+		if (off >= tdata->d_size)
+			continue;
+		(*functions)++;
+		if (has_fp_prologue((const unsigned char *)tdata->d_buf + off,
+				    tdata->d_size - off < sym.st_size ? tdata->d_size - off : sym.st_size))
+			(*with_fp)++;
+	}
+	return 0;
+}
+
+int collect_callgraph_fp_census(const char *path, size_t *with_fp, size_t *functions)
+{
+	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, ret = -1;
+
+	*with_fp = *functions = 0;
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64) {
+		errno = ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dynsym = scn;
+	}
+	if (symtab)
+		census_symtab(elf, symtab, with_fp, functions);
+	if (!*functions && dynsym)
+		census_symtab(elf, dynsym, with_fp, functions);
+	ret = 0;
+out:
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* execvp's search, for the file the census reads. Returns a new string or NULL. */
+static char *find_command(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	struct pgo_buf b = PGO_BUF_INIT;
+
+	if (strchr(cmd, '/'))
+		return strdup(cmd);
+	for (p = path ? path : "/usr/local/bin:/usr/bin:/bin"; ; p = e + 1) {
+		e = strchrnul(p, ':');
+		pgo_buf_reset(&b);
+		if (pgo_buf_addf(&b, "%.*s/%s", e == p ? 1 : (int)(e - p), e == p ? "." : p, cmd))
+			break;
+		if (!access(b.data, X_OK))
+			return pgo_buf_detach(&b);
+		if (!*e)
+			break;
+	}
+	pgo_buf_release(&b);
+	return NULL;
+}
+
+enum collect_callgraph collect_callgraph_detect(const char *cmd, char *why, size_t why_len)
+{
+	char *path = find_command(cmd);
+	size_t fp = 0, n = 0;
+	enum collect_callgraph mode = COLLECT_CALLGRAPH_DWARF;
+
+	if (!path) {
+		snprintf(why, why_len, "%s not found", cmd);
+	} else if (collect_callgraph_fp_census(path, &fp, &n)) {
+		snprintf(why, why_len, "%s is not an x86-64 ELF binary", cmd);
+	} else if (!n) {
+		snprintf(why, why_len, "%s has no function symbols to check", cmd);
+	} else if (2 * fp > n) {
+		/* a majority: an -fno-omit-frame-pointer build (a few asm or crt functions lack one) */
+		mode = COLLECT_CALLGRAPH_FP;
+		snprintf(why, why_len, "%s keeps frame pointers (%zu of %zu functions)", cmd, fp, n);
+	} else {
+		snprintf(why, why_len, "%s omits frame pointers (%zu of %zu functions keep one)", cmd, fp, n);
+	}
+	free(path);
+	return mode;
+}
