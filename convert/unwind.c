@@ -515,6 +515,26 @@ uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
 	return u->needed[i ? i - 1 : 0];
 }
 
+/* Percentage of the complete unwinds that needed at most `bytes` of stack. */
+static double fits(struct convert_unwind *u, uint64_t bytes)
+{
+	size_t lo = 0, hi;
+
+	if (!u->nr_needed)
+		return 0;
+	convert_unwind_stack_needed(u, 0); /* sorts */
+	hi = u->nr_needed;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->needed[mid] <= bytes)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 100.0 * (double)lo / (double)u->nr_needed;
+}
+
 void convert_unwind_report(struct convert_unwind *u, const char *path,
 			   struct convert_unwind_stats *sum)
 {
@@ -545,7 +565,9 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 50),
 		(unsigned long long)convert_unwind_stack_needed(u, 95),
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
-	pgo_debug(1, "%s: unwinding used %llu Dwfl sessions, %llu modules, %llu frames",
+	pgo_debug(1, "%s: unwinding used %llu Dwfl sessions, %llu modules, %llu frames; complete "
+		  "unwinds that a copy of 1/2/4/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
-		  (unsigned long long)st->frames);
+		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096),
+		  fits(u, 8192), fits(u, 16384), fits(u, 32768));
 }
