@@ -65,7 +65,8 @@ struct convert_unwind {
 	const unsigned char *stack;
 	uint64_t stack_len;
 	uint64_t max_read;             /* highest stack byte read + 1, relative to sp */
-	int past_stack;
+	int past_stack;                /* a read above the copy failed */
+	int read_failed;               /* any read failed */
 	struct convert_unwind_frame *out;
 	size_t nout, max;
 
@@ -312,27 +313,15 @@ static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_a
 	return true;
 }
 
-static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+/* A word of a mapped file (read-only data, a PLT) at addr, as the file on disk has it. */
+static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 {
-	struct convert_unwind *u = dwfl_arg;
-	Dwfl_Module *mod;
-	GElf_Addr bias;
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
 	size_t phnum = 0, i, size;
+	GElf_Addr bias;
 	const char *raw;
 	Elf *elf;
 
-	if (addr >= u->sp && addr - u->sp + 8 <= u->stack_len) {
-		memcpy(result, u->stack + (addr - u->sp), 8);
-		if (addr - u->sp + 8 > u->max_read)
-			u->max_read = addr - u->sp + 8;
-		return true;
-	}
-	if (addr >= u->sp && addr - u->sp < STACK_REACH) {
-		u->past_stack = 1;
-		return false;
-	}
-	/* not stack: the bytes of a mapped file (read-only data, a PLT), as the file says */
-	mod = dwfl_addrmodule(dwfl, addr);
 	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	if (!elf || elf_getphdrnum(elf, &phnum))
 		return false;
@@ -349,6 +338,26 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 			return true;
 		}
 	}
+	return false;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+	struct convert_unwind *u = dwfl_arg;
+
+	if (addr >= u->sp && addr - u->sp + 8 <= u->stack_len) {
+		memcpy(result, u->stack + (addr - u->sp), 8);
+		if (addr - u->sp + 8 > u->max_read)
+			u->max_read = addr - u->sp + 8;
+		return true;
+	}
+	if (addr >= u->sp && addr - u->sp < STACK_REACH) {
+		u->past_stack = u->read_failed = 1;
+		return false;
+	}
+	if (read_module_word(dwfl, addr, result))
+		return true;
+	u->read_failed = 1;
 	return false;
 }
 
@@ -452,6 +461,7 @@ int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_samp
 		u->st.stack_copy = s->user_stack_size;
 	u->max_read = 0;
 	u->past_stack = 0;
+	u->read_failed = 0;
 	u->out = frames;
 	u->nout = 0;
 	u->max = max;
@@ -474,7 +484,12 @@ int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_samp
 		frames[0].activation = 1;
 		u->nout = 1;
 	}
-	if (ret == 0) {
+	/*
+	 * libdwfl ends the walk without an error when it cannot read a return address (it
+	 * takes that for the end of the stack), so a clean return is complete only if no
+	 * read failed on the way.
+	 */
+	if (ret == 0 && !u->read_failed) {
 		u->st.complete++;
 		if (PGO_ALLOC_GROW(u->needed, u->nr_needed + 1, u->alloc_needed) < 0)
 			return -1;
