@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "convert/symidx.h"
 #include "convert/symtab.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
@@ -63,6 +64,8 @@ struct convert_symtab {
 	Dwarf_Die last_sub;           /* subprogram of the previous lookup */
 	Dwarf_Off last_cu;
 	int have_last_sub;
+	struct convert_symidx *symidx; /* symbol lookups without a table scan each (unwind branch) */
+	int symidx_tried;
 };
 
 static char *debuginfo_path;
@@ -239,6 +242,7 @@ void convert_symtab_free(struct convert_symtab *st)
 		return;
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
+	convert_symidx_free(st->symidx);
 	pgo_u64map_release(&st->cache);
 	free(st->cus);
 	free(st->ranges);
@@ -470,7 +474,13 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 		*slot = st->nr_results;
 		memset(c, 0, sizeof(*c));
 		c->sym_name = CONVERT_NO_NAME;
-		name = dwfl_module_addrinfo(st->mod, addr, &off, &sym, NULL, NULL, NULL);
+		if (!st->symidx_tried) {
+			st->symidx_tried = 1;
+			if (convert_symidx_new(st->mod, &st->symidx) < 0)
+				st->symidx = NULL;
+		}
+		name = st->symidx ? convert_symidx_lookup(st->symidx, addr, &off, &sym)
+				  : dwfl_module_addrinfo(st->mod, addr, &off, &sym, NULL, NULL, NULL);
 		if (name) {
 			c->sym_name = intern(st, name);
 			c->sym_start = addr - off;

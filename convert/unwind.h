@@ -43,6 +43,7 @@ struct convert_unwind_stats {
 	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
 	uint64_t modules;          /* files reported to them */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
+	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
 };
 
 int convert_unwind_new(struct convert_unwind **out);

@@ -29,15 +29,15 @@ int main(int argc, char **argv)
 	struct convert_options o = { 0 };
 	struct convert_profile *p;
 	const char *in[1];
-	int verbose = argc > 2 && !strcmp(argv[1], "-v");
+	int verbose = argc > 2 && !strncmp(argv[1], "-v", 2) ? (int)strlen(argv[1]) - 1 : 0;
 
 	pgo_report_set_prog("stacks");
-	if (argc != 2 + verbose) {
+	if (argc != 2 + !!verbose) {
 		fprintf(stderr, "usage: stacks [-v] FILE\n");
 		return 2;
 	}
 	pgo_report_set_verbosity(verbose);
-	in[0] = argv[1 + verbose];
+	in[0] = argv[1 + !!verbose];
 	o.inputs = in;
 	o.nr_inputs = 1;
 	o.want_stacks = 1;
