@@ -55,6 +55,7 @@ struct session {
 	struct ring *rings;
 	int sigfd;
 	sigset_t oldmask;
+	struct sigaction old_int, old_term; /* the caller's dispositions, for the child too */
 	uint64_t first_id;       /* id used in the trailers of synthesized records */
 	uint64_t run_samples;
 	int sources_ready;
@@ -590,6 +591,8 @@ static void child_exec(const struct session *s, int cork, int errfd)
 	char c;
 	int err;
 
+	sigaction(SIGINT, &s->old_int, NULL);
+	sigaction(SIGTERM, &s->old_term, NULL);
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (read(cork, &c, 1) != 1)
 		_exit(127); /* pgo gave up before uncorking */
@@ -856,6 +859,18 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &s->oldmask);
 	s->blocked = 1;
+	/*
+	 * A shell starts background jobs with SIGINT ignored; an ignored signal never reaches
+	 * the signalfd, so take the default (blocked, hence only read) while collecting.
+	 */
+	{
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGINT, &dfl, &s->old_int);
+		sigaction(SIGTERM, &dfl, &s->old_term);
+	}
 	s->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (s->sigfd < 0) {
 		pgo_error_errno("cannot create a signalfd");
@@ -886,8 +901,11 @@ out_signals:
 				res->interrupted = 1;
 		close(s->sigfd);
 	}
-	if (s->blocked)
+	if (s->blocked) {
+		sigaction(SIGINT, &s->old_int, NULL);
+		sigaction(SIGTERM, &s->old_term, NULL);
 		sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	}
 out_free:
 	for (k = 0; k < opts->nr_sources; k++)
 		if (opts->sources[k]->ops->release)
