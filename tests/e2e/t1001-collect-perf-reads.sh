@@ -65,6 +65,17 @@ test_expect_success 'sample count within 10% of rate x CPU time' '
 	awk -v n=$n -v c=$cpu "BEGIN { e = c / 1e9 * 4999; r = n / e; print \"ratio\", r;
 	     exit !(r > 0.9 && r < 1.1) }"
 '
+test_expect_success 'at 20 kHz the 512 KiB rings wrap: nothing lost, every sample kept' '
+	pgo collect -F 20000 -o hi.data "$EX/shares" 100 >hi.out 2>hi.err &&
+	test_grep "0 lost" hi.err &&
+	test $(stat -c %s hi.data) -gt $((2 * 512 * 1024 + 200000)) &&
+	perf report -i hi.data --stats >stats.out 2>stats.err && test_must_be_empty stats.err &&
+	test_grep -v "LOST|THROTTLE" stats.out &&
+	n=$(awk "/SAMPLE events/ { print \$3; exit }" stats.out) &&
+	grep -a -q "totals runs=1 samples=$n " hi.data &&
+	cpu=$(awk "/^rusage_ns/ { print \$2 }" hi.out) &&
+	awk -v n=$n -v c=$cpu "BEGIN { r = n / (c / 1e9 * 20000); print \"ratio\", r; exit !(r > 0.9 && r < 1.1) }"
+'
 test_expect_success '--call-graph none records no stacks' '
 	pgo collect -q --call-graph none -o flat.data "$EX/shares" 5 >/dev/null 2>err &&
 	test_must_be_empty err &&
