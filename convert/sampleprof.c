@@ -226,8 +226,10 @@ static void sort_fn(struct sp_fn *f)
 {
 	size_t i;
 
-	qsort(f->pos, f->nr_pos, sizeof(*f->pos), cmp_pos);
-	qsort(f->cs, f->nr_cs, sizeof(*f->cs), cmp_cs);
+	if (f->nr_pos > 1)
+		qsort(f->pos, f->nr_pos, sizeof(*f->pos), cmp_pos);
+	if (f->nr_cs > 1)
+		qsort(f->cs, f->nr_cs, sizeof(*f->cs), cmp_cs);
 	for (i = 0; i < f->nr_cs; i++)
 		sort_fn(f->cs[i].fn);
 }
@@ -265,7 +267,8 @@ static int merge_clones(struct sp_profile *sp)
 	}
 	sp->nr_fns = n;
 	sort_sp = sp;
-	qsort(sp->fns, sp->nr_fns, sizeof(*sp->fns), cmp_fn);
+	if (sp->nr_fns > 1)
+		qsort(sp->fns, sp->nr_fns, sizeof(*sp->fns), cmp_fn);
 	for (i = 0; i < sp->nr_fns; i++)
 		sort_fn(sp->fns[i]);
 	err = 0;

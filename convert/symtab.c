@@ -146,7 +146,8 @@ static int read_cus(struct convert_symtab *st)
 		}
 		st->nr_cus++;
 	}
-	qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	if (st->nr_ranges > 1)
+		qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
 	return 0;
 }
 
