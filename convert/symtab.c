@@ -44,6 +44,7 @@ struct convert_symtab {
 	struct pgo_strtab *names;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	Elf *elf;
 	Dwarf *dwarf;
 	Dwarf_Addr dwbias;
 	const uint8_t *build_id;
@@ -214,6 +215,7 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
 		goto fail;
 	}
+	st->elf = elf;
 	if (read_segments(st, elf) < 0)
 		goto fail;
 	st->build_id_len = dwfl_module_build_id(st->mod, &st->build_id, &bid_vaddr);
@@ -283,6 +285,87 @@ int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off
 			return 0;
 	}
 	return found ? 0 : -1;
+}
+
+int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)
+{
+	size_t i, size;
+	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
+
+	if (!raw)
+		return -1;
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+		uint64_t off;
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->filesz || len > s->filesz - (vaddr - s->vaddr))
+			continue;
+		off = s->offset + (vaddr - s->vaddr);
+		if (off > size || len > size - off)
+			return -1;
+		memcpy(buf, raw + off, len);
+		return 0;
+	}
+	return -1;
+}
+
+/* Length of an FF /2 instruction from its ModRM byte on (ModRM, SIB, displacement). */
+static unsigned modrm_len(const uint8_t *p, unsigned avail)
+{
+	unsigned mod = p[0] >> 6, rm = p[0] & 7, n = 1;
+
+	if (mod != 3 && rm == 4) {
+		if (avail < 2)
+			return 0;
+		n++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+	}
+	if (mod == 0 && rm == 5)
+		n += 4;
+	else if (mod == 1)
+		n += 1;
+	else if (mod == 2)
+		n += 4;
+	return n;
+}
+
+int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret)
+{
+	uint8_t code[8];
+	unsigned len;
+
+	if (ret < sizeof(code) || convert_symtab_read(st, ret - sizeof(code), code, sizeof(code)) < 0)
+		return 0;
+	/* a direct call (E8 rel32) is the common case: rule it out first */
+	if (code[3] == 0xe8)
+		return 0;
+	for (len = 2; len <= 7; len++) {
+		const uint8_t *insn = code + sizeof(code) - len;
+
+		if (insn[0] == 0xff && ((insn[1] >> 3) & 7) == 2 && 1 + modrm_len(insn + 1, len - 1) == len)
+			return 1;
+	}
+	return 0;
+}
+
+int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(st, addr);
+	uint8_t code[48];
+	size_t n = sizeof(code), i;
+
+	if (sym.sym_name == CONVERT_NO_NAME)
+		return 0;
+	if (sym.sym_size && sym.sym_size < n)
+		n = sym.sym_size;
+	if (n < 4 || convert_symtab_read(st, sym.sym_start, code, n) < 0)
+		return 0;
+	/* gcc may schedule other instructions into the prologue: look for mov %rsp,%rbp */
+	for (i = 0; i + 3 <= n; i++)
+		if (code[i] == 0x48 && code[i + 1] == 0x89 && code[i + 2] == 0xe5)
+			return addr >= sym.sym_start + i + 3;
+	return 0;
 }
 
 static uint32_t die_name(struct convert_symtab *st, Dwarf_Die *die)
