@@ -531,7 +531,7 @@ static int build_binary(struct builder *B)
 int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profile *sp)
 {
 	struct builder B;
-	size_t i;
+	size_t i, n;
 	int err = 0;
 
 	memset(sp, 0, sizeof(*sp));
@@ -548,9 +548,24 @@ int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profi
 	}
 	if (!err)
 		err = merge_clones(sp);
-	if (err)
+	if (err) {
 		sp_release(sp);
-	return err;
+		return err;
+	}
+	/* functions known only as call sources (LBR) carry nothing gcc can use */
+	for (i = n = 0; i < sp->nr_fns; i++) {
+		struct sp_fn *f = sp->fns[i];
+
+		if (!f->total) {
+			fn_free(f);
+			continue;
+		}
+		if (!f->head)
+			f->head = 1;
+		sp->fns[n++] = f;
+	}
+	sp->nr_fns = n;
+	return 0;
 }
 
 void sp_release(struct sp_profile *sp)
