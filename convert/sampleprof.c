@@ -475,6 +475,45 @@ static int stack_targets(struct builder *B)
 	return 0;
 }
 
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct pgo_u64map_slot *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Per-address counts in address order, so consecutive lookups share the symbolizer's caches. */
+static int add_counts_sorted(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	struct pgo_u64map_slot *v;
+	size_t i, n = 0;
+	int err = -1;
+
+	v = pgo_calloc(b->counts.count ? b->counts.count : 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < b->counts.cap; i++)
+		if (b->counts.slots[i].used)
+			v[n++] = b->counts.slots[i];
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_slot);
+	for (i = 0; i < n; i++) {
+		struct convert_sym sym;
+		struct sp_fn *top;
+
+		if (add_count(B, v[i].key, v[i].value, &top) < 0)
+			goto out;
+		sym = convert_symtab_lookup(b->st, v[i].key);
+		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
+			goto out;
+	}
+	err = 0;
+out:
+	free(v);
+	return err;
+}
+
 static int build_binary(struct builder *B)
 {
 	struct convert_binary *b = B->bin;
@@ -484,19 +523,8 @@ static int build_binary(struct builder *B)
 
 	if (lbr && expand_ranges(B) < 0)
 		return -1;
-	for (i = 0; !lbr && i < b->counts.cap; i++) {
-		const struct pgo_u64map_slot *s = &b->counts.slots[i];
-		struct convert_sym sym;
-		struct sp_fn *top;
-
-		if (!s->used)
-			continue;
-		if (add_count(B, s->key, s->value, &top) < 0)
-			return -1;
-		sym = convert_symtab_lookup(b->st, s->key);
-		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
-			return -1;
-	}
+	if (!lbr && add_counts_sorted(B) < 0)
+		return -1;
 	/* explicit zeros for every line with code in a sampled function */
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];

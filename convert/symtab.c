@@ -33,6 +33,13 @@ struct cu_range {
 	uint32_t cu;
 };
 
+/* ELF function symbols sorted by address: dwfl_module_addrinfo scans all symbols per call */
+struct fsym {
+	uint64_t start, size;
+	uint32_t name;
+	int rank;                      /* which of several symbols at one address wins */
+};
+
 struct cached {
 	uint32_t sym_name;
 	uint64_t sym_start, sym_size;
@@ -57,6 +64,8 @@ struct convert_symtab {
 	size_t nr_results, alloc_results;
 	struct convert_sym_frame *frames;
 	size_t nr_frames, alloc_frames;
+	struct fsym *syms;
+	size_t nr_syms, alloc_syms;
 	Dwarf_Die *cus;
 	size_t nr_cus, alloc_cus;
 	struct cu_range *ranges;
@@ -109,6 +118,73 @@ static int read_segments(struct convert_symtab *st, Elf *elf)
 	if (!st->nr_segs)
 		return pgo_error("'%s' has no loadable segments", st->path);
 	return 0;
+}
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return y->rank - x->rank;
+}
+
+static int read_symbols(struct convert_symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod), i;
+	size_t k, m;
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int bind;
+
+		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_FUNC || shndx == SHN_UNDEF)
+			continue;
+		if (PGO_ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms) < 0)
+			return -1;
+		bind = GELF_ST_BIND(sym.st_info);
+		st->syms[st->nr_syms].start = addr;
+		st->syms[st->nr_syms].size = sym.st_size;
+		st->syms[st->nr_syms].name = intern(st, name);
+		/* prefer sized, then global, then weak symbols among aliases */
+		st->syms[st->nr_syms].rank = (sym.st_size ? 4 : 0) + (bind == STB_GLOBAL ? 2 : 0) +
+					     (bind == STB_WEAK ? 1 : 0);
+		st->nr_syms++;
+	}
+	if (st->nr_syms > 1)
+		qsort(st->syms, st->nr_syms, sizeof(*st->syms), cmp_fsym);
+	for (k = m = 0; k < st->nr_syms; k++)
+		if (!m || st->syms[m - 1].start != st->syms[k].start)
+			st->syms[m++] = st->syms[k];
+	st->nr_syms = m;
+	return 0;
+}
+
+/* The function symbol containing addr (sized symbols only reach their size). */
+static const struct fsym *sym_of(const struct convert_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr_syms;
+	const struct fsym *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &st->syms[lo - 1];
+	if (f->size && addr - f->start >= f->size)
+		return NULL;
+	if (!f->size && lo < st->nr_syms && addr >= st->syms[lo].start)
+		return NULL;
+	return f;
 }
 
 static int cmp_range(const void *a, const void *b)
@@ -218,6 +294,8 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 	st->elf = elf;
 	if (read_segments(st, elf) < 0)
 		goto fail;
+	if (read_symbols(st) < 0)
+		goto fail;
 	st->build_id_len = dwfl_module_build_id(st->mod, &st->build_id, &bid_vaddr);
 	if (st->build_id_len < 0)
 		st->build_id_len = 0;
@@ -243,6 +321,7 @@ void convert_symtab_free(struct convert_symtab *st)
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
+	free(st->syms);
 	free(st->cus);
 	free(st->ranges);
 	free(st->results);
@@ -542,9 +621,7 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 	if (ret == 0) {
 		c = &st->results[*slot - 1];
 	} else {
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name;
+		const struct fsym *fs;
 
 		if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
 			*slot = 0;
@@ -554,11 +631,11 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 		*slot = st->nr_results;
 		memset(c, 0, sizeof(*c));
 		c->sym_name = CONVERT_NO_NAME;
-		name = dwfl_module_addrinfo(st->mod, addr, &off, &sym, NULL, NULL, NULL);
-		if (name) {
-			c->sym_name = intern(st, name);
-			c->sym_start = addr - off;
-			c->sym_size = sym.st_size;
+		fs = sym_of(st, addr);
+		if (fs) {
+			c->sym_name = fs->name;
+			c->sym_start = fs->start;
+			c->sym_size = fs->size;
 		}
 		resolve_frames(st, addr, c);
 	}
@@ -576,7 +653,7 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias;
 	Dwarf_Lines *lines;
-	size_t nlines, i;
+	size_t nlines, i, lo, hi;
 
 	if (!st->dwarf)
 		return 0;
@@ -584,16 +661,38 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	cudie = cu_of(st, start - cubias);
 	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
 		return 0;
-	for (i = 0; i < nlines; i++) {
+	/* libdw sorts a CU's rows by address: binary search the first one >= start */
+	lo = 0;
+	hi = nlines;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a + cubias < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* equal addresses may precede lo in another sequence: back up over them */
+	while (lo > 0) {
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, lo - 1), &a) != 0 || a + cubias < start)
+			break;
+		lo--;
+	}
+	for (i = lo; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		bool end;
 		int ret;
 
-		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0 || end)
+		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0)
 			continue;
 		a += cubias;
-		if (a < start || a - start >= size)
+		if (a - start >= size && a >= start)
+			break;
+		if (end || a < start)
 			continue;
 		ret = fn(a, data);
 		if (ret)
