@@ -761,7 +761,14 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 			return 0;
 		return pgo_error("no samples in a main executable; name the binary with -b");
 	}
-	return add_binary(p, p->dsos[best].path, o->force, required);
+	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
+		  (unsigned long long)p->dsos[best].samples);
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
+			 "with -b", p->dsos[best].path);
+		return -1;
+	}
+	return 0;
 }
 
 /* ADDR_KEY pairs whose both ends lie in one selected binary -> that binary's vaddr pairs. */
