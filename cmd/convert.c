@@ -13,6 +13,7 @@
 #include "convert/afdo.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
+#include "convert/stacks.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -70,6 +71,13 @@ static void summary(const struct convert_profile *p, const char *out, const char
 	if (in->lost)
 		pgo_warn("%llu samples were lost during the recording; counts are lower than the "
 			 "truth", (unsigned long long)in->lost);
+	for (size_t i = 0; i < convert_profile_nr_runs(p); i++) {
+		const struct convert_run_info *r = convert_profile_run_info(p, i);
+
+		pgo_debug(1, "run %u: pid %u (%s), %llu samples, %llu ns on-CPU, %llu ns off-CPU",
+			  r->index, r->pid, r->comm, (unsigned long long)r->samples,
+			  (unsigned long long)r->cpu_ns, (unsigned long long)r->offcpu_ns);
+	}
 	if (in->unknown_records)
 		pgo_debug(1, "%llu records of unknown types skipped",
 			  (unsigned long long)in->unknown_records);
