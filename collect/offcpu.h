@@ -116,11 +116,11 @@ int collect_offcpu_encode(const struct collect_offcpu_sample *s, uint64_t id, ui
 int collect_offcpu_raw_decode(const void *raw, size_t size, unsigned int *state, uint64_t *count);
 /*
  * The leaf frame docs/profile-json.md gives an off-CPU stack: "[runnable]", "[sleep]" or
- * "[io]" from a sample's RAW payload; "[offcpu]" when there is none (perf record --off-cpu
- * files) or it is not ours. On-CPU stacks get COLLECT_ONCPU_STATE_FRAME in the wall view.
- * Static strings.
+ * "[io]"; "[offcpu]" for any other value (use OFFCPU_NR_STATES when the sample has no RAW
+ * payload of ours, as in perf record --off-cpu files). On-CPU stacks get
+ * COLLECT_ONCPU_STATE_FRAME in the wall view. Static strings.
  */
-const char *collect_offcpu_state_frame(const void *raw, size_t size);
+const char *collect_offcpu_state_frame(unsigned int state);
 #define COLLECT_ONCPU_STATE_FRAME "[running]"
 
 /* Loader settings; COLLECT_OFFCPU_OPTS_INIT gives the defaults. */
