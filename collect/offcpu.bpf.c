@@ -14,6 +14,7 @@
 #define TASK_RUNNING 0x0000
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
 
 /* How far above the user sp the caller's return address is searched for. */
 #define CALLER_SCAN_WORDS 64
@@ -189,7 +190,8 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	__u32 tgid, tid;
 	long id;
 
-	if (BPF_CORE_READ(prev, flags) & PF_KTHREAD)
+	/* a dying task's last switch-out never gets a switch-in */
+	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || (prev_state & TASK_DEAD))
 		return;
 	tgid = BPF_CORE_READ(prev, tgid);
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
@@ -355,6 +357,37 @@ SEC("raw_tp/sched_process_fork")
 int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *child)
 {
 	return on_fork(parent, child, false);
+}
+
+/*
+ * The last thread of a followed process exits: stop following its tgid (so a reused pid is
+ * not followed by mistake, and the map does not fill up on fork-heavy benchmarks). In the
+ * raw_tp variant, drop the thread's pid-keyed switch-out slot (task storage frees itself).
+ * signal->live is decremented before this tracepoint fires (kernel/exit.c do_exit()).
+ */
+static __always_inline int on_exit(struct task_struct *task, bool btf)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	if (!btf)
+		bpf_map_delete_elem(&pid_starts, &tid);
+	if (BPF_CORE_READ(task, signal, live.counter) == 0)
+		bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_exit_btf, struct task_struct *task)
+{
+	return on_exit(task, true);
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_exit_raw, struct task_struct *task)
+{
+	return on_exit(task, false);
 }
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

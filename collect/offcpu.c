@@ -88,6 +88,8 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	bpf_program__set_autoload(skel->progs.sched_fork_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_switch_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_fork_raw, raw_tp);
+	bpf_program__set_autoload(skel->progs.sched_exit_btf, !raw_tp);
+	bpf_program__set_autoload(skel->progs.sched_exit_raw, raw_tp);
 	if (!opts->user_stacks && !opts->kernel_stacks)
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	*err = offcpu_bpf__load(skel);
