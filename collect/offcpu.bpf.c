@@ -110,12 +110,13 @@ static __always_inline bool follows_call(__u64 ret)
 struct scan_ctx {
 	__u64 *words;
 	__u64 sp;
+	__u32 ascending;  /* from sp up (rbp unusable), else from rbp down */
 	__u32 nr;         /* words copied */
 	__u32 probes;
 	__u64 found;
 };
 
-/* bpf_loop body: look at words[nr - 1 - i], the highest first. */
+/* bpf_loop body: look at words[nr - 1 - i] (the highest first) or words[i]. */
 static int scan_word(__u32 i, void *data)
 {
 	struct scan_ctx *sc = data;
@@ -124,7 +125,7 @@ static int scan_word(__u32 i, void *data)
 
 	if (i >= sc->nr)
 		return 1;
-	idx = sc->nr - 1 - i;
+	idx = sc->ascending ? i : sc->nr - 1 - i;
 	if (idx >= CALLER_SCAN_WORDS)
 		return 1;
 	w = sc->words[idx];
@@ -145,7 +146,10 @@ static int scan_word(__u32 i, void *data)
  * wait under pthread_mutex_lock) leaves rbp as its frame-pointer-keeping caller set it, so
  * the kernel's walk goes from the libc ip straight to the caller's caller. The caller's
  * return address still sits on the stack between the user sp and that rbp: take the
- * highest word below rbp that points just after a call instruction.
+ * highest word below rbp that points just after a call instruction. Where libc used rbp as
+ * a register (pthread_cond_wait, pthread_barrier_wait) the walk stops at the leaf; then take
+ * the lowest such word above sp, which names at least the function that waits.
+ * Only for threads in a system call: a preempted thread's user frames are its own.
  */
 static __always_inline __u64 find_caller(struct task_struct *task)
 {
@@ -154,16 +158,21 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	__u64 sp, bp, len;
 	__u32 zero = 0;
 
-	if (!regs)
+	if (!regs || (long)BPF_CORE_READ(regs, orig_ax) < 0)
 		return 0;
 	sp = BPF_CORE_READ(regs, sp);
 	bp = BPF_CORE_READ(regs, bp);
-	if (bp <= sp || bp - sp > CALLER_SCAN_WORDS * 8 || (bp & 7) || (sp & 7))
+	if (sp & 7)
 		return 0;
+	if (bp > sp && bp - sp <= CALLER_SCAN_WORDS * 8 && !(bp & 7)) {
+		len = bp - sp;
+	} else {
+		len = CALLER_SCAN_WORDS * 8;
+		sc.ascending = 1;
+	}
 	sc.words = bpf_map_lookup_elem(&scan_buf, &zero);
 	if (!sc.words)
 		return 0;
-	len = bp - sp;
 	if (len > CALLER_SCAN_WORDS * 8 || len == 0)
 		return 0;
 	if (bpf_probe_read_user(sc.words, len, (void *)sp))
