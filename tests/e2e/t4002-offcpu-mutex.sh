@@ -12,6 +12,10 @@ test_expect_success BPF,PERF 'the futex wait is filed under the contended functi
 	test "$waited" -ge 100000000
 '
 
+test_expect_success BPF,PERF 'where libc reuses rbp (pthread_barrier_wait) the waiting function is still named' '
+	test_grep "pthread_barrier_wait[^;]*;(hold_lock|contended)" off
+'
+
 test_expect_success BPF,PERF 'perf report shows both events for the threads' '
 	perf report -i mutex.data --stdio --sort comm,sym >report 2>report.err &&
 	test_grep "of event .offcpu-time." report &&
