@@ -2,6 +2,7 @@
 # Two threads fighting over a mutex: the futex wait shows up under contended().
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+offcpu_require
 
 test_expect_success BPF,PERF 'the futex wait is filed under the contended function, 100 x >= 1 ms' '
 	pgo collect -o mutex.data -- "$PGO_HELPERS/offcpu-mutex" 100 1000 >out 2>err &&
@@ -21,6 +22,14 @@ test_expect_success BPF,PERF 'perf report shows both events for the threads' '
 	test_grep "of event .offcpu-time." report &&
 	test_grep "contended" report &&
 	test_must_be_empty_err report.err
+'
+
+test_expect_success BPF,PERF 'pgo convert --threads: the two threads and main are covered, none SHORT' '
+	pgo collect -q -o mutex.data -- "$PGO_HELPERS/offcpu-mutex" 50 1000 >/dev/null &&
+	pgo convert --threads -i mutex.data >threads &&
+	test "$(grep -Ec "^ *[0-9]+ +[0-9]+ offcpu-mutex" threads)" = 3 &&
+	test_grep "^# 3 threads: " threads &&
+	test_grep -v "SHORT" threads
 '
 
 test_done
