@@ -145,8 +145,8 @@ struct collect_offcpu_stats {
 	int raw_tp;              /* the raw_tp fallback is in use */
 	/*
 	 * Time spent in the sched_switch program and its invocations (all switches on the
-	 * machine, followed or not), from the kernel's BPF statistics: 0 unless the sysctl
-	 * kernel.bpf_stats_enabled is 1.
+	 * machine, followed or not), from the kernel's BPF run-time statistics, which the
+	 * recorder turns on while it runs (0 where the kernel refuses).
 	 */
 	uint64_t prog_run_ns, prog_run_cnt;
 };
