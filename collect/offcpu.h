@@ -39,7 +39,10 @@ struct offcpu_val {
 	__u64 last_ns;    /* bpf_ktime_get_ns() of the latest switch-in (CLOCK_MONOTONIC) */
 };
 
-/* Overhead and loss counters, kept in .bss (one slot per CPU to avoid shared cache lines). */
+/*
+ * Overhead and loss counters, kept in .bss with one slot per CPU: sched_switch runs with
+ * interrupts off, so plain increments need no atomics. The loader sums the slots.
+ */
 struct offcpu_counters {
 	__u64 switches;        /* switch-outs of followed threads seen */
 	__u64 sampled_out;     /* switch-outs skipped by sampling */
