@@ -14,6 +14,7 @@
 #include "convert/llvm.h"
 #include "convert/profile.h"
 #include "convert/stacks.h"
+#include "convert/threads.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -22,7 +23,8 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [-v]\n"
-		"   or: pgo convert --dump FILE.afdo\n\n"
+		"   or: pgo convert --dump FILE.afdo\n"
+		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
@@ -35,6 +37,8 @@ static void usage(FILE *fp)
 		"  --keep-discriminators  exact discriminators in AutoFDO offsets (gcc >= 13 readers;\n"
 		"                      gcc 12 ignores them and needs them collapsed, the default)\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
+		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
+		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
 		"  -v, --verbose       more detail on stderr (repeatable)\n"
 		"\nA summary (samples used, samples in other DSOs, lost, functions) goes to stderr.\n"
 		"Exit status: 0 ok, 2 error (bad input, no debug info, no samples, build-id\n"
@@ -48,7 +52,7 @@ static void usage(FILE *fp)
 		"  pgo convert --dump bench.afdo\n");
 }
 
-enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR };
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS };
 
 static const char *base_name(const char *path)
 {
@@ -93,6 +97,7 @@ int cmd_convert(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
 		{ "dump", required_argument, NULL, OPT_DUMP },
+		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -103,7 +108,7 @@ int cmd_convert(int argc, char **argv)
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
 	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
 	char *default_out = NULL;
-	int c, verbose = 0, ret = PGO_EXIT_ERROR;
+	int c, verbose = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:i:b:o:vh", longopts, NULL)) != -1) {
@@ -123,6 +128,9 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case OPT_THREADS:
+			threads = 1;
 			break;
 		case OPT_FORCE:
 			o.force = 1;
@@ -161,6 +169,17 @@ int cmd_convert(int argc, char **argv)
 			goto out;
 		}
 		ret = convert_afdo_dump(dump, stdout) ? PGO_EXIT_ERROR : PGO_EXIT_OK;
+		goto out;
+	}
+	if (threads) {
+		/* the wall-clock sanity check: per thread, on + off should cover the lifetime */
+		const char *def = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" : "pgo.data";
+		size_t k;
+
+		ret = PGO_EXIT_OK;
+		for (k = 0; k < (nr_in ? nr_in : 1); k++)
+			if (convert_threads_report(nr_in ? inputs[k] : def, 0.9, stdout) < 0)
+				ret = PGO_EXIT_ERROR;
 		goto out;
 	}
 	if (!to) {
