@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/* The symbolized profile model: interned folded stacks with per-run, per-view weights. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/stackset.h"
+#include "lib/alloc.h"
+#include "lib/buf.h"
+#include "lib/report.h"
+
+static const char *const view_names[CONVERT_VIEW_NR] = { "cpu", "offcpu" };
+
+const char *convert_view_name(enum convert_view v)
+{
+	if ((unsigned)v >= CONVERT_VIEW_NR)
+		PGO_BUG("bad view %d", (int)v);
+	return view_names[v];
+}
+
+int convert_view_parse(const char *s, enum convert_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < CONVERT_VIEW_NR; i++) {
+		if (!strcmp(s, view_names[i])) {
+			*v = (enum convert_view)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void convert_stackset_init(struct convert_stackset *set)
+{
+	struct convert_stackset blank = CONVERT_STACKSET_INIT;
+
+	*set = blank;
+}
+
+void convert_stackset_release(struct convert_stackset *set)
+{
+	size_t i, v;
+
+	free(set->tool);
+	free(set->command);
+	free(set->binary_path);
+	free(set->build_id);
+	free(set->event);
+	for (i = 0; i < set->nr_runs; i++)
+		for (v = 0; v < CONVERT_VIEW_NR; v++)
+			pgo_u64map_release(&set->runs[i].weights[v]);
+	free(set->runs);
+	pgo_strtab_release(&set->stacks);
+	convert_stackset_init(set);
+}
+
+long convert_stackset_add_run(struct convert_stackset *set, uint64_t run, int64_t pid)
+{
+	struct convert_run *r;
+
+	if (PGO_ALLOC_GROW(set->runs, set->nr_runs + 1, set->alloc_runs))
+		return -1;
+	r = &set->runs[set->nr_runs];
+	memset(r, 0, sizeof(*r));
+	r->run = run;
+	r->pid = pid;
+	return (long)set->nr_runs++;
+}
+
+static int add_interned(struct convert_stackset *set, size_t run_index, enum convert_view view,
+			long id, uint64_t weight)
+{
+	uint64_t *w;
+
+	if (run_index >= set->nr_runs || (unsigned)view >= CONVERT_VIEW_NR)
+		PGO_BUG("bad run %zu or view %d", run_index, (int)view);
+	if (id < 0)
+		return -1;
+	if (pgo_u64map_get(&set->runs[run_index].weights[view], (uint64_t)id, &w) < 0)
+		return -1;
+	if (*w > UINT64_MAX - weight)
+		return pgo_error("weight of stack '%s' overflows 64 bits",
+				 pgo_strtab_str(&set->stacks, (size_t)id));
+	*w += weight;
+	set->views |= 1u << view;
+	return 0;
+}
+
+int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum convert_view view,
+			 const char *const *frames, size_t nr, uint64_t weight)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	size_t i, start;
+	int err;
+
+	if (!nr)
+		return pgo_error("empty stack");
+	for (i = 0; i < nr; i++) {
+		const char *f = frames[i] && *frames[i] ? frames[i] : "[unknown]";
+
+		if (i && pgo_buf_addch(&b, ';'))
+			goto oom;
+		start = b.len;
+		if (pgo_buf_adds(&b, f))
+			goto oom;
+		for (; start < b.len; start++)
+			if (b.data[start] == ';')
+				b.data[start] = ':';
+	}
+	err = add_interned(set, run_index, view, pgo_strtab_intern_len(&set->stacks, b.data, b.len),
+			   weight);
+	pgo_buf_release(&b);
+	return err;
+oom:
+	pgo_buf_release(&b);
+	return -1;
+}
+
+int convert_stackset_add_folded(struct convert_stackset *set, size_t run_index,
+				enum convert_view view, const char *stack, uint64_t weight)
+{
+	size_t len = strlen(stack);
+
+	if (!len || stack[0] == ';' || stack[len - 1] == ';' || strstr(stack, ";;"))
+		return pgo_error("invalid folded stack '%s': empty frame", stack);
+	return add_interned(set, run_index, view, pgo_strtab_intern_len(&set->stacks, stack, len),
+			    weight);
+}
+
+const char *convert_stackset_stack(const struct convert_stackset *set, size_t id)
+{
+	return pgo_strtab_str(&set->stacks, id);
+}
+
+uint64_t convert_run_total(const struct convert_run *run, enum convert_view view)
+{
+	const struct pgo_u64map *m = &run->weights[view];
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->cap; i++) {
+		if (!m->slots[i].used)
+			continue;
+		if (sum > UINT64_MAX - m->slots[i].value)
+			return UINT64_MAX;
+		sum += m->slots[i].value;
+	}
+	return sum;
+}
+
+static int cmp_stack_name(const void *a, const void *b, void *set)
+{
+	const struct convert_stack_weight *x = a, *y = b;
+
+	return strcmp(convert_stackset_stack(set, x->stack), convert_stackset_stack(set, y->stack));
+}
+
+int convert_stackset_collect(const struct convert_stackset *set, enum convert_view view,
+			     long run_index, struct convert_stack_weight **out, size_t *nr)
+{
+	uint64_t *sums = NULL;
+	struct convert_stack_weight *res = NULL;
+	size_t i, r, n = 0, nstacks = set->stacks.nr;
+
+	*out = NULL;
+	*nr = 0;
+	if ((unsigned)view >= CONVERT_VIEW_NR ||
+	    (run_index >= 0 && (size_t)run_index >= set->nr_runs))
+		PGO_BUG("bad view %d or run %ld", (int)view, run_index);
+	if (!nstacks)
+		return 0;
+	sums = pgo_calloc(nstacks, sizeof(*sums));
+	if (!sums)
+		return -1;
+	for (r = 0; r < set->nr_runs; r++) {
+		const struct pgo_u64map *m = &set->runs[r].weights[view];
+
+		if (run_index >= 0 && (size_t)run_index != r)
+			continue;
+		for (i = 0; i < m->cap; i++) {
+			const struct pgo_u64map_slot *s = &m->slots[i];
+
+			if (!s->used)
+				continue;
+			if (sums[s->key] > UINT64_MAX - s->value) {
+				free(sums);
+				return pgo_error("total weight of stack '%s' overflows 64 bits",
+						 convert_stackset_stack(set, s->key));
+			}
+			sums[s->key] += s->value;
+		}
+	}
+	for (i = 0; i < nstacks; i++)
+		n += sums[i] != 0;
+	if (n) {
+		res = pgo_calloc(n, sizeof(*res));
+		if (!res) {
+			free(sums);
+			return -1;
+		}
+	}
+	for (i = 0, n = 0; i < nstacks; i++) {
+		if (!sums[i])
+			continue;
+		res[n].stack = (uint32_t)i;
+		res[n].weight = sums[i];
+		n++;
+	}
+	free(sums);
+	if (n > 1)
+		qsort_r(res, n, sizeof(*res), cmp_stack_name, (void *)set);
+	*out = res;
+	*nr = n;
+	return 0;
+}
