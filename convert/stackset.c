@@ -86,6 +86,31 @@ static int add_interned(struct convert_stackset *set, size_t run_index, enum con
 	return 0;
 }
 
+/* Length of the valid UTF-8 sequence at p, or 0 (then the byte is replaced). */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned need, cp, min, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		need = 1, cp = p[0] & 0x1f, min = 0x80;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		need = 2, cp = p[0] & 0x0f, min = 0x800;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		need = 3, cp = p[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (i = 1; i <= need; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need + 1;
+}
+
 int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum convert_view view,
 			 const char *const *frames, size_t nr, uint64_t weight)
 {
@@ -103,9 +128,17 @@ int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum co
 		start = b.len;
 		if (pgo_buf_adds(&b, f))
 			goto oom;
-		for (; start < b.len; start++)
-			if (b.data[start] == ';')
-				b.data[start] = ':';
+		/*
+		 * ';' separates frames; names from binaries may be any bytes, and the
+		 * profile JSON (jansson) needs UTF-8, so bad bytes become '?'
+		 */
+		while (start < b.len) {
+			size_t n = utf8_len((const unsigned char *)b.data + start);
+
+			if (!n || b.data[start] == ';')
+				b.data[start] = n ? ':' : '?';
+			start += n ? n : 1;
+		}
 	}
 	err = add_interned(set, run_index, view, pgo_strtab_intern_len(&set->stacks, b.data, b.len),
 			   weight);

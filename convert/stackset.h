@@ -64,7 +64,8 @@ long convert_stackset_add_run(struct convert_stackset *set, uint64_t run, int64_
 
 /*
  * Add `weight` ns to the stack frames[0..nr) (root first) in run `run_index`, view
- * `view`. Names are sanitized (';' -> ':', "" -> "[unknown]"). nr == 0 is an error.
+ * `view`. Names are sanitized (';' -> ':', "" -> "[unknown]", invalid UTF-8 bytes
+ * -> '?'). nr == 0 is an error.
  * Returns 0, or -1 after reporting (allocation failure, weight overflow).
  */
 int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum convert_view view,
