@@ -4,7 +4,9 @@
  * click a frame to zoom, "Reset Zoom", "Search" (regex; highlights matches and prints
  * the matched share of the total), tooltips with name, ns and share, colours stable
  * across graphs (a hash of the frame name). Opening the file with "?s=REGEX" appended to
- * its URL runs that search on load.
+ * its URL runs that search on load, "?z=NAME" zooms into the first frame called NAME
+ * (links from reports, and tests: the root element gets data-pgo-ready, -matched,
+ * -hits, -zoomed and -error attributes).
  *
  * Differential mode (opts.base != NULL), for the gate: widths are the head profile's
  * (`set`); each frame also carries the base value, tooltips show base, head and change,

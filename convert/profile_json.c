@@ -13,6 +13,9 @@
 
 /* Profiles live in git notes; anything near this size is not one of ours. */
 #define PROFILE_MAX_BYTES ((size_t)1 << 30)
+/* Bounds that keep hostile input from costing quadratic time or absurd graphs. */
+#define PROFILE_MAX_RUNS 100000
+#define PROFILE_MAX_DEPTH 8192
 
 static int set_str(json_t *obj, const char *key, const char *val)
 {
@@ -192,11 +195,17 @@ static int opt_u64(struct jctx *c, json_t *obj, const char *prefix, const char *
 	return get_u64(c, v, out);
 }
 
-static int valid_stack(const char *s)
+static const char *stack_problem(const char *s)
 {
-	size_t len = strlen(s);
+	size_t len = strlen(s), depth = 1;
 
-	return len && s[0] != ';' && s[len - 1] != ';' && !strstr(s, ";;");
+	if (!len || s[0] == ';' || s[len - 1] == ';' || strstr(s, ";;"))
+		return "empty frame in folded stack";
+	for (; *s; s++)
+		depth += *s == ';';
+	if (depth > PROFILE_MAX_DEPTH)
+		return "stack deeper than 8192 frames";
+	return NULL;
 }
 
 static int read_stacks(struct jctx *c, json_t *obj, const char *prefix, const char *key,
@@ -209,12 +218,14 @@ static int read_stacks(struct jctx *c, json_t *obj, const char *prefix, const ch
 	if (!json_is_object(obj))
 		return bad(c, "expected an object of folded stacks");
 	json_object_foreach(obj, stack, v) {
+		const char *problem = stack_problem(stack);
 		uint64_t w = 0;
 
 		pgo_buf_reset(&c->path);
-		pgo_buf_addf(&c->path, "%s.%s[\"%s\"]", prefix, key, stack);
-		if (!valid_stack(stack))
-			return bad(c, "empty frame in folded stack");
+		pgo_buf_addf(&c->path, "%s.%s[\"%.200s\"]", prefix, key, stack);
+
+		if (problem)
+			return bad(c, problem);
 		if (get_u64(c, v, &w))
 			return -1;
 		if (convert_stackset_add_folded(set, run, view, stack, w))
@@ -344,6 +355,8 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 		return bad(c, "missing");
 	if (!json_is_array(runs))
 		return bad(c, "expected an array");
+	if (json_array_size(runs) > PROFILE_MAX_RUNS)
+		return bad(c, "more than 100000 runs");
 	json_array_foreach(runs, i, v)
 		if (read_run(c, v, i, set))
 			return -1;
