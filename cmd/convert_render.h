@@ -52,4 +52,12 @@ int cmd_render_parse_opt(struct cmd_render_opts *o, int opt, const char *arg);
 /* Write set in o->to format to o->output, atomically. Returns 0 or -1 after reporting. */
 int cmd_render_write(const struct convert_stackset *set, const struct cmd_render_opts *o);
 
+struct convert_options;
+/*
+ * The whole `pgo convert --to folded|svg|json` path: load the inputs of `co` (perf.data
+ * files, through the stack loader; or profile JSON files, recognised by content, merged
+ * run after run), write o->to. Returns a PGO_EXIT_* code.
+ */
+int cmd_render_run(struct convert_options *co, const struct cmd_render_opts *o);
+
 #endif

@@ -246,3 +246,50 @@ int convert_stackset_collect(const struct convert_stackset *set, enum convert_vi
 	*nr = n;
 	return 0;
 }
+
+static int take_str(char **dst, const char *src)
+{
+	if (*dst || !src)
+		return 0;
+	*dst = pgo_strdup(src);
+	return *dst ? 0 : -1;
+}
+
+int convert_stackset_append(struct convert_stackset *dst, const struct convert_stackset *src)
+{
+	size_t r, v, i;
+
+	if (take_str(&dst->tool, src->tool) || take_str(&dst->command, src->command) ||
+	    take_str(&dst->binary_path, src->binary_path) || take_str(&dst->build_id, src->build_id) ||
+	    take_str(&dst->event, src->event))
+		return -1;
+	if (!dst->rate_hz)
+		dst->rate_hz = src->rate_hz;
+	dst->views |= src->views;
+	for (r = 0; r < src->nr_runs; r++) {
+		const struct convert_run *sr = &src->runs[r];
+		long d = convert_stackset_add_run(dst, dst->nr_runs, sr->pid);
+
+		if (d < 0)
+			return -1;
+		dst->runs[d].duration_ns = sr->duration_ns;
+		dst->runs[d].cpu_ns = sr->cpu_ns;
+		dst->runs[d].offcpu_ns = sr->offcpu_ns;
+		dst->runs[d].samples = sr->samples;
+		dst->runs[d].lost = sr->lost;
+		for (v = 0; v < CONVERT_VIEW_NR; v++) {
+			const struct pgo_u64map *m = &sr->weights[v];
+
+			for (i = 0; i < m->cap; i++) {
+				if (!m->slots[i].used)
+					continue;
+				if (add_interned(dst, (size_t)d, (enum convert_view)v,
+						 pgo_strtab_intern(&dst->stacks,
+								   convert_stackset_stack(src, m->slots[i].key)),
+						 m->slots[i].value))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}

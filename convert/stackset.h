@@ -97,4 +97,20 @@ struct convert_stack_weight {
 int convert_stackset_collect(const struct convert_stackset *set, enum convert_view view,
 			     long run_index, struct convert_stack_weight **out, size_t *nr);
 
+/*
+ * Append the runs of src (weights, run metadata) to dst, for merging several inputs;
+ * they are renumbered after dst's (run numbers stay unique, as the profile JSON needs).
+ * dst keeps its own metadata, taking src's only where dst has none. Returns 0 or -1.
+ */
+int convert_stackset_append(struct convert_stackset *dst, const struct convert_stackset *src);
+
+struct convert_profile;
+/*
+ * Fill an empty set from a perf.data profile loaded with want_stacks = 1: metadata,
+ * one run per run of the profile (same order, so run indexes agree), its stacks per
+ * view. Per-thread detail is summed away (the process is not a frame). Returns 0, or
+ * -1 after reporting, with the set empty again.
+ */
+int convert_stackset_from_profile(struct convert_profile *p, struct convert_stackset *set);
+
 #endif

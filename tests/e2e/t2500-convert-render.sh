@@ -100,10 +100,18 @@ test_expect_success 'usage errors exit 64' '
 	test_expect_code 64 pgo convert --to svg --view wall -i profile.json 2>err &&
 	test_grep "view" err &&
 	test_expect_code 64 pgo convert --to svg --minwidth x -i profile.json 2>err &&
-	test_expect_code 64 pgo convert --to svg 2>err
+	test_expect_code 64 pgo convert --to png -i profile.json 2>err &&
+	test_grep "unknown format" err
 '
 test_expect_success 'unknown --run is an error' '
 	test_expect_code 2 pgo convert --to folded --run 5 -i profile.json 2>err &&
 	test_grep "no run 5" err
+'
+test_expect_success 'several profile JSON inputs merge, runs renumbered' '
+	pgo convert --to json -i profile.json -i profile.json -o two.json &&
+	test $(grep -c "\"run\": " two.json) = 4 &&
+	test_grep "\"run\": 3" two.json &&
+	pgo convert --to folded -i two.json >out &&
+	test_grep "^main;process;hash_block 2000$" out
 '
 test_done
