@@ -22,7 +22,7 @@
 #include "lib/report.h"
 
 static const char usage[] =
-	"usage: pgo gate compare BASE HEAD [options]\n"
+	"usage: pgo gate compare BASE HEAD [--confirm-profile HEAD2] [options]\n"
 	"       pgo gate record [-r N] [--ref REF] [-F HZ] (--profile FILE | -- CMD [ARGS])\n"
 	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [options]\n"
 	"                      (--profile FILE [--confirm-profile FILE] | -- CMD [ARGS])\n"
@@ -221,25 +221,68 @@ static int verdict_exit(const struct gate_verdict *v)
 	return v->regression ? PGO_EXIT_REGRESSION : PGO_EXIT_OK;
 }
 
+static int head_text(const struct gate_cmd *g, const char *file, char **text);
+
+/*
+ * Compare, and on a flag with --confirm/--confirm-profile re-test on all head runs
+ * (stage 1 + confirmation): fail only if the same function flags again (§6.5). Writes
+ * the reports of the final verdict and returns the exit code.
+ */
+static int judge(const struct gate_cmd *g, const struct gate_profile *b,
+		 const struct gate_profile *h)
+{
+	struct gate_profile *h2 = NULL, *all = NULL;
+	struct gate_verdict *v = NULL, *v2 = NULL;
+	char *text = NULL;
+	int ret = PGO_EXIT_ERROR;
+
+	if (gate_compare(b, h, &g->o, &v))
+		goto out;
+	if (!v->regression || !(g->confirm || g->confirm_profile)) {
+		if (!write_reports(g, v, b, h))
+			ret = verdict_exit(v);
+		goto out;
+	}
+	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
+		 v->nr_root == 1 ? "" : "s");
+	if (head_text(g, g->confirm_profile, &text) ||
+	    gate_profile_parse(text, strlen(text),
+			       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
+			       h->names, &h2) ||
+	    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
+		goto out;
+	if (v2->regression && !gate_verdict_confirms(v, v2)) {
+		/* Another function flagged this time: report it, but an unconfirmed flag does not fail. */
+		v2->regression = 0;
+		pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
+	} else if (!v2->regression) {
+		pgo_warn("inconclusive, not reproduced: the confirmation runs did not show the "
+			 "stage-1 regression");
+	}
+	if (!write_reports(g, v2, b, all))
+		ret = verdict_exit(v2);
+out:
+	free(text);
+	gate_verdict_free(v);
+	gate_verdict_free(v2);
+	gate_profile_free(h2);
+	gate_profile_free(all);
+	return ret;
+}
+
 static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
-	struct gate_verdict *v = NULL;
 	int ret = PGO_EXIT_ERROR;
 
-	if (argc != 2 || g->ref || g->base || g->confirm || g->profile || g->confirm_profile) {
-		pgo_error("compare takes BASE and HEAD profile files and report options only");
+	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
+		pgo_error("compare takes BASE and HEAD profile files, --confirm-profile and report "
+			  "options only");
 		return PGO_EXIT_USAGE;
 	}
-	if (load(argv[0], &names, &b) || load(argv[1], &names, &h) ||
-	    gate_compare(b, h, &g->o, &v))
-		goto out;
-	if (write_reports(g, v, b, h))
-		goto out;
-	ret = verdict_exit(v);
-out:
-	gate_verdict_free(v);
+	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
+		ret = judge(g, b, h);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
@@ -384,8 +427,7 @@ out:
 static int gate_check_cmd(struct gate_cmd *g)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct gate_profile *b = NULL, *h = NULL, *h2 = NULL, *all = NULL;
-	struct gate_verdict *v = NULL, *v2 = NULL;
+	struct gate_profile *b = NULL, *h = NULL;
 	char *btext = NULL, *htext = NULL, commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
@@ -395,45 +437,14 @@ static int gate_check_cmd(struct gate_cmd *g)
 	if (gate_profile_parse(btext, strlen(btext), label, &names, &b))
 		goto out;
 	if (head_text(g, g->profile, &htext) ||
-	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h) ||
-	    gate_compare(b, h, &g->o, &v))
+	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	if (v->regression && (g->confirm || g->confirm_profile)) {
-		free(htext);
-		htext = NULL;
-		pgo_info("stage 1 flagged %zu function%s; collecting confirmation runs", v->nr_root,
-			 v->nr_root == 1 ? "" : "s");
-		if (head_text(g, g->confirm_profile, &htext) ||
-		    gate_profile_parse(htext, strlen(htext),
-				       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
-				       &names, &h2) ||
-		    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
-			goto out;
-		if (v2->regression && !gate_verdict_confirms(v, v2)) {
-			/* A different function flagged: report it but do not fail on an unconfirmed flag. */
-			v2->regression = 0;
-			pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
-		} else if (!v2->regression) {
-			pgo_warn("inconclusive, not reproduced: stage 1 flagged a regression that the "
-				 "confirmation runs did not show");
-		}
-		if (write_reports(g, v2, b, all))
-			goto out;
-		ret = verdict_exit(v2);
-		goto out;
-	}
-	if (write_reports(g, v, b, h))
-		goto out;
-	ret = verdict_exit(v);
+	ret = judge(g, b, h);
 out:
 	free(btext);
 	free(htext);
-	gate_verdict_free(v);
-	gate_verdict_free(v2);
 	gate_profile_free(b);
 	gate_profile_free(h);
-	gate_profile_free(h2);
-	gate_profile_free(all);
 	pgo_strtab_release(&names);
 	return ret;
 }
