@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * A CPU-bound benchmark for the gate's real-program tests, with known self-time shares:
- * work_a 40%, work_b 25%, work_c 15%, work_d 10%, work_e 5%, work_f 5% (each its own
- * noinline loop, called from process() under main), and a calibrated regression: extra
- * iterations of work_d's own loop worth PCT% of the total work, or work_a made FACTOR
- * times cheaper.
+ * A CPU-bound benchmark for the gate's real-program tests, with known self-time shares
+ * (each function its own noinline loop, called from process() under main):
+ *   flat (default): work_a 40%, work_b 25%, work_c 15%, work_d 10%, work_e 5%, work_f 5%
+ *   hot (-s hot):   work_a 70%, work_b 10%, work_c 8%,  work_d 6%,  work_e 3%, work_f 3%
+ * and a calibrated regression: extra iterations of work_d's own loop worth PCT% of the
+ * total work, or work_a made FACTOR times cheaper.
  *
- *   gate-work UNITS [inject PCT | faster FACTOR]
+ *   gate-work [-s flat|hot] UNITS [inject PCT | faster FACTOR]
  *
  * UNITS scales the total work (1 unit is about 10 ms of CPU on this machine class). When
  * no injection is given on the command line, a file "gate-work.inject" in the current
@@ -43,19 +44,26 @@ WORK_FN(work_d, 4)
 WORK_FN(work_e, 5)
 WORK_FN(work_f, 6)
 
-__attribute__((noinline)) uint64_t process(uint64_t units, double inject, double faster);
-__attribute__((noinline)) uint64_t process(uint64_t units, double inject, double faster)
+static const unsigned shapes[2][6] = {
+	{ 40, 25, 15, 10, 5, 5 },
+	{ 70, 10, 8, 6, 3, 3 },
+};
+
+__attribute__((noinline)) uint64_t process(uint64_t units, const unsigned *sh, double inject,
+					   double faster);
+__attribute__((noinline)) uint64_t process(uint64_t units, const unsigned *sh, double inject,
+					   double faster)
 {
 	uint64_t r = 0, per = units * UNIT / 100, round;
 
 	/* 20 rounds interleave the functions, so no phase of the run is one function. */
 	for (round = 0; round < 20; round++) {
-		r += work_a((uint64_t)(per * 40 / 20 / faster));
-		r += work_b(per * 25 / 20);
-		r += work_c(per * 15 / 20);
-		r += work_d(per * 10 / 20 + (uint64_t)(per * inject / 20));
-		r += work_e(per * 5 / 20);
-		r += work_f(per * 5 / 20);
+		r += work_a((uint64_t)(per * sh[0] / 20 / faster));
+		r += work_b(per * sh[1] / 20);
+		r += work_c(per * sh[2] / 20);
+		r += work_d(per * sh[3] / 20 + (uint64_t)(per * inject / 20));
+		r += work_e(per * sh[4] / 20);
+		r += work_f(per * sh[5] / 20);
 	}
 	return r;
 }
@@ -66,9 +74,15 @@ int main(int argc, char **argv)
 	char kind[16] = "";
 	double val = 0;
 	long units;
+	int shape = 0;
 
+	if (argc >= 3 && !strcmp(argv[1], "-s")) {
+		shape = !strcmp(argv[2], "hot");
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || (units = atol(argv[1])) <= 0) {
-		fprintf(stderr, "usage: gate-work UNITS [inject PCT | faster FACTOR]\n");
+		fprintf(stderr, "usage: gate-work [-s flat|hot] UNITS [inject PCT | faster FACTOR]\n");
 		return 64;
 	}
 	if (argc >= 4) {
@@ -87,6 +101,6 @@ int main(int argc, char **argv)
 		inject = val;
 	else if (!strcmp(kind, "faster") && val > 0)
 		faster = val;
-	sink = process((uint64_t)units, inject, faster);
+	sink = process((uint64_t)units, shapes[shape], inject, faster);
 	return sink == 42 ? 1 : 0;
 }
