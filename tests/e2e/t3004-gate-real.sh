@@ -31,6 +31,14 @@ test_expect_success 'the hottest function 2x faster flags nothing else (exit 0)'
 	test_grep "^work_a +self .*improved" out &&
 	test_grep -v "ROOT CAUSE|via" out
 '
+test_expect_success 'a truncated perf.data and another binary are errors (exit 2)' '
+	head -c 20000 base.data >trunc.data &&
+	test_expect_code 2 pgo gate compare trunc.data same.data 2>err &&
+	test_grep "trunc.data" err &&
+	pgo collect -q -r 2 -o other.data -- "$PGO_ROOT/$PGO_BUILD/examples/shares" 2 >/dev/null &&
+	test_expect_code 2 pgo gate compare base.data other.data 2>err &&
+	test_grep "same program" err
+'
 test_expect_success 'git flow: record, regressing commit, check exits 1; notes ref exists' '
 	mkdir repo && cd repo && git init -q -b main &&
 	echo "none 0" >gate-work.inject && git add gate-work.inject &&
