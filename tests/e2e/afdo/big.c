@@ -1,7 +1,7 @@
 /* t25xx fixture: big() is too large for gcc -O2 to inline into main's loop by itself. The
- * profiled build is compiled with -DATTR='__attribute__((flatten))', so there big is inlined
- * into main (line 23) and the profile holds an inlined-instance record at main+5 that must make
- * gcc inline it when it compiles the plain source. big: name line 9; main: name line 21. */
+ * profiled build has -DATTR='__attribute__((flatten))': there big is inlined into main and the
+ * profile holds an inlined-instance record at main+5 that must make gcc inline it when it
+ * compiles the plain source (-DATTR=). big: name on line 9; main: name on line 22, loop call 27. */
 #include <stdio.h>
 #include <stdlib.h>
 
