@@ -80,8 +80,6 @@ VMLINUX_H  := collect/vmlinux/$(ARCH)/vmlinux.h
 
 UNIT_SRCS  := $(wildcard tests/unit/*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
-TOOL_SRCS  := $(wildcard tests/tools/*.c)
-TOOL_BINS  := $(patsubst tests/tools/%.c,$(OUTPUT)/tests/tools/%,$(TOOL_SRCS))
 HELPER_SRCS:= $(wildcard tests/helpers/*.c)
 HELPER_BINS:= $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/helpers/%,$(HELPER_SRCS))
 EXAMPLE_SRCS:= $(wildcard examples/*.c)
@@ -147,12 +145,6 @@ $(OUTPUT)/tests/%: tests/unit/%.c tests/unit/test.h $(LIBPGO)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(PGO_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPGO) $(LDLIBS)
 
-# Test tools (tests/tools/*.c): small programs over libpgo.a that e2e tests call.
-$(OUTPUT)/tests/tools/%: tests/tools/%.c $(LIBPGO)
-	$(call msg,TOOL,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(PGO_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBPGO) $(LDLIBS)
-
 $(OUTPUT)/tests/helpers/%: tests/helpers/%.c
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
@@ -164,13 +156,13 @@ $(OUTPUT)/examples/%: examples/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -fno-omit-frame-pointer -pthread -o $@ $< -lm
 
-test: all $(UNIT_BINS) $(TOOL_BINS) $(HELPER_BINS) $(EXAMPLE_BINS)
+test: all $(UNIT_BINS) $(HELPER_BINS) $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) SANITIZE=$(SANITIZE) tests/run.sh $(T)
 
 demo: all $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh
 
-bench: all $(TOOL_BINS) $(HELPER_BINS) $(EXAMPLE_BINS)
+bench: all $(HELPER_BINS) $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) bench/run.sh $(B)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)

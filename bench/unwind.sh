@@ -11,20 +11,18 @@
 #     same round. Also the collector's own CPU (command user+sys minus the workload's),
 #     command wall time, samples, lost samples and file size;
 #  3. unwinding throughput: two recordings at 4999 Hz (pgo's and perf's) turned into
-#     symbolized stacks by pgo (the convert loader: tests/tools/stacks, what --to
-#     folded/json/svg use) and by `perf script`; samples per CPU second and wall time,
-#     median of 3.
+#     symbolized stacks by `pgo convert --to folded` and by `perf script`; samples per CPU
+#     second and wall time, median of 3; and the unwinding alone (pgo convert -v).
 # CPU times are the metric of record: the machine is shared, wall times are noisy.
 #
 #   bench/unwind.sh [-r ROUNDS] [-n ROWS]        (default 7 rounds, 100000 rows)
-#   environment: PGO_BUILD (build dir with bin/pgo and tests/tools/stacks)
+#   environment: PGO_BUILD (build dir with bin/pgo)
 set -u
 export LC_ALL=C
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${PGO_BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 PGO=$BUILD/bin/pgo
-STACKS=$BUILD/tests/tools/stacks
 ROUNDS=7 ROWS=100000
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -34,7 +32,7 @@ while [ $# -gt 0 ]; do
 	*) echo "bench/unwind.sh: unknown option $1" >&2; exit 64 ;;
 	esac
 done
-[ -x "$PGO" ] && [ -x "$STACKS" ] || { echo "bench/unwind.sh: build first (make all build/tests/tools/stacks)" >&2; exit 2; }
+[ -x "$PGO" ] || { echo "bench/unwind.sh: build first (make)" >&2; exit 2; }
 command -v perf >/dev/null || { echo "bench/unwind.sh: perf not installed" >&2; exit 2; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/pgo-bench-unwind.XXXXXX")
 trap 'rm -rf "$W"' EXIT
@@ -52,7 +50,7 @@ echo "== 1. stack bytes complete unwinds need (recorded with --call-graph dwarf,
 for w in "chain 300" "sqlite $ROWS"; do
 	set -- $w
 	"$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,65528 -o deep.data -- "./$1" "$2" >/dev/null
-	"$STACKS" -v deep.data 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)/  '"$1"': \2 of \1 complete; bytes needed \3/p; s/.*complete unwinds that a copy of/  '"$1"': complete unwinds a copy of/p'
+	"$PGO" convert --to folded -v -i deep.data -o - 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)/  '"$1"': \2 of \1 complete; bytes needed \3/p; s/.*complete unwinds that a copy of/  '"$1"': complete unwinds a copy of/p'
 done
 
 echo "== 2. recording cost at 999 Hz: sqlite $ROWS rows, $ROUNDS rounds, shuffled order"
@@ -100,12 +98,12 @@ echo "== 3. unwinding + symbolizing the same files: pgo (convert loader) vs perf
 perf record -q -F 4999 --call-graph dwarf -o perf.data -- ./sqlite "$ROWS" >/dev/null 2>&1
 printf '  %-28s %9s %10s %10s %14s\n' "file / tool" samples "cpu s" "wall s" "samples/cpu s"
 for f in pgo.data perf.data; do
-	n=$("$STACKS" "$f" 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks.*/\1/p' | head -1)
+	n=$("$PGO" convert --to folded -i "$f" -o - 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks.*/\1/p' | head -1)
 	for tool in pgo perf; do
 		rm -f times
 		for i in 1 2 3; do
 			if [ $tool = pgo ]; then
-				/usr/bin/time -f "%e %U %S" -o t1 "$STACKS" "$f" >/dev/null 2>&1
+				/usr/bin/time -f "%e %U %S" -o t1 "$PGO" convert --to folded -i "$f" -o - >/dev/null 2>&1
 			else
 				/usr/bin/time -f "%e %U %S" -o t1 perf script -i "$f" >/dev/null 2>&1
 			fi
@@ -118,5 +116,5 @@ for f in pgo.data perf.data; do
 	done
 done
 for f in pgo.data perf.data; do
-	"$STACKS" -v "$f" 2>&1 >/dev/null | sed -n 's/.*\(unwound .* complete, [0-9]* truncated\).*/  '"$f"': \1/p; s/.*unwinding took \([^(]*\)(\([0-9]*\) samples\/s).*/  '"$f"': unwinding alone (libdwfl, cached Dwfl): \1, \2 samples\/s/p'
+	"$PGO" convert --to folded -v -i "$f" -o - 2>&1 >/dev/null | sed -n 's/.*\(unwound .* complete, [0-9]* truncated\).*/  '"$f"': \1/p; s/.*unwinding took \([^(]*\)(\([0-9]*\) samples\/s).*/  '"$f"': unwinding alone (libdwfl, cached Dwfl): \1, \2 samples\/s/p'
 done

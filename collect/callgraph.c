@@ -3,6 +3,8 @@
  * Call-graph modes of the collector (collect/callgraph.h): option parsing, attr bits,
  * ring sizing, and the frame-pointer census behind --call-graph auto.
  */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -160,23 +162,48 @@ unsigned int collect_callgraph_ring_pages(enum collect_callgraph mode, uint32_t 
 
 /* ---- --call-graph auto ---- */
 
-static int has_fp_prologue(const unsigned char *code, size_t n)
+/*
+ * Does the function at [start, start + size) keep a frame pointer? Asked of its CFI
+ * (.eh_frame), which is what the compiler itself says: with a frame pointer the CFA is
+ * defined from %rbp (DWARF register 6) once the prologue has run, without one it is
+ * always %rsp-based. Byte patterns are not reliable: gcc schedules other instructions
+ * between push %rbp and mov %rsp,%rbp, and shrink-wrapping moves both past early exits.
+ * A few points inside the body are probed, since the prologue and epilogue still use
+ * %rsp. Without CFI, the fallback looks for push %rbp followed closely by
+ * mov %rsp,%rbp (48 89 e5 / 48 8b ec) near the entry.
+ */
+static int has_frame_pointer(Dwarf_CFI *cfi, uint64_t start, uint64_t size,
+			     const unsigned char *code, size_t n)
 {
-	size_t i;
+	size_t i, j;
+	int k;
 
-	/*
-	 * push %rbp; mov %rsp,%rbp (55 48 89 e5, or 55 48 8b ec) near the entry. With
-	 * frame pointers gcc and clang emit it first thing (after endbr64); gcc's
-	 * shrink-wrapping may put an early-exit test before it, hence the short window.
-	 * Without frame pointers %rbp is an ordinary callee-saved register: it is pushed,
-	 * but %rsp is not copied into it (except in the rare function that needs a frame
-	 * base for alloca or stack realignment).
-	 */
-	for (i = 0; i + 4 <= n && i < 32; i++)
-		if (code[i] == 0x55 && code[i + 1] == 0x48 &&
-		    ((code[i + 2] == 0x89 && code[i + 3] == 0xe5) ||
-		     (code[i + 2] == 0x8b && code[i + 3] == 0xec)))
-			return 1;
+	if (cfi) {
+		for (k = 1; k <= 7; k++) {
+			Dwarf_Frame *frame = NULL;
+			Dwarf_Op *ops;
+			size_t nops;
+			int fp;
+
+			if (dwarf_cfi_addrframe(cfi, start + size * (uint64_t)k / 8, &frame))
+				continue;
+			fp = !dwarf_frame_cfa(frame, &ops, &nops) && nops >= 1 &&
+			     (ops[0].atom == DW_OP_breg6 ||
+			      (ops[0].atom == DW_OP_bregx && ops[0].number == 6));
+			free(frame);
+			if (fp)
+				return 1;
+		}
+		return 0;
+	}
+	for (i = 0; i < n && i < 64; i++) {
+		if (code[i] != 0x55)
+			continue;
+		for (j = i + 1; j + 3 <= n && j < i + 16; j++)
+			if (code[j] == 0x48 && ((code[j + 1] == 0x89 && code[j + 2] == 0xe5) ||
+						(code[j + 1] == 0x8b && code[j + 2] == 0xec)))
+				return 1;
+	}
 	return 0;
 }
 
@@ -196,7 +223,8 @@ static int is_crt_function(const char *name)
 	return 0;
 }
 
-static int census_symtab(Elf *elf, Elf_Scn *symscn, size_t *with_fp, size_t *functions)
+static int census_symtab(Elf *elf, Dwarf_CFI *cfi, Elf_Scn *symscn, size_t *with_fp,
+			 size_t *functions)
 {
 	GElf_Shdr sh;
 	Elf_Data *data;
@@ -234,8 +262,8 @@ static int census_symtab(Elf *elf, Elf_Scn *symscn, size_t *with_fp, size_t *fun
 		if (off >= tdata->d_size)
 			continue;
 		(*functions)++;
-		if (has_fp_prologue((const unsigned char *)tdata->d_buf + off,
-				    tdata->d_size - off < sym.st_size ? tdata->d_size - off : sym.st_size))
+		if (has_frame_pointer(cfi, sym.st_value, sym.st_size, (const unsigned char *)tdata->d_buf + off,
+				      tdata->d_size - off < sym.st_size ? tdata->d_size - off : sym.st_size))
 			(*with_fp)++;
 	}
 	return 0;
@@ -244,6 +272,7 @@ static int census_symtab(Elf *elf, Elf_Scn *symscn, size_t *with_fp, size_t *fun
 int collect_callgraph_fp_census(const char *path, size_t *with_fp, size_t *functions)
 {
 	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
+	Dwarf_CFI *cfi = NULL;
 	GElf_Ehdr eh;
 	Elf *elf;
 	int fd, ret = -1;
@@ -268,12 +297,15 @@ int collect_callgraph_fp_census(const char *path, size_t *with_fp, size_t *funct
 		else if (sh.sh_type == SHT_DYNSYM)
 			dynsym = scn;
 	}
+	cfi = dwarf_getcfi_elf(elf);
 	if (symtab)
-		census_symtab(elf, symtab, with_fp, functions);
+		census_symtab(elf, cfi, symtab, with_fp, functions);
 	if (!*functions && dynsym)
-		census_symtab(elf, dynsym, with_fp, functions);
+		census_symtab(elf, cfi, dynsym, with_fp, functions);
 	ret = 0;
 out:
+	if (cfi)
+		dwarf_cfi_end(cfi);
 	elf_end(elf);
 	close(fd);
 	return ret;

@@ -7,20 +7,12 @@
 . "$(dirname "$0")/lib.sh"
 
 FP=$PGO_HELPERS/unwind-chain
-STACKS=$PGO_ROOT/$PGO_BUILD/tests/tools/stacks
 
 if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
 
-# folded FILE: on-CPU folded stacks ("a;b;c WEIGHT"), from pgo convert --to folded when
-# this build converts perf.data to folded stacks, else from the test tool over the same
-# loader (convert_stacks_foreach).
+# folded FILE: on-CPU folded stacks ("a;b;c WEIGHT"), diagnostics on stderr.
 folded() {
-	if pgo convert --to folded -i "$1" -o "$1.folded" 2>"$1.folded.err"; then
-		cat "$1.folded"
-	else
-		say "pgo convert --to folded: $(head -1 "$1.folded.err"); using tests/tools/stacks"
-		"$STACKS" "$1"
-	fi
+	pgo convert --to folded -i "$1" -o -
 }
 
 # chain_share FOLDED: of the weight whose user leaf is chain_a/b/c or memset (kernel frames
@@ -84,7 +76,7 @@ test_expect_success 'perf script reads the dwarf file and unwinds it too' '
 
 test_expect_success 'a short stack copy is reported as truncated, never silently' '
 	pgo collect -q --no-off-cpu --call-graph dwarf,64 -o short.data -- ./nofp 200 >/dev/null &&
-	"$STACKS" short.data >short.folded 2>short.err &&
+	folded short.data >short.folded 2>short.err &&
 	cat short.err &&
 	test_grep "warning: .*[1-9][0-9]* truncated \([1-9][0-9]* past the 64-byte stack copy: record with --call-graph dwarf,SIZE" short.err
 '
