@@ -4,8 +4,8 @@
 # Debian's libsqlite3/libc):
 #  1. stack depth: the bytes of user stack that complete unwinds needed (recorded with
 #     --call-graph dwarf,65528), the measurement behind the default copy size;
-#  2. recording cost at 999 Hz: `pgo collect --call-graph dwarf` (default size, and 8192 as
-#     perf) against `perf record --call-graph dwarf` (8192) and no collector, on the sqlite
+#  2. recording cost at 999 Hz: `pgo collect --call-graph dwarf` (default 8192 bytes, and
+#     4096) against `perf record --call-graph dwarf` (8192) and no collector, on the sqlite
 #     workload. Rounds run every config once in a shuffled order; a config's workload
 #     overhead is the median over rounds of its CPU time divided by the bare run's of the
 #     same round. Also the collector's own CPU (command user+sys minus the workload's),
@@ -47,20 +47,27 @@ fi
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "== 1. stack bytes complete unwinds need (recorded with --call-graph dwarf,65528)"
-for w in "chain 300" "sqlite $ROWS"; do
-	set -- $w
-	"$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,65528 -o deep.data -- "./$1" "$2" >/dev/null
-	"$PGO" convert --to folded -v -i deep.data -o - 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)/  '"$1"': \2 of \1 complete; bytes needed \3/p; s/.*complete unwinds that a copy of/  '"$1"': complete unwinds a copy of/p'
-done
+measure_depth() { # name command...
+	local name=$1; shift
+	"$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,65528 -o deep.data -- "$@" >/dev/null 2>&1 || return 0
+	"$PGO" convert --to folded -v -i deep.data -o - 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)/  '"$name"': \2 of \1 complete; bytes needed \3/p; s/.*complete unwinds that a copy of/  '"$name"': complete unwinds a copy of/p'
+}
+measure_depth chain ./chain 300
+measure_depth sqlite ./sqlite "$ROWS"
+[ -x "$BUILD/examples/forks" ] && measure_depth examples/forks "$BUILD/examples/forks"
+[ -x "$BUILD/examples/threads" ] && measure_depth examples/threads "$BUILD/examples/threads"
+measure_depth "gcc -O2 (cc1)" gcc -O2 -g -I"$ROOT" -D_GNU_SOURCE -c "$ROOT/convert/profile.c" -o /dev/null
+command -v python3 >/dev/null && measure_depth python3 python3 -c \
+	"import json; d = [{'a': i, 'b': str(i) * 3} for i in range(200000)]; json.loads(json.dumps(d)); sorted(d, key=lambda x: x['b'])"
 
 echo "== 2. recording cost at 999 Hz: sqlite $ROWS rows, $ROUNDS rounds, shuffled order"
-configs="base pgo pgo8k perf"
+configs="base pgo pgo4k perf"
 run_config() { # config -> "workload_cpu_ms command_cpu_s wall_s"
 	local c=$1 t out
 	case $c in
 	base) cmd=(./sqlite "$ROWS") ;;
 	pgo) cmd=("$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf -o pgo.data -- ./sqlite "$ROWS") ;;
-	pgo8k) cmd=("$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,8192 -o pgo8k.data -- ./sqlite "$ROWS") ;;
+	pgo4k) cmd=("$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,4096 -o pgo4k.data -- ./sqlite "$ROWS") ;;
 	perf) cmd=(perf record -q -F 999 --call-graph dwarf -o perf.data -- ./sqlite "$ROWS") ;;
 	esac
 	out=$( { /usr/bin/time -f "TIME %e %U %S" "${cmd[@]}"; } 2>&1 )

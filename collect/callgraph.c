@@ -20,23 +20,26 @@
 #include "lib/report.h"
 
 /*
- * Why 4096 bytes by default, not perf's 8192: measured with `--call-graph dwarf,65528`
- * and `pgo convert -v`, which prints the stack bytes each complete unwind read (from the
- * sampled %rsp to the highest stack word the CFI needed, up to _start or clone) and the
- * share of complete unwinds that a copy of 1..32 KiB holds (bench/unwind.sh measures it):
+ * Why 8192 bytes by default: measured, with `--call-graph dwarf,65528` and `pgo convert
+ * -v`, which prints the stack bytes each complete unwind read (from the sampled %rsp to
+ * the highest stack word the CFI needed, up to _start or clone) and the share of
+ * complete unwinds that a copy of 1..32 KiB holds (bench/unwind.sh section 1):
  *
- *   program (gcc -O2, Debian 12 libs)          p50    p95     max   <=2K  <=4K  <=8K  <=16K
- *   tests/helpers/unwind-chain (no FP build)   376    384    1888   100   100   100   100
- *   examples/threads                           256    384     512   100   100   100   100
- *   sqlite 3.40 in-memory insert/index/join   1120   2120    2792    94   100   100   100
- *   gcc 12 cc1 -O2 on convert/profile.c       1632   6784   43568    66    91    96    98
- *   python3 3.11 json + sort                  1752   7792   21016    85    87    95    99
+ *   program (gcc -O2, Debian 12 libs)          p50    p95     max  <=2K <=4K <=6K <=8K <=16K
+ *   tests/helpers/unwind-chain (no FP build)   376    384     384   100  100  100  100  100
+ *   examples/threads, shares; offcpu-mutex    <600   <600    <610   100  100  100  100  100
+ *   tests/helpers/gate-synth                  2808   2808    2808     0  100  100  100  100
+ *   examples/forks (char self[4096] in main)  4512   4512    4576     0    0  100  100  100
+ *   sqlite 3.40 in-memory insert/index/join   1136   2160    2808    93  100  100  100  100
+ *   gcc 12 cc1 -O2 on convert/profile.c       1632   6784   43568    66   91   94   96   98
+ *   python3 3.11 json + sort                  1752   7792   21016    85   87   92   95   99
  *
- * 4 KiB keeps every stack of the small programs and of the sqlite workload complete (95%
- * need 2.1 KiB) at half perf's bytes per sample; compilers and interpreters with big
- * recursive frames need 8-16 KiB for 95%. convert counts the stacks that ran past the
- * copy, warns above 5%, and prints the size that would have sufficed (p95), so those
- * users know to pass dwarf,8192 or more.
+ * Small programs need a few hundred bytes, but one PATH_MAX buffer in a caller (forks)
+ * pushes that past 4 KiB, and compilers and interpreters need 7-8 KiB for 95%. 8 KiB is
+ * the smallest power of two that keeps >= 95% of the stacks complete in every program
+ * measured; it is also perf's default, but for this reason, not by habit. convert counts
+ * the stacks that ran past the copy, warns above 5% and prints the p95 bytes needed, so a
+ * user can go up (dwarf,16384) or, for small programs, down (dwarf,4096: half the bytes).
  */
 
 int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_t *stack_size)

@@ -26,7 +26,7 @@
  * Default bytes of user stack copied per sample in dwarf mode. Measured (bench/unwind.sh,
  * `pgo convert -v` prints the bytes each unwind needed): see the comment in callgraph.c.
  */
-#define COLLECT_DWARF_STACK_DEFAULT 4096U
+#define COLLECT_DWARF_STACK_DEFAULT 8192U
 /* The kernel keeps the whole sample within a u16 record size. */
 #define COLLECT_DWARF_STACK_MAX 65528U
 

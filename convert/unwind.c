@@ -613,10 +613,10 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 95),
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
 	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) with %llu Dwfl sessions, %llu "
-		  "modules, %llu frames; complete unwinds that a copy of 1/2/4/8/16/32 KiB holds: "
-		  "%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
+		  "modules, %llu frames; complete unwinds that a copy of 1/2/4/6/8/16/32 KiB holds: "
+		  "%.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
 		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
-		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096),
+		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096), fits(u, 6144),
 		  fits(u, 8192), fits(u, 16384), fits(u, 32768));
 }

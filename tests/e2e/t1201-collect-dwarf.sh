@@ -35,7 +35,7 @@ test_expect_success 'build the chain without frame pointers (gcc -O2 -g)' '
 test_expect_success 'auto picks dwarf for the -O2 build and says why' '
 	pgo collect --no-off-cpu -o dwarf.data -- ./nofp 500 >out 2>err &&
 	cat err &&
-	test_grep "call stacks: dwarf, 4096 bytes of user stack per sample \(auto: ./nofp omits frame pointers" err &&
+	test_grep "call stacks: dwarf, 8192 bytes of user stack per sample \(auto: ./nofp omits frame pointers" err &&
 	test_grep "^pgo collect: 1 run, [0-9]+ samples, 0 lost" err
 '
 
@@ -67,7 +67,7 @@ test_expect_success 'perf script reads the dwarf file and unwinds it too' '
 	test_must_be_empty script.err &&
 	perf evlist -v -i dwarf.data >evlist 2>/dev/null &&
 	test_grep "REGS_USER.*STACK_USER" evlist &&
-	test_grep "sample_stack_user: 4096" evlist &&
+	test_grep "sample_stack_user: 8192" evlist &&
 	test_grep "exclude_callchain_user: 1" evlist &&
 	grep -A3 "chain_c" script.out | head -4 >first &&
 	cat first &&

@@ -282,6 +282,8 @@ static int test_callgraph_attr_and_ring(void)
 	/* 999 Hz x ~4.6 KB x 4 drain periods of 100 ms = ~1.8 MB: 512 pages */
 	pages = collect_callgraph_ring_pages(COLLECT_CALLGRAPH_DWARF, 4096, 999, 100, 128);
 	T_ASSERT_EQ_U64(pages, 512);
+	/* the default 8 KiB: ~3.5 MB, 1024 pages */
+	T_ASSERT_EQ_U64(collect_callgraph_ring_pages(COLLECT_CALLGRAPH_DWARF, 8192, 999, 100, 128), 1024);
 	T_ASSERT((pages & (pages - 1)) == 0);
 	T_ASSERT_EQ_U64(collect_callgraph_ring_pages(COLLECT_CALLGRAPH_DWARF, 65528, 100000, 100, 128), 4096);
 	T_ASSERT_EQ_U64(collect_callgraph_ring_pages(COLLECT_CALLGRAPH_DWARF, 8, 1, 100, 128), 128);
