@@ -50,7 +50,7 @@ echo "== 1. stack bytes complete unwinds need (recorded with --call-graph dwarf,
 measure_depth() { # name command...
 	local name=$1; shift
 	"$PGO" collect -q --no-off-cpu -F 999 --call-graph dwarf,65528 -o deep.data -- "$@" >/dev/null 2>&1 || return 0
-	"$PGO" convert --to folded -v -i deep.data -o - 2>&1 >/dev/null | sed -n 's/.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)/  '"$name"': \2 of \1 complete; bytes needed \3/p; s/.*complete unwinds that a copy of/  '"$name"': complete unwinds a copy of/p'
+	"$PGO" convert --to folded -v -i deep.data -o - 2>&1 >/dev/null | sed -n 's|.*unwound \([0-9]*\) user stacks: \([0-9]*\) complete.*needed \(.*\)|  '"$name"': \2 of \1 complete; bytes needed \3|p; s|.*complete unwinds that a copy of|  '"$name"': complete unwinds a copy of|p'
 }
 measure_depth chain ./chain 300
 measure_depth sqlite ./sqlite "$ROWS"
