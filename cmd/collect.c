@@ -6,11 +6,14 @@
 
 #include "cmd/builtin.h"
 #include "collect/collect.h"
+#include "collect/offcpu.h"
 #include "lib/parse.h"
 #include "lib/report.h"
 
 static const char usage_line[] =
-	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE] [-q] [-v] [--] CMD [ARGS]";
+	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE]\n"
+	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
+	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
 static void help(void)
 {
@@ -27,6 +30,17 @@ static void help(void)
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
+	       "      --off-cpu          also record where threads wait (eBPF, needs root and BTF): a\n"
+	       "                         second event offcpu-time, period = ns off-CPU, thread state in\n"
+	       "                         its raw data; on by default where BPF works (a note otherwise);\n"
+	       "                         asked for explicitly and unavailable: exit 2\n"
+	       "      --no-off-cpu       on-CPU samples only\n"
+	       "      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"
+	       "                         switch-out; the kernel stack is the costly part\n"
+	       "      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"
+	       "                         stack (libc has no frame pointers; the scan costs ~1 us)\n"
+	       "      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"
+	       "      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
 	       "  -q, --quiet            no summary line\n"
 	       "  -v, --verbose          more diagnostics\n"
 	       "  -h, --help             this text\n\n"
@@ -37,7 +51,8 @@ static void help(void)
 	       "  pgo collect ./bench                    record ./bench into pgo.data (999 Hz, call stacks)\n"
 	       "  pgo collect -r 5 -o base.data ./bench  five runs in one file, for pgo gate\n"
 	       "  pgo collect -F 4999 --call-graph none -- ./bench --size 10\n"
-	       "  pgo-collect ./bench && perf report -i pgo.data\n",
+	       "  pgo-collect ./bench && perf report -i pgo.data\n"
+	       "  pgo collect --off-cpu --off-cpu-stacks user ./server-bench   CPU and waiting time\n",
 	       usage_line);
 }
 
@@ -75,10 +90,15 @@ static int match(const char *arg, const char *shrt, const char *lng, const char 
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_opts o = { 0 };
+	struct collect_offcpu_opts oo = COLLECT_OFFCPU_OPTS_INIT;
+	struct collect_offcpu *offcpu = NULL;
+	struct collect_source *src = NULL;
+	struct collect_offcpu_stats st;
 	struct collect_result r;
 	const char *val, *arg;
+	char why[160];
 	uint64_t v;
-	int i, verbose = 0, quiet = 0;
+	int i, verbose = 0, quiet = 0, off_cpu = -1, ret;
 
 	o.callgraph = COLLECT_CALLGRAPH_FP;
 	o.argc_self = argc;
@@ -138,6 +158,33 @@ int cmd_collect(int argc, char **argv)
 				return PGO_EXIT_ERROR;
 			}
 			o.output = val;
+		} else if (match(arg, NULL, "off-cpu", &val) && !val) {
+			off_cpu = 1;
+		} else if (match(arg, NULL, "no-off-cpu", &val) && !val) {
+			off_cpu = 0;
+		} else if (match(arg, NULL, "off-cpu-stacks", &val)) {
+			NEED_VALUE();
+			oo.user_stacks = !strcmp(val, "all") || !strcmp(val, "user");
+			oo.kernel_stacks = !strcmp(val, "all") || !strcmp(val, "kernel");
+			if (!oo.user_stacks && !oo.kernel_stacks && strcmp(val, "none")) {
+				pgo_error("invalid off-CPU stacks '%s' (use all, user, kernel or none)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, NULL, "no-off-cpu-callers", &val) && !val) {
+			oo.find_callers = 0;
+		} else if (match(arg, NULL, "off-cpu-min", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_duration_ns(val, 1000, &oo.min_block_ns)) {
+				pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, NULL, "off-cpu-sample", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
+				pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			oo.sample_every = (uint32_t)v;
 		} else if (match(arg, "q", "quiet", &val) && !val) {
 			quiet = 1;
 		} else if (match(arg, "v", "verbose", &val) && !val) {
@@ -156,7 +203,33 @@ int cmd_collect(int argc, char **argv)
 	}
 	pgo_report_set_verbosity(quiet ? -1 : verbose);
 	o.argv = argv + i;
-	if (collect_run(&o, &r))
+	if (off_cpu) {
+		/* explicitly asked for: failing is an error; by default: a one-line note */
+		if (collect_offcpu_probe(why, sizeof(why))) {
+			if (off_cpu > 0) {
+				pgo_error("cannot record off-CPU time: %s", why);
+				return PGO_EXIT_ERROR;
+			}
+			pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
+		} else if (collect_offcpu_open(&offcpu, &oo)) {
+			if (off_cpu > 0)
+				return PGO_EXIT_ERROR;
+			pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
+		} else if (!(src = collect_offcpu_source_new(offcpu))) {
+			collect_offcpu_free(offcpu);
+			return PGO_EXIT_ERROR;
+		}
+	}
+	if (src) {
+		o.sources = &src;
+		o.nr_sources = 1;
+	}
+	ret = collect_run(&o, &r);
+	if (offcpu)
+		collect_offcpu_get_stats(offcpu, &st);
+	collect_offcpu_source_free(src);
+	collect_offcpu_free(offcpu);
+	if (ret)
 		return PGO_EXIT_ERROR;
 	if (r.lost || r.lost_samples)
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
@@ -170,5 +243,24 @@ int cmd_collect(int argc, char **argv)
 		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
 		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
 		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
+	if (offcpu) {
+		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
+			 "%llu under --off-cpu-min, libc callers recovered %llu; lost: %llu user stacks, "
+			 "%llu kernel stacks, %llu map-full, %llu no storage, %llu unfollowed forks%s",
+			 st.total_ns / 1e9, (unsigned long long)st.samples, (unsigned long long)st.k.switches,
+			 (unsigned long long)st.k.sampled_out, (unsigned long long)st.k.recorded,
+			 (unsigned long long)st.k.short_blocks, (unsigned long long)st.k.callers_found,
+			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
+			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
+			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");
+		if (st.prog_run_cnt && st.k.switches)
+			pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %.0f ns per followed switch "
+				 "(%llu switches machine-wide, %.0f ns each)", st.prog_run_ns / 1e6,
+				 (double)st.prog_run_ns / (double)st.k.switches, (unsigned long long)st.prog_run_cnt,
+				 (double)st.prog_run_ns / (double)st.prog_run_cnt);
+		if (st.k.map_full || st.k.storage_failed || st.k.tgid_full)
+			pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
+				 (unsigned long long)(st.k.map_full + st.k.storage_failed));
+	}
 	return r.exit_code;
 }
