@@ -699,17 +699,17 @@ static int run_once(struct session *s, unsigned int index)
 		if (write_kernel_mmap(s))
 			goto cancel;
 	}
-	start = event_time(s);
-	if (write_run_fork(s, pid, start))
-		goto cancel;
 	for (k = 0; k < s->opts->nr_sources; k++) {
 		const struct collect_source *src = s->opts->sources[k];
 
 		if (src->ops->start && src->ops->start(src->priv, s->w, pid))
 			goto cancel;
 	}
+	/* the run starts now, at the uncork: the FORK's time is the root's start of life */
 	s->run_samples = 0;
 	start = event_time(s);
+	if (write_run_fork(s, pid, start))
+		goto cancel;
 	{
 		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
 
