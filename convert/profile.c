@@ -15,6 +15,7 @@
 
 #include "collect/pdread.h"
 #include "convert/internal.h"
+#include "convert/ksyms.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -885,6 +886,7 @@ void convert_profile_free(struct convert_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->runs);
+	convert_ksyms_free(p->ksyms);
 	pgo_strtab_release(&p->dso_keys);
 	pgo_strtab_release(&p->strs);
 	free(p);
