@@ -180,8 +180,68 @@ static int test_maps_and_stacks(void)
 	return T_OK;
 }
 
+static int count_stack(const struct convert_stack *st, void *data)
+{
+	(*(size_t *)data) += st->nr_frames;
+	return 0;
+}
+
+/*
+ * Random corruption of the same file: loading and symbolizing may fail, never crash
+ * (maps with absurd offsets, pids, callchains that point anywhere).
+ */
+static int test_corruption(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	uint64_t start, end, pgoff;
+	char exe[4096], file[64];
+	const char *inputs[1] = { file };
+	struct convert_options o = { 0 };
+	unsigned seed = 4242;
+	int i, k, loaded = 0;
+
+	T_ASSERT(pdb_self_map((uintptr_t)&t_leaf, &start, &end, &pgoff, exe, sizeof(exe)) == 0);
+	pdb_comm(&rec, 100, 10);
+	pdb_mmap2(&rec, 100, start, end - start, pgoff, exe, 11);
+	for (i = 0; i < 8; i++)
+		sample(&rec, 100, 100, 20 + i, (uintptr_t)&t_leaf + i, ret_addr);
+	pdb_fork(&rec, 200, 100, 200, 30);
+	sample(&rec, 200, 200, 31, (uintptr_t)&t_caller, ret_addr);
+	pdb_file(&b, &rec, ST, 0);
+	o.inputs = inputs;
+	o.nr_inputs = 1;
+	o.want_stacks = 1;
+	pgo_report_set_verbosity(-1);
+	for (i = 0; i < 200; i++) {
+		struct pgo_buf t = PGO_BUF_INIT;
+		struct convert_profile *p;
+		size_t frames = 0;
+
+		pgo_buf_add(&t, b.data, b.len);
+		/* hit the data section (after the 104 + 144 + 8 byte header, attr and ids) */
+		for (k = 0; k < 1 + i % 3; k++) {
+			seed = seed * 1103515245 + 12345;
+			t.data[256 + (seed >> 8) % (t.len - 256)] = (char)(seed >> 20);
+		}
+		T_ASSERT(pdb_write(&t, "stacks-fuzz", file, sizeof(file)) == 0);
+		if (convert_profile_load(&o, &p) == 0) {
+			loaded++;
+			convert_stacks_foreach(p, count_stack, &frames);
+			convert_profile_free(p);
+		}
+		unlink(file);
+		pgo_buf_release(&t);
+	}
+	pgo_report_set_verbosity(0);
+	T_ASSERT(loaded > 0);
+	pgo_buf_release(&rec);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
 	{ "maps (fork, thread, exec), runs and symbolized stacks", test_maps_and_stacks },
+	{ "random corruption: errors, no crash", test_corruption },
 };
 
 T_MAIN(cases)
