@@ -128,15 +128,10 @@ struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t ds
 	d = &p->dsos[dso];
 	if (!d->open_tried) {
 		d->open_tried = 1;
-		if (!is_special_path(d->path)) {
-			int level = pgo_report_verbosity();
-
-			/* a missing library only costs names in stacks: say so at -v */
-			pgo_report_set_verbosity(level >= 1 ? level : -1);
-			if (convert_symtab_open(d->path, &p->strs, 0, &d->st) < 0)
-				d->st = NULL;
-			pgo_report_set_verbosity(level);
-		}
+		/* a missing library only costs names in stacks: say so at -v */
+		if (!is_special_path(d->path) &&
+		    convert_symtab_open(d->path, &p->strs, CONVERT_SYMTAB_QUIET, &d->st) < 0)
+			d->st = NULL;
 	}
 	return d->st;
 }
@@ -696,9 +691,11 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	b->path = pgo_strdup(path);
 	if (!b->path)
 		return -1;
-	if (convert_symtab_open(path, &p->strs, 1, &b->st) < 0) {
+	/* for stacks alone a binary is a bonus: without one, no error */
+	if (convert_symtab_open(path, &p->strs,
+				CONVERT_SYMTAB_NEED_DWARF | (required ? 0 : CONVERT_SYMTAB_QUIET), &b->st) < 0) {
 		free(b->path);
-		return -1;
+		return required ? -1 : 0;
 	}
 	p->nr_bins++;
 	bid_len = convert_symtab_build_id(b->st, &bid);
@@ -724,6 +721,10 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 		d->binary = p->nr_bins;
 		matched += d->samples;
 	}
+	if (mismatched && !matched && !force && !required) {
+		pgo_warn("'%s' was rebuilt since the recording; its samples stay unresolved", path);
+		return 0;
+	}
 	if (mismatched && !matched && !force)
 		return pgo_error("'%s' was rebuilt since the recording (build-id %s, recorded %s); "
 				 "record again, or use --force to convert anyway", path, hex,
@@ -745,7 +746,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	if (!p->bins)
 		return -1;
 	for (i = 0; i < o->nr_binaries; i++)
-		if (add_binary(p, o->binaries[i], o->force, required) < 0)
+		if (add_binary(p, o->binaries[i], o->force, 1) < 0)
 			return -1;
 	if (o->nr_binaries)
 		return 0;
@@ -764,7 +765,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	}
 	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
 		  (unsigned long long)p->dsos[best].samples);
-	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0 && required) {
 		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
 			 "with -b", p->dsos[best].path);
 		return -1;
