@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
 #include "convert/ksyms.h"
@@ -371,12 +372,24 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	/* frames leaf first: callchain (which includes the IP), else the IP alone */
 	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1) + 8, L->frame_alloc) < 0)
 		return -1;
+	/* off-CPU stacks end in the thread state (docs/profile-json.md): a synthetic leaf */
+	if (view == CONVERT_STACK_OFFCPU) {
+		unsigned int state = OFFCPU_NR_STATES;
+		uint64_t count;
+
+		if (!(s->sample_type & PERF_SAMPLE_RAW) ||
+		    collect_offcpu_raw_decode(s->raw, s->raw_size, &state, &count))
+			state = OFFCPU_NR_STATES;
+		L->frame_buf[0] = DSO_STATE;
+		L->frame_buf[1] = state;
+		nr = 1;
+	}
 	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) {
 		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
 
-		L->frame_buf[0] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
-		L->frame_buf[1] = m ? s->ip - m->start + m->pgoff : s->ip;
-		nr = 1;
+		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
+		L->frame_buf[2 * nr + 1] = m ? s->ip - m->start + m->pgoff : s->ip;
+		nr++;
 	}
 	for (i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];

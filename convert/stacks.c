@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/offcpu.h"
 #include "convert/internal.h"
 #include "convert/ksyms.h"
 #include "lib/alloc.h"
@@ -55,6 +56,8 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 	char tmp[4096];
 	long id;
 
+	if (sf->dso == DSO_STATE)
+		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0);
 	if (sf->dso == DSO_KERNEL) {
 		const char *kname;
 
