@@ -20,6 +20,8 @@
 #include "lib/alloc.h"
 #include "lib/report.h"
 
+#define NO_RUN UINT32_MAX
+
 struct mapent {
 	uint64_t start, end, pgoff;
 	uint32_t dso;
@@ -44,6 +46,8 @@ struct loader {
 	size_t nr_procs, alloc_procs;
 	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
 	int per_process_runs;          /* a pgo collect file: every process tree is a run */
+	const char *recorder_comm;     /* basename of the recorded argv[0] ("pgo") */
+	int64_t recorder_pid;          /* the pgo process itself (its children root runs), or -1 */
 	int first_run;                 /* runs of this file start here (-1: none yet) */
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
@@ -185,6 +189,20 @@ static struct proc *proc_new(struct loader *L, uint32_t pid)
 	return pr;
 }
 
+/* The recorder's run is made on demand (only if it has samples of its own). */
+static int proc_run(struct loader *L, struct proc *pr)
+{
+	size_t idx = pr - L->procs;
+	uint32_t run;
+
+	if (pr->run != NO_RUN)
+		return 0;
+	if (new_run(L, pr->pid, &run) < 0)
+		return -1;
+	L->procs[idx].run = run;
+	return 0;
+}
+
 static struct proc *proc_get(struct loader *L, uint32_t pid)
 {
 	struct proc *pr = proc_find(L, pid);
@@ -310,8 +328,20 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 		free(child->maps.e);
 		memset(&child->maps, 0, sizeof(child->maps));
 	}
-	if (parent) {
+	if (parent && (int64_t)parent->pid == L->recorder_pid) {
+		size_t cidx = child - L->procs;
+		uint32_t run;
+
+		/* a direct child of pgo roots a run; it gets pgo's maps until it execs */
+		if (new_run(L, t->pid, &run) < 0)
+			return -1;
+		child = &L->procs[cidx];
+		parent = &L->procs[pidx];
+		child->run = run;
+	} else if (parent) {
 		child->run = parent->run;
+	}
+	if (parent) {
 		if (parent->maps.nr) {
 			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
 			if (!child->maps.e)
@@ -335,10 +365,26 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_comm *c = &ev->u.comm;
-	struct proc *pr = proc_get(L, c->pid);
 	struct convert_run_info *ru;
+	struct proc *pr;
 
-	if (!pr)
+	/*
+	 * pgo collect writes its own COMM first: remember its pid, so that each child
+	 * of it starts a run, and give it a run only if it ever has samples.
+	 */
+	if (L->per_process_runs && L->recorder_pid < 0 && !c->exec && c->pid == c->tid &&
+	    !proc_find(L, c->pid) && !strncmp(c->comm, L->recorder_comm, 15)) {
+		L->recorder_pid = c->pid;
+		pr = proc_new(L, c->pid);
+		if (!pr)
+			return -1;
+		pr->run = NO_RUN;
+		return 0;
+	}
+	if ((int64_t)c->pid == L->recorder_pid)
+		return 0;
+	pr = proc_get(L, c->pid);
+	if (!pr || proc_run(L, pr) < 0)
 		return -1;
 	if (c->exec) {
 		free(pr->maps.e);
@@ -555,7 +601,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
 	pr = proc_get(L, s->pid);
-	if (!pr)
+	if (!pr || proc_run(L, pr) < 0)
 		return -1;
 	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
 	ru = &p->runs[pr->run];
@@ -597,7 +643,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 
 static int load_one(struct convert_profile *p, const char *path)
 {
-	struct loader L = { .p = p, .first_run = -1 };
+	struct loader L = { .p = p, .first_run = -1, .recorder_pid = -1 };
 	struct collect_pd_event ev;
 	const char *argv0, *base;
 	size_t i;
@@ -609,6 +655,7 @@ static int load_one(struct convert_profile *p, const char *path)
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
 	L.per_process_runs = base && !strncmp(base, "pgo", 3);
+	L.recorder_comm = base ? base : "";
 	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
 		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
 
