@@ -51,6 +51,14 @@ test_expect_success 'a binary without debug info: exit 2, says build with -g' '
 	test_expect_code 2 pgo convert --to autofdo -i g.data -b hot.stripped -o x.afdo 2>err &&
 	test_grep "build it with -g" err && test ! -e x.afdo
 '
+test_expect_success 'debug info in a separate file through .gnu_debuglink' '
+	mkdir -p split && cp hot split/hot &&
+	objcopy --only-keep-debug split/hot split/hot.debug &&
+	strip -g split/hot && objcopy --add-gnu-debuglink=split/hot.debug split/hot &&
+	! readelf -S split/hot | grep -q debug_info &&
+	pgo convert --to autofdo -i g.data -b split/hot -o split.afdo &&
+	pgo convert --dump split.afdo >dumps && test_grep "^work: head [1-9]" dumps
+'
 test_expect_success 'a binary rebuilt since the recording: exit 2 unless --force' '
 	mkdir -p rebuilt && sed "s/2654435761u;/2654435769u;/" "$FIX/hot.c" >rebuilt/hot.c &&
 	gcc -O2 -g -DTRAIN_INLINE -o rebuilt/hot rebuilt/hot.c -L. -lhot &&
