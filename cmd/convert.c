@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/convert_render.h"
 #include "convert/afdo.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
+#include "convert/stacks.h"
 #include "convert/threads.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
@@ -39,6 +41,8 @@ static void usage(FILE *fp)
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
 		"  -v, --verbose       more detail on stderr (repeatable)\n"
+		"folded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
+		CMD_RENDER_USAGE
 		"\nA summary (samples used, samples in other DSOs, lost, functions) goes to stderr.\n"
 		"Exit status: 0 ok, 2 error (bad input, no debug info, no samples, build-id\n"
 		"mismatch), 64 usage.\n"
@@ -48,7 +52,8 @@ static void usage(FILE *fp)
 		"  perf record -o perf.data ./bench; pgo convert --to autofdo -i perf.data -b ./bench\n"
 		"  pgo convert --to llvm -b ./bench -o bench.prof; clang -O2 -g "
 		"-fprofile-sample-use=bench.prof bench.c\n"
-		"  pgo convert --dump bench.afdo\n");
+		"  pgo convert --dump bench.afdo\n"
+		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n");
 }
 
 enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS };
@@ -74,6 +79,13 @@ static void summary(const struct convert_profile *p, const char *out, const char
 	if (in->lost)
 		pgo_warn("%llu samples were lost during the recording; counts are lower than the "
 			 "truth", (unsigned long long)in->lost);
+	for (size_t i = 0; i < convert_profile_nr_runs(p); i++) {
+		const struct convert_run_info *r = convert_profile_run_info(p, i);
+
+		pgo_debug(1, "run %u: pid %u (%s), %llu samples, %llu ns on-CPU, %llu ns off-CPU",
+			  r->index, r->pid, r->comm, (unsigned long long)r->samples,
+			  (unsigned long long)r->cpu_ns, (unsigned long long)r->offcpu_ns);
+	}
 	if (in->unknown_records)
 		pgo_debug(1, "%llu records of unknown types skipped",
 			  (unsigned long long)in->unknown_records);
@@ -92,11 +104,13 @@ int cmd_convert(int argc, char **argv)
 		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CMD_RENDER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_options o = { 0 };
 	struct convert_afdo_options ao = { 0 };
 	struct convert_profile *p = NULL;
+	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
 	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
 	char *default_out = NULL;
@@ -141,6 +155,8 @@ int cmd_convert(int argc, char **argv)
 			ret = PGO_EXIT_OK;
 			goto out;
 		default:
+			if (cmd_render_parse_opt(&ro, c, optarg) > 0)
+				break;
 			usage(stderr);
 			ret = PGO_EXIT_USAGE;
 			goto out;
@@ -180,14 +196,9 @@ int cmd_convert(int argc, char **argv)
 		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
-	if (strcmp(to, "autofdo") && strcmp(to, "llvm")) {
-		if (!strcmp(to, "folded") || !strcmp(to, "json") || !strcmp(to, "svg"))
-			pgo_error("--to %s is not available in this build yet (the stack writers are "
-				  "being integrated)", to);
-		else
-			pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
-		ret = !strcmp(to, "folded") || !strcmp(to, "json") || !strcmp(to, "svg")
-			      ? PGO_EXIT_ERROR : PGO_EXIT_USAGE;
+	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && !cmd_render_handles(to)) {
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
+		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
 	if (!nr_in) {
@@ -200,6 +211,12 @@ int cmd_convert(int argc, char **argv)
 	o.nr_inputs = nr_in;
 	o.binaries = bins;
 	o.nr_binaries = nr_bins;
+	if (cmd_render_handles(to)) {
+		ro.to = to;
+		ro.output = out;
+		ret = cmd_render_run(&o, &ro);
+		goto out;
+	}
 	if (convert_profile_load(&o, &p) < 0)
 		goto out;
 	if (!out) {
