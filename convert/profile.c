@@ -32,6 +32,7 @@ struct maptab {
 struct proc {
 	uint32_t pid;
 	uint32_t run;
+	int collector;                 /* pgo itself: its forks start runs, it has none */
 	struct maptab maps;
 };
 
@@ -303,6 +304,8 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 	if (t->pid == t->ppid)
 		return 0; /* a new thread shares its process's maps */
 	parent = proc_find(L, t->ppid);
+	if (parent && parent->collector)
+		parent = NULL; /* each fork of pgo collect is the root of a new run */
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
 	if (!child) {
@@ -339,11 +342,25 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_comm *c = &ev->u.comm;
-	struct proc *pr = proc_get(L, c->pid);
 	struct convert_run_info *ru;
+	struct proc *pr;
 
+	/*
+	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
+	 * "pgo" as the parent; that process is not part of any run.
+	 */
+	if (L->per_process_runs && !c->exec && !proc_find(L, c->pid)) {
+		pr = proc_new(L, c->pid);
+		if (!pr)
+			return -1;
+		pr->collector = 1;
+		return 0;
+	}
+	pr = proc_get(L, c->pid);
 	if (!pr)
 		return -1;
+	if (pr->collector)
+		return 0;
 	if (c->exec) {
 		free(pr->maps.e);
 		memset(&pr->maps, 0, sizeof(pr->maps));
