@@ -102,13 +102,12 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 	    set_u64(root, "version", CONVERT_PROFILE_VERSION) || set_str(root, "tool", set->tool) ||
 	    set_str(root, "command", set->command))
 		goto out;
-	if (set->binary_path || set->build_id) {
-		bin = json_object();
-		if (!bin || set_str(bin, "path", set->binary_path) ||
-		    set_str(bin, "build_id", set->build_id) || json_object_set(root, "binary", bin))
-			goto out;
-	}
-	if (set_str(root, "event", set->event) || (set->rate_hz && set_u64(root, "rate_hz", set->rate_hz)) ||
+	/* binary and rate_hz are always present (possibly empty / 0): the documented shape */
+	bin = json_object();
+	if (!bin || set_str(bin, "path", set->binary_path) ||
+	    set_str(bin, "build_id", set->build_id) || json_object_set(root, "binary", bin))
+		goto out;
+	if (set_str(root, "event", set->event) || set_u64(root, "rate_hz", set->rate_hz) ||
 	    set_str(root, "unit", "ns"))
 		goto out;
 	views = json_array();

@@ -77,6 +77,10 @@ test_expect_success 'pgo collect -r 2: two runs, each with the three paths' '
 	cat run0 run1 | awk "{ s += \$NF } END { print s }" >t.runs &&
 	test_cmp t.all t.runs
 '
+test_expect_success 'pgo gate compare reads the JSON pgo convert writes' '
+	pgo gate compare two.json two.json >gate.out 2>&1 &&
+	test_grep "verdict: pass" gate.out
+'
 test_expect_success BPF 'pgo collect --off-cpu: --view offcpu has the sleeping path' '
 	pgo collect -q -F 999 --off-cpu -o off.data -- "$PGO_HELPERS/offcpu-sleep" 10 20 >/dev/null 2>col.err &&
 	pgo convert --to folded --view offcpu -i off.data >off.folded &&
