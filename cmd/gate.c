@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: MIT
 /* pgo gate: compare profiles, record baselines in git notes, check a commit against one. */
-#include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <git2.h>
 
 #include "cmd/builtin.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
+#include "gate/perfdata.h"
 #include "gate/profile.h"
 #include "gate/report.h"
 #include "lib/alloc.h"
@@ -22,13 +19,14 @@
 #include "lib/report.h"
 
 static const char usage[] =
-	"usage: pgo gate compare BASE HEAD [options]\n"
+	"usage: pgo gate compare BASE HEAD [--confirm-profile HEAD2] [options]\n"
 	"       pgo gate record [-r N] [--ref REF] [-F HZ] (--profile FILE | -- CMD [ARGS])\n"
 	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [options]\n"
 	"                      (--profile FILE [--confirm-profile FILE] | -- CMD [ARGS])\n"
 	"\n"
 	"Fail a change only when a function regressed beyond run-to-run noise, and name it.\n"
-	"BASE and HEAD are profile JSON files (pgo convert --to json) with >= 2 runs each.\n"
+	"BASE and HEAD are profile JSON files (pgo convert --to json) or perf.data files\n"
+	"(pgo collect -r N) with >= 2 runs each.\n"
 	"Per function, self and inclusive time are tested one-sided (TMM size factors, moderated\n"
 	"negative-binomial noise model), Benjamini-Hochberg across all tests, then practical floors.\n"
 	"\n"
@@ -52,7 +50,7 @@ static const char usage[] =
 	"  --view V             cpu (default), offcpu or wall\n"
 	"  --allow-other-binary compare profiles of differently named binaries\n"
 	"  -r, --runs N         runs to collect (default 5)\n"
-	"  -F, --freq HZ        sampling frequency passed to pgo collect\n"
+	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
 	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
@@ -78,7 +76,10 @@ enum {
 struct gate_cmd {
 	struct gate_opts o;
 	const char *json, *markdown, *svg;
-	const char *ref, *base, *profile, *confirm_profile, *freq;
+	const char *ref, *base, *profile, *confirm_profile;
+	unsigned int freq;
+	int argc_self;
+	char **argv_self;
 	uint64_t runs;
 	int confirm, verbose;
 	char **cmdv;   /* the benchmark, NULL-terminated */
@@ -162,9 +163,14 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
 						 "(the gate needs at least 2 runs per side)", optarg);
 			break;
-		case 'F':
-			g->freq = optarg;
+		case 'F': {
+			uint64_t hz;
+
+			if (pgo_parse_u64_range(optarg, 1, 100000, &hz))
+				return pgo_error("-F: '%s' is not a sampling rate in Hz (1..100000)", optarg);
+			g->freq = (unsigned int)hz;
 			break;
+		}
 		case 'v': g->verbose++; break;
 		case 'h':
 			fputs(usage, stdout);
@@ -176,26 +182,19 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 	return 0;
 }
 
-static int is_perf_data(const char *path)
-{
-	char magic[8];
-	FILE *f = fopen(path, "rb");
-	int r;
-
-	if (!f)
-		return 0;
-	r = fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8);
-	fclose(f);
-	return r;
-}
-
 static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p)
 {
-	/* NEEDSWORK: read perf.data through convert's API once it lands on main. */
-	if (is_perf_data(path))
-		return pgo_error("'%s' is a perf.data file; this build reads profile JSON only: run "
-				 "'pgo convert --to json -i %s -o FILE.json' first", path, path);
-	return gate_profile_read(path, names, p);
+	char *text;
+	int err;
+
+	if (!gate_is_perf_data(path))
+		return gate_profile_read(path, names, p);
+	/* A perf.data file (pgo collect -r N): symbolize it the way record would. */
+	if (gate_perf_to_json(path, &text))
+		return pgo_error("cannot read perf.data '%s' as a gate input", path);
+	err = gate_profile_parse(text, strlen(text), path, names, p);
+	free(text);
+	return err;
 }
 
 static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
@@ -221,122 +220,83 @@ static int verdict_exit(const struct gate_verdict *v)
 	return v->regression ? PGO_EXIT_REGRESSION : PGO_EXIT_OK;
 }
 
+static int head_text(const struct gate_cmd *g, const char *file, char **text);
+
+/*
+ * Compare, and on a flag with --confirm/--confirm-profile re-test on all head runs
+ * (stage 1 + confirmation): fail only if the same function flags again (§6.5). Writes
+ * the reports of the final verdict and returns the exit code.
+ */
+static int judge(const struct gate_cmd *g, const struct gate_profile *b,
+		 const struct gate_profile *h)
+{
+	struct gate_profile *h2 = NULL, *all = NULL;
+	struct gate_verdict *v = NULL, *v2 = NULL;
+	char *text = NULL;
+	int ret = PGO_EXIT_ERROR;
+
+	if (gate_compare(b, h, &g->o, &v))
+		goto out;
+	if (!v->regression || !(g->confirm || g->confirm_profile)) {
+		if (!write_reports(g, v, b, h))
+			ret = verdict_exit(v);
+		goto out;
+	}
+	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
+		 v->nr_root == 1 ? "" : "s");
+	if (head_text(g, g->confirm_profile, &text) ||
+	    gate_profile_parse(text, strlen(text),
+			       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
+			       h->names, &h2) ||
+	    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
+		goto out;
+	if (v2->regression && !gate_verdict_confirms(v, v2)) {
+		/* Another function flagged this time: report it, but an unconfirmed flag does not fail. */
+		v2->regression = 0;
+		pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
+	} else if (!v2->regression) {
+		pgo_warn("inconclusive, not reproduced: the confirmation runs did not show the "
+			 "stage-1 regression");
+	}
+	if (!write_reports(g, v2, b, all))
+		ret = verdict_exit(v2);
+out:
+	free(text);
+	gate_verdict_free(v);
+	gate_verdict_free(v2);
+	gate_profile_free(h2);
+	gate_profile_free(all);
+	return ret;
+}
+
 static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
-	struct gate_verdict *v = NULL;
 	int ret = PGO_EXIT_ERROR;
 
-	if (argc != 2 || g->ref || g->base || g->confirm || g->profile || g->confirm_profile) {
-		pgo_error("compare takes BASE and HEAD profile files and report options only");
+	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
+		pgo_error("compare takes BASE and HEAD profile files, --confirm-profile and report "
+			  "options only");
 		return PGO_EXIT_USAGE;
 	}
-	if (load(argv[0], &names, &b) || load(argv[1], &names, &h) ||
-	    gate_compare(b, h, &g->o, &v))
-		goto out;
-	if (write_reports(g, v, b, h))
-		goto out;
-	ret = verdict_exit(v);
-out:
-	gate_verdict_free(v);
+	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
+		ret = judge(g, b, h);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
 	return ret;
 }
 
-/* Run argv (NULL-terminated) and wait; returns its exit status, 128+sig, or -1. */
-static int run_wait(char *const *argv)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return pgo_error_errno("cannot fork");
-	if (!pid) {
-		execv(argv[0], argv);
-		fprintf(stderr, "pgo gate: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return pgo_error_errno("cannot wait for '%s'", argv[0]);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return WEXITSTATUS(st);
-}
-
-/*
- * Collect g->runs runs of the benchmark and symbolize them to profile JSON text (new).
- * NEEDSWORK: this runs `pgo collect` and `pgo convert --to json` as child processes;
- * call collect/collect.h and convert's API in-process once they land on main.
- */
+/* Collect g->runs runs of the benchmark in-process and symbolize them to profile JSON. */
 static int collect_profile(const struct gate_cmd *g, char **text)
 {
-	char exe[PATH_MAX], dir[] = "/tmp/pgo-gate.XXXXXX", data[PATH_MAX], json[PATH_MAX];
-	char runs[32];
-	char **av = NULL;
-	size_t len, n = 0;
-	ssize_t el;
-	int i, rc, err = -1;
+	struct gate_collect_opts o = {
+		.argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
+		.argc_self = g->argc_self, .argv_self = g->argv_self,
+	};
 
-	*text = NULL;
-	el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (el < 0)
-		return pgo_error_errno("cannot find the pgo executable");
-	exe[el] = '\0';
-	if (!mkdtemp(dir))
-		return pgo_error_errno("cannot create a temporary directory");
-	snprintf(data, sizeof(data), "%s/pgo.data", dir);
-	snprintf(json, sizeof(json), "%s/profile.json", dir);
-	snprintf(runs, sizeof(runs), "%llu", (unsigned long long)g->runs);
-	av = pgo_calloc((size_t)g->cmdc + 12, sizeof(*av));
-	if (!av)
-		goto out;
-	av[n++] = exe;
-	av[n++] = (char *)"collect";
-	av[n++] = (char *)"-r";
-	av[n++] = runs;
-	if (g->freq) {
-		av[n++] = (char *)"-F";
-		av[n++] = (char *)g->freq;
-	}
-	av[n++] = (char *)"-o";
-	av[n++] = data;
-	av[n++] = (char *)"--";
-	for (i = 0; i < g->cmdc; i++)
-		av[n++] = g->cmdv[i];
-	av[n] = NULL;
-	rc = run_wait(av);
-	if (rc) {
-		if (rc > 0)
-			pgo_error("'pgo collect' failed (exit %d); the benchmark must run cleanly", rc);
-		goto out;
-	}
-	n = 0;
-	av[n++] = exe;
-	av[n++] = (char *)"convert";
-	av[n++] = (char *)"--to";
-	av[n++] = (char *)"json";
-	av[n++] = (char *)"-i";
-	av[n++] = data;
-	av[n++] = (char *)"-o";
-	av[n++] = json;
-	av[n] = NULL;
-	rc = run_wait(av);
-	if (rc) {
-		if (rc > 0)
-			pgo_error("'pgo convert --to json' failed (exit %d)", rc);
-		goto out;
-	}
-	err = pgo_read_file(json, 1UL << 30, text, &len);
-out:
-	free(av);
-	unlink(data);
-	unlink(json);
-	rmdir(dir);
-	return err;
+	return gate_collect_json(&o, text);
 }
 
 /* The head profile text: --profile FILE (or confirm_profile) or a fresh collection. */
@@ -384,8 +344,7 @@ out:
 static int gate_check_cmd(struct gate_cmd *g)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct gate_profile *b = NULL, *h = NULL, *h2 = NULL, *all = NULL;
-	struct gate_verdict *v = NULL, *v2 = NULL;
+	struct gate_profile *b = NULL, *h = NULL;
 	char *btext = NULL, *htext = NULL, commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
@@ -395,52 +354,21 @@ static int gate_check_cmd(struct gate_cmd *g)
 	if (gate_profile_parse(btext, strlen(btext), label, &names, &b))
 		goto out;
 	if (head_text(g, g->profile, &htext) ||
-	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h) ||
-	    gate_compare(b, h, &g->o, &v))
+	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	if (v->regression && (g->confirm || g->confirm_profile)) {
-		free(htext);
-		htext = NULL;
-		pgo_info("stage 1 flagged %zu function%s; collecting confirmation runs", v->nr_root,
-			 v->nr_root == 1 ? "" : "s");
-		if (head_text(g, g->confirm_profile, &htext) ||
-		    gate_profile_parse(htext, strlen(htext),
-				       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
-				       &names, &h2) ||
-		    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
-			goto out;
-		if (v2->regression && !gate_verdict_confirms(v, v2)) {
-			/* A different function flagged: report it but do not fail on an unconfirmed flag. */
-			v2->regression = 0;
-			pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
-		} else if (!v2->regression) {
-			pgo_warn("inconclusive, not reproduced: stage 1 flagged a regression that the "
-				 "confirmation runs did not show");
-		}
-		if (write_reports(g, v2, b, all))
-			goto out;
-		ret = verdict_exit(v2);
-		goto out;
-	}
-	if (write_reports(g, v, b, h))
-		goto out;
-	ret = verdict_exit(v);
+	ret = judge(g, b, h);
 out:
 	free(btext);
 	free(htext);
-	gate_verdict_free(v);
-	gate_verdict_free(v2);
 	gate_profile_free(b);
 	gate_profile_free(h);
-	gate_profile_free(h2);
-	gate_profile_free(all);
 	pgo_strtab_release(&names);
 	return ret;
 }
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5 };
+	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .argc_self = argc, .argv_self = argv };
 	const char *sub;
 	int r, ret;
 

@@ -15,6 +15,8 @@
  *     --inject faster:X the hottest function's time shrinks by X
  *     --inject drift:X  every run is X slower (machine drift)
  *     --inject move     a function is inlined into its caller (time moves, no new work)
+ *     --inject sleep:X  (with --offcpu) fn_001 sleeps X of the run's total time longer
+ *     --offcpu          add an off-CPU view: fn_000..fn_002 block in [sleep] or [io]
  *     --clone           the target is named "<name>.isra.0" (clone-folding check)
  *     --binary PATH     binary.path in the JSON (/opt/synth/bench)
  *     --print-target    print the target's and the hottest function's names and exit
@@ -36,6 +38,7 @@ struct synth_opts {
 	double amount;
 	int clone;
 	const char *binary;
+	int offcpu;
 };
 
 #define SYNTH_TARGET 3  /* 0-based rank of the target: 5.0% share at 200 functions */
@@ -126,11 +129,12 @@ static int synth_generate(const struct synth_opts *o, FILE *out)
 	}
 	fprintf(out, "{\"format\":\"pgo-profile\",\"version\":1,\"tool\":\"gate-synth\","
 		     "\"command\":\"./bench\",\"binary\":{\"path\":\"%s\",\"build_id\":\"00\"},"
-		     "\"event\":\"task-clock\",\"rate_hz\":%g,\"unit\":\"ns\",\"views\":[\"cpu\"],"
-		     "\"runs\":[", o->binary ? o->binary : "/opt/synth/bench", o->hz);
+		     "\"event\":\"task-clock\",\"rate_hz\":%g,\"unit\":\"ns\",\"views\":[\"cpu\"%s],"
+		     "\"runs\":[", o->binary ? o->binary : "/opt/synth/bench", o->hz,
+		o->offcpu ? ",\"offcpu\"" : "");
 	for (r = 0; r < o->runs; r++) {
 		double g = exp(gcv * synth_norm(&rs)) * (o->inject == 'd' ? 1 + o->amount : 1);
-		double samples = 0;
+		double samples = 0, off_ns;
 		int outlier = o->noise == 2 && synth_unif(&rs) < 0.05 ? (int)(synth_unif(&rs) * nf) : -1;
 		double ofac = 1.2 + 0.4 * synth_unif(&rs);
 		int first = 1;
@@ -162,8 +166,28 @@ static int synth_generate(const struct synth_opts *o, FILE *out)
 			fprintf(out, "\":%.0f", c * period);
 			first = 0;
 		}
-		fprintf(out, "},\"samples\":%.0f,\"lost\":0,\"cpu_ns\":%.0f,\"duration_ns\":%.0f}",
-			samples, samples * period, samples * period);
+		fprintf(out, "}");
+		off_ns = 0;
+		if (o->offcpu) {
+			/* Blocking time: 10%, 5% and 2% of the run, with the same noise model. */
+			static const double wait[3] = { 0.10, 0.05, 0.02 };
+			static const char *const state[3] = { "[sleep]", "[io]", "[sleep]" };
+			int k;
+
+			fprintf(out, ",\"offcpu\":{");
+			for (k = 0; k < 3; k++) {
+				double w = wait[k] + (o->inject == 's' && k == 1 ? o->amount : 0);
+				double ns = w * o->secs * 1e9 * g * exp(fcv * synth_norm(&rs));
+
+				synth_name(name, sizeof(name), k, o);
+				fprintf(out, "%s\"main;%s;%s\":%.0f", k ? "," : "", name, state[k], ns);
+				off_ns += floor(ns + 0.5);
+			}
+			fprintf(out, "}");
+		}
+		fprintf(out, ",\"samples\":%.0f,\"lost\":0,\"cpu_ns\":%.0f,\"offcpu_ns\":%.0f,"
+			     "\"duration_ns\":%.0f}",
+			samples, samples * period, off_ns, samples * period + off_ns);
 	}
 	fprintf(out, "]}\n");
 	free(share);
@@ -180,7 +204,7 @@ static int arg_is(const char *a, const char *name)
 
 int main(int argc, char **argv)
 {
-	struct synth_opts o = { 1, 1, 200, 5, 999, 10, 1, 0, 0, 0, NULL };
+	struct synth_opts o = { 1, 1, 200, 5, 999, 10, 1, 0, 0, 0, NULL, 0 };
 	const char *outpath = NULL;
 	FILE *out;
 	int i, print_target = 0;
@@ -190,6 +214,10 @@ int main(int argc, char **argv)
 
 		if (arg_is(a, "--clone")) {
 			o.clone = 1;
+			continue;
+		}
+		if (arg_is(a, "--offcpu")) {
+			o.offcpu = 1;
 			continue;
 		}
 		if (arg_is(a, "--print-target")) {
