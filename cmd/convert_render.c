@@ -109,11 +109,12 @@ int cmd_render_write(const struct convert_stackset *set, const struct cmd_render
 	} else {
 		PGO_BUG("format '%s' is not rendered here", o->to);
 	}
-	if (err) {
+	if (err && !ferror(af.fp)) {
 		pgo_atomic_abort(&af);
 		return -1;
 	}
-	return pgo_atomic_commit(&af);
+	/* on a write error, commit reports it with the file name and removes the temp file */
+	return pgo_atomic_commit(&af) || err ? -1 : 0;
 }
 
 /* A profile JSON starts with '{' (after blanks); perf.data with "PERFILE2". */

@@ -126,10 +126,14 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 		if (!r || json_array_append_new(runs, r))
 			goto out;
 	}
-	/* one stack per line keeps git diffs of notes readable */
+	/*
+	 * One stack per line keeps git diffs of notes readable. A write error is reported
+	 * by the caller, who knows the file's name; anything else is reported here.
+	 */
 	if (json_dumpf(root, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', fp) == EOF ||
-	    fflush(fp) || ferror(fp)) {
-		pgo_error_errno("cannot write the profile JSON");
+	    ferror(fp)) {
+		if (!ferror(fp))
+			pgo_error("cannot format the profile JSON (out of memory?)");
 		goto out;
 	}
 	err = 0;
