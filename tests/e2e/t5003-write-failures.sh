@@ -37,4 +37,24 @@ test_expect_success 'stdout on a full device: exit 2' '
 test_expect_success 'the same conversions succeed without the limit' '
 	pgo convert --to svg -i big.json -o ok.svg && test $(wc -c <ok.svg) -gt 8192
 '
+test_expect_success 'SIGKILL at random moments never leaves a partial file (50 runs)' '
+	pgo convert --to svg -i big.json -o ref.svg &&
+	pgo convert --to json -i big.json -o ref.json &&
+	done=0 &&
+	for i in $(seq 50); do
+		fmt=svg; [ $((i % 2)) = 0 ] && fmt=json
+		pgo convert --to $fmt -i big.json -o killed.$fmt 2>/dev/null &
+		pid=$!
+		sleep 0.0$((RANDOM % 10))$((RANDOM % 10))
+		kill -9 $pid 2>/dev/null || :
+		wait $pid 2>/dev/null || :
+		if [ -e killed.$fmt ]; then
+			cmp -s killed.$fmt ref.$fmt || { echo "run $i: partial killed.$fmt"; exit 1; }
+			rm killed.$fmt
+			done=$((done + 1))
+		fi
+		rm -f .killed.$fmt.tmp.*
+	done &&
+	echo "$done of 50 conversions finished before the kill"
+'
 test_done
