@@ -55,7 +55,7 @@ run() { # variant -> ns per round trip on stdout
 	user)   "$PGO" collect --off-cpu --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	full)   "$PGO" collect --off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	esac || { echo "bench/offcpu.sh: variant $1 failed" >&2; exit 2; }
-	p=$(awk '/per followed switch/ { for (i = 1; i <= NF; i++) if ($i == "ns" && $(i + 1) == "per") { print $(i - 1); exit } }' "$err")
+	p=$(awk '/ per followed switch/ { for (i = 1; i <= NF; i++) if ($i == "ns" && $(i + 1) == "per") { print $(i - 1); exit } }' "$err")
 	awk -v p="${p:-0}" '/^[0-9]+ ns per round trip/ { w = $1 } /cpu ns per round trip/ { c = $1 } END { print w, c, p }' "$out"
 }
 

@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/convert_render.h"
 #include "convert/afdo.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
+#include "convert/stacks.h"
+#include "convert/threads.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -21,7 +24,8 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [-v]\n"
-		"   or: pgo convert --dump FILE.afdo\n\n"
+		"   or: pgo convert --dump FILE.afdo\n"
+		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
@@ -34,7 +38,11 @@ static void usage(FILE *fp)
 		"  --keep-discriminators  exact discriminators in AutoFDO offsets (gcc >= 13 readers;\n"
 		"                      gcc 12 ignores them and needs them collapsed, the default)\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
+		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
+		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
 		"  -v, --verbose       more detail on stderr (repeatable)\n"
+		"folded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
+		CMD_RENDER_USAGE
 		"\nA summary (samples used, samples in other DSOs, lost, functions) goes to stderr.\n"
 		"Exit status: 0 ok, 2 error (bad input, no debug info, no samples, build-id\n"
 		"mismatch), 64 usage.\n"
@@ -44,10 +52,11 @@ static void usage(FILE *fp)
 		"  perf record -o perf.data ./bench; pgo convert --to autofdo -i perf.data -b ./bench\n"
 		"  pgo convert --to llvm -b ./bench -o bench.prof; clang -O2 -g "
 		"-fprofile-sample-use=bench.prof bench.c\n"
-		"  pgo convert --dump bench.afdo\n");
+		"  pgo convert --dump bench.afdo\n"
+		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n");
 }
 
-enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR };
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS };
 
 static const char *base_name(const char *path)
 {
@@ -70,6 +79,13 @@ static void summary(const struct convert_profile *p, const char *out, const char
 	if (in->lost)
 		pgo_warn("%llu samples were lost during the recording; counts are lower than the "
 			 "truth", (unsigned long long)in->lost);
+	for (size_t i = 0; i < convert_profile_nr_runs(p); i++) {
+		const struct convert_run_info *r = convert_profile_run_info(p, i);
+
+		pgo_debug(1, "run %u: pid %u (%s), %llu samples, %llu ns on-CPU, %llu ns off-CPU",
+			  r->index, r->pid, r->comm, (unsigned long long)r->samples,
+			  (unsigned long long)r->cpu_ns, (unsigned long long)r->offcpu_ns);
+	}
 	if (in->unknown_records)
 		pgo_debug(1, "%llu records of unknown types skipped",
 			  (unsigned long long)in->unknown_records);
@@ -85,17 +101,20 @@ int cmd_convert(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
 		{ "dump", required_argument, NULL, OPT_DUMP },
+		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		CMD_RENDER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_options o = { 0 };
 	struct convert_afdo_options ao = { 0 };
 	struct convert_profile *p = NULL;
+	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
 	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
 	char *default_out = NULL;
-	int c, verbose = 0, ret = PGO_EXIT_ERROR;
+	int c, verbose = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:i:b:o:vh", longopts, NULL)) != -1) {
@@ -116,6 +135,9 @@ int cmd_convert(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case OPT_THREADS:
+			threads = 1;
+			break;
 		case OPT_FORCE:
 			o.force = 1;
 			break;
@@ -133,6 +155,8 @@ int cmd_convert(int argc, char **argv)
 			ret = PGO_EXIT_OK;
 			goto out;
 		default:
+			if (cmd_render_parse_opt(&ro, c, optarg) > 0)
+				break;
 			usage(stderr);
 			ret = PGO_EXIT_USAGE;
 			goto out;
@@ -155,20 +179,26 @@ int cmd_convert(int argc, char **argv)
 		ret = convert_afdo_dump(dump, stdout) ? PGO_EXIT_ERROR : PGO_EXIT_OK;
 		goto out;
 	}
+	if (threads) {
+		/* the wall-clock sanity check: per thread, on + off should cover the lifetime */
+		const char *def = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" : "pgo.data";
+		size_t k;
+
+		ret = PGO_EXIT_OK;
+		for (k = 0; k < (nr_in ? nr_in : 1); k++)
+			if (convert_threads_report(nr_in ? inputs[k] : def, 0.9, stdout) < 0)
+				ret = PGO_EXIT_ERROR;
+		goto out;
+	}
 	if (!to) {
 		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
 		usage(stderr);
 		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
-	if (strcmp(to, "autofdo") && strcmp(to, "llvm")) {
-		if (!strcmp(to, "folded") || !strcmp(to, "json") || !strcmp(to, "svg"))
-			pgo_error("--to %s is not available in this build yet (the stack writers are "
-				  "being integrated)", to);
-		else
-			pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
-		ret = !strcmp(to, "folded") || !strcmp(to, "json") || !strcmp(to, "svg")
-			      ? PGO_EXIT_ERROR : PGO_EXIT_USAGE;
+	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && !cmd_render_handles(to)) {
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
+		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
 	if (!nr_in) {
@@ -181,6 +211,12 @@ int cmd_convert(int argc, char **argv)
 	o.nr_inputs = nr_in;
 	o.binaries = bins;
 	o.nr_binaries = nr_bins;
+	if (cmd_render_handles(to)) {
+		ro.to = to;
+		ro.output = out;
+		ret = cmd_render_run(&o, &ro);
+		goto out;
+	}
 	if (convert_profile_load(&o, &p) < 0)
 		goto out;
 	if (!out) {

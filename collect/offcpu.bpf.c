@@ -14,6 +14,7 @@
 #define TASK_RUNNING 0x0000
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
 
 /* How far above the user sp the caller's return address is searched for. */
 #define CALLER_SCAN_WORDS 64
@@ -109,12 +110,13 @@ static __always_inline bool follows_call(__u64 ret)
 struct scan_ctx {
 	__u64 *words;
 	__u64 sp;
+	__u32 ascending;  /* from sp up (rbp unusable), else from rbp down */
 	__u32 nr;         /* words copied */
 	__u32 probes;
 	__u64 found;
 };
 
-/* bpf_loop body: look at words[nr - 1 - i], the highest first. */
+/* bpf_loop body: look at words[nr - 1 - i] (the highest first) or words[i]. */
 static int scan_word(__u32 i, void *data)
 {
 	struct scan_ctx *sc = data;
@@ -123,7 +125,7 @@ static int scan_word(__u32 i, void *data)
 
 	if (i >= sc->nr)
 		return 1;
-	idx = sc->nr - 1 - i;
+	idx = sc->ascending ? i : sc->nr - 1 - i;
 	if (idx >= CALLER_SCAN_WORDS)
 		return 1;
 	w = sc->words[idx];
@@ -144,7 +146,10 @@ static int scan_word(__u32 i, void *data)
  * wait under pthread_mutex_lock) leaves rbp as its frame-pointer-keeping caller set it, so
  * the kernel's walk goes from the libc ip straight to the caller's caller. The caller's
  * return address still sits on the stack between the user sp and that rbp: take the
- * highest word below rbp that points just after a call instruction.
+ * highest word below rbp that points just after a call instruction. Where libc used rbp as
+ * a register (pthread_cond_wait, pthread_barrier_wait) the walk stops at the leaf; then take
+ * the lowest such word above sp, which names at least the function that waits.
+ * Only for threads in a system call: a preempted thread's user frames are its own.
  */
 static __always_inline __u64 find_caller(struct task_struct *task)
 {
@@ -153,16 +158,21 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	__u64 sp, bp, len;
 	__u32 zero = 0;
 
-	if (!regs)
+	if (!regs || (long)BPF_CORE_READ(regs, orig_ax) < 0)
 		return 0;
 	sp = BPF_CORE_READ(regs, sp);
 	bp = BPF_CORE_READ(regs, bp);
-	if (bp <= sp || bp - sp > CALLER_SCAN_WORDS * 8 || (bp & 7) || (sp & 7))
+	if (sp & 7)
 		return 0;
+	if (bp > sp && bp - sp <= CALLER_SCAN_WORDS * 8 && !(bp & 7)) {
+		len = bp - sp;
+	} else {
+		len = CALLER_SCAN_WORDS * 8;
+		sc.ascending = 1;
+	}
 	sc.words = bpf_map_lookup_elem(&scan_buf, &zero);
 	if (!sc.words)
 		return 0;
-	len = bp - sp;
 	if (len > CALLER_SCAN_WORDS * 8 || len == 0)
 		return 0;
 	if (bpf_probe_read_user(sc.words, len, (void *)sp))
@@ -189,7 +199,8 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	__u32 tgid, tid;
 	long id;
 
-	if (BPF_CORE_READ(prev, flags) & PF_KTHREAD)
+	/* a dying task's last switch-out never gets a switch-in */
+	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || (prev_state & TASK_DEAD))
 		return;
 	tgid = BPF_CORE_READ(prev, tgid);
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
@@ -355,6 +366,37 @@ SEC("raw_tp/sched_process_fork")
 int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *child)
 {
 	return on_fork(parent, child, false);
+}
+
+/*
+ * The last thread of a followed process exits: stop following its tgid (so a reused pid is
+ * not followed by mistake, and the map does not fill up on fork-heavy benchmarks). In the
+ * raw_tp variant, drop the thread's pid-keyed switch-out slot (task storage frees itself).
+ * signal->live is decremented before this tracepoint fires (kernel/exit.c do_exit()).
+ */
+static __always_inline int on_exit(struct task_struct *task, bool btf)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	if (!btf)
+		bpf_map_delete_elem(&pid_starts, &tid);
+	if (BPF_CORE_READ(task, signal, live.counter) == 0)
+		bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_exit_btf, struct task_struct *task)
+{
+	return on_exit(task, true);
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_exit_raw, struct task_struct *task)
+{
+	return on_exit(task, false);
 }
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

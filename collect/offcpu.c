@@ -32,6 +32,7 @@
 struct collect_offcpu {
 	struct offcpu_bpf *skel;
 	int raw_tp;
+	int stats_fd;                  /* keeps the kernel's BPF run-time statistics on, or -1 */
 	uint64_t samples;
 	uint64_t emit_errors;
 	uint64_t total_ns;
@@ -88,6 +89,8 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	bpf_program__set_autoload(skel->progs.sched_fork_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_switch_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_fork_raw, raw_tp);
+	bpf_program__set_autoload(skel->progs.sched_exit_btf, !raw_tp);
+	bpf_program__set_autoload(skel->progs.sched_exit_raw, raw_tp);
 	if (!opts->user_stacks && !opts->kernel_stacks)
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	*err = offcpu_bpf__load(skel);
@@ -111,6 +114,7 @@ int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu
 	o = pgo_calloc(1, sizeof(*o));
 	if (!o)
 		return -1;
+	o->stats_fd = -1;
 	if (!opts->force_raw_tp)
 		o->skel = load(opts, 0, &err);
 	if (!o->skel) {
@@ -131,6 +135,10 @@ int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu
 		return pgo_error("cannot attach the off-CPU BPF program to sched_switch: %s", strerror(-err));
 	}
 	pgo_debug(1, "off-CPU: %s/sched_switch attached", o->raw_tp ? "raw_tp" : "tp_btf");
+	/* measure what the program costs (two clock reads per run while the fd is open) */
+	o->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (o->stats_fd < 0)
+		pgo_debug(1, "off-CPU: no BPF run-time statistics: %s", strerror(errno));
 	*out = o;
 	return 0;
 }
@@ -261,6 +269,8 @@ void collect_offcpu_free(struct collect_offcpu *o)
 	if (!o)
 		return;
 	offcpu_bpf__destroy(o->skel);
+	if (o->stats_fd >= 0)
+		close(o->stats_fd);
 	free(o);
 }
 

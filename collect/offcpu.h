@@ -39,7 +39,10 @@ struct offcpu_val {
 	__u64 last_ns;    /* bpf_ktime_get_ns() of the latest switch-in (CLOCK_MONOTONIC) */
 };
 
-/* Overhead and loss counters, kept in .bss (one slot per CPU to avoid shared cache lines). */
+/*
+ * Overhead and loss counters, kept in .bss with one slot per CPU: sched_switch runs with
+ * interrupts off, so plain increments need no atomics. The loader sums the slots.
+ */
 struct offcpu_counters {
 	__u64 switches;        /* switch-outs of followed threads seen */
 	__u64 sampled_out;     /* switch-outs skipped by sampling */
@@ -116,11 +119,11 @@ int collect_offcpu_encode(const struct collect_offcpu_sample *s, uint64_t id, ui
 int collect_offcpu_raw_decode(const void *raw, size_t size, unsigned int *state, uint64_t *count);
 /*
  * The leaf frame docs/profile-json.md gives an off-CPU stack: "[runnable]", "[sleep]" or
- * "[io]" from a sample's RAW payload; "[offcpu]" when there is none (perf record --off-cpu
- * files) or it is not ours. On-CPU stacks get COLLECT_ONCPU_STATE_FRAME in the wall view.
- * Static strings.
+ * "[io]"; "[offcpu]" for any other value (use OFFCPU_NR_STATES when the sample has no RAW
+ * payload of ours, as in perf record --off-cpu files). On-CPU stacks get
+ * COLLECT_ONCPU_STATE_FRAME in the wall view. Static strings.
  */
-const char *collect_offcpu_state_frame(const void *raw, size_t size);
+const char *collect_offcpu_state_frame(unsigned int state);
 #define COLLECT_ONCPU_STATE_FRAME "[running]"
 
 /* Loader settings; COLLECT_OFFCPU_OPTS_INIT gives the defaults. */
@@ -145,8 +148,8 @@ struct collect_offcpu_stats {
 	int raw_tp;              /* the raw_tp fallback is in use */
 	/*
 	 * Time spent in the sched_switch program and its invocations (all switches on the
-	 * machine, followed or not), from the kernel's BPF statistics: 0 unless the sysctl
-	 * kernel.bpf_stats_enabled is 1.
+	 * machine, followed or not), from the kernel's BPF run-time statistics, which the
+	 * recorder turns on while it runs (0 where the kernel refuses).
 	 */
 	uint64_t prog_run_ns, prog_run_cnt;
 };

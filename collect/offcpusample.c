@@ -23,14 +23,9 @@ const char *collect_offcpu_state_name(unsigned int state)
 	return state < OFFCPU_NR_STATES ? state_names[state] : "unknown";
 }
 
-const char *collect_offcpu_state_frame(const void *raw, size_t size)
+const char *collect_offcpu_state_frame(unsigned int state)
 {
-	unsigned int state;
-	uint64_t count;
-
-	if (collect_offcpu_raw_decode(raw, size, &state, &count))
-		return "[offcpu]";
-	return state_frames[state];
+	return state < OFFCPU_NR_STATES ? state_frames[state] : "[offcpu]";
 }
 
 void collect_offcpu_attr(struct perf_event_attr *attr)

@@ -472,7 +472,8 @@ static int index_records(struct collect_pdread *r)
 		r->nr_recs++;
 		off += size;
 	}
-	qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
+	if (r->nr_recs > 1)
+		qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
 	return 0;
 }
 

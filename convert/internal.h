@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert/pairmap.h"
 #include "convert/profile.h"
 #include "convert/stacks.h"
 #include "convert/symtab.h"
@@ -16,6 +17,8 @@
 
 #define DSO_KERNEL 0xfffffffeU
 #define DSO_UNKNOWN 0xffffffffU
+/* Not a DSO: the thread-state leaf of an off-CPU stack, addr = enum offcpu_state. */
+#define DSO_STATE 0xfffffffdU
 /* (dso, file offset) packed in a u64 for the per-address aggregation */
 #define ADDR_KEY(dso, off) (((uint64_t)(dso) << 40) | (off))
 #define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
@@ -50,6 +53,9 @@ struct convert_binary {
 	char build_id_hex[41];
 	struct convert_symtab *st;
 	struct pgo_u64map counts;      /* link-time vaddr -> samples */
+	struct pairmap branches;       /* LBR (from, to) vaddrs -> count */
+	struct pairmap ranges;         /* LBR straight-line (begin, end) vaddrs -> count */
+	struct pairmap calls;          /* call stacks: (return address, callee address) -> samples */
 	uint64_t samples;
 };
 
@@ -60,6 +66,9 @@ struct convert_profile {
 	struct convert_dso *dsos;
 	size_t nr_dsos, alloc_dsos;
 	struct pgo_u64map addr_counts; /* ADDR_KEY -> samples (selected event, user space) */
+	struct pairmap branches;       /* ADDR_KEY pairs, as in struct convert_binary */
+	struct pairmap ranges;
+	struct pairmap calls;
 	struct convert_binary *bins;
 	size_t nr_bins;
 	struct convert_run_info *runs;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
 #include "lib/alloc.h"
@@ -31,6 +32,7 @@ struct maptab {
 struct proc {
 	uint32_t pid;
 	uint32_t run;
+	int collector;                 /* pgo itself: its forks start runs, it has none */
 	struct maptab maps;
 };
 
@@ -302,6 +304,8 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 	if (t->pid == t->ppid)
 		return 0; /* a new thread shares its process's maps */
 	parent = proc_find(L, t->ppid);
+	if (parent && parent->collector)
+		parent = NULL; /* each fork of pgo collect is the root of a new run */
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
 	if (!child) {
@@ -338,11 +342,25 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_comm *c = &ev->u.comm;
-	struct proc *pr = proc_get(L, c->pid);
 	struct convert_run_info *ru;
+	struct proc *pr;
 
+	/*
+	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
+	 * "pgo" as the parent; that process is not part of any run.
+	 */
+	if (L->per_process_runs && !c->exec && !proc_find(L, c->pid)) {
+		pr = proc_new(L, c->pid);
+		if (!pr)
+			return -1;
+		pr->collector = 1;
+		return 0;
+	}
+	pr = proc_get(L, c->pid);
 	if (!pr)
 		return -1;
+	if (pr->collector)
+		return 0;
 	if (c->exec) {
 		free(pr->maps.e);
 		memset(&pr->maps, 0, sizeof(pr->maps));
@@ -375,12 +393,24 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	/* frames leaf first: callchain (which includes the IP), else the IP alone */
 	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1) + 8, L->frame_alloc) < 0)
 		return -1;
+	/* off-CPU stacks end in the thread state (docs/profile-json.md): a synthetic leaf */
+	if (view == CONVERT_STACK_OFFCPU) {
+		unsigned int state = OFFCPU_NR_STATES;
+		uint64_t count;
+
+		if (!(s->sample_type & PERF_SAMPLE_RAW) ||
+		    collect_offcpu_raw_decode(s->raw, s->raw_size, &state, &count))
+			state = OFFCPU_NR_STATES;
+		L->frame_buf[0] = DSO_STATE;
+		L->frame_buf[1] = state;
+		nr = 1;
+	}
 	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) {
 		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
 
-		L->frame_buf[0] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
-		L->frame_buf[1] = m ? s->ip - m->start + m->pgoff : s->ip;
-		nr = 1;
+		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
+		L->frame_buf[2 * nr + 1] = m ? s->ip - m->start + m->pgoff : s->ip;
+		nr++;
 	}
 	for (i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
@@ -456,6 +486,83 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	return 0;
 }
 
+/* A user-space IP -> ADDR_KEY through the process's maps; 0 if unmapped. */
+static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key)
+{
+	const struct mapent *m;
+	uint64_t off;
+
+	if (ip >= 0xffff800000000000ULL)
+		return 0;
+	m = maptab_find(&pr->maps, ip);
+	if (!m)
+		return 0;
+	off = ip - m->start + m->pgoff;
+	if (off >= (1ULL << 40))
+		return 0;
+	*key = ADDR_KEY(m->dso, off);
+	return 1;
+}
+
+/*
+ * LBR entries (0 = newest): every (from, to) is a taken branch; between the target of
+ * entry i and the source of entry i - 1 the code ran straight through.
+ */
+static int add_branches(struct convert_profile *p, const struct collect_pd_sample *s,
+			const struct proc *pr)
+{
+	uint64_t i, from = 0, to = 0, prev_from = 0;
+	int have_prev = 0;
+
+	for (i = 0; i < s->nr_branches; i++) {
+		const struct perf_branch_entry *be = &s->branches[i];
+		int ok_from, ok_to;
+
+		if (be->spec == PERF_BR_SPEC_WRONG_PATH) {
+			have_prev = 0;
+			continue;
+		}
+		ok_from = map_key(pr, be->from, &from);
+		ok_to = map_key(pr, be->to, &to);
+		if (ok_from && ok_to && pairmap_add(&p->branches, from, to, 1) < 0)
+			return -1;
+		if (ok_to && have_prev && ADDR_KEY_DSO(to) == ADDR_KEY_DSO(prev_from) &&
+		    prev_from >= to && prev_from - to <= (1u << 20) &&
+		    pairmap_add(&p->ranges, to, prev_from, 1) < 0)
+			return -1;
+		have_prev = ok_from;
+		prev_from = from;
+	}
+	return 0;
+}
+
+/* Call edges of a frame-pointer chain: each return address called the next inner frame. */
+static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
+		     const struct proc *pr)
+{
+	uint64_t i, inner = 0, key;
+	int user = 0, have_inner = 0;
+
+	for (i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			have_inner = 0;
+			continue;
+		}
+		if (!user || !map_key(pr, ip, &key)) {
+			have_inner = 0;
+			continue;
+		}
+		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)
+			return -1;
+		inner = key;
+		have_inner = 1;
+	}
+	return 0;
+}
+
 static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_sample *s = &ev->u.sample;
@@ -499,6 +606,10 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 				p->dsos[m->dso].samples++;
 			}
 		}
+		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
+			return -1;
+		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr) < 0)
+			return -1;
 	}
 	if (p->want_stacks)
 		return add_stack(L, s, pr, view, weight);
@@ -680,7 +791,40 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 			return 0;
 		return pgo_error("no samples in a main executable; name the binary with -b");
 	}
-	return add_binary(p, p->dsos[best].path, o->force, required);
+	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
+		  (unsigned long long)p->dsos[best].samples);
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
+			 "with -b", p->dsos[best].path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ADDR_KEY pairs whose both ends lie in one selected binary -> that binary's vaddr pairs. */
+static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, size_t which)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr; i++) {
+		const struct pair_ent *e = &in->e[i];
+		const struct convert_dso *da = &p->dsos[ADDR_KEY_DSO(e->a)];
+		const struct convert_dso *db = &p->dsos[ADDR_KEY_DSO(e->b)];
+		struct convert_binary *b;
+		struct pairmap *out;
+		uint64_t va, vb;
+
+		if (!da->binary || da->binary != db->binary)
+			continue;
+		b = &p->bins[da->binary - 1];
+		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
+		    convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
+			continue;
+		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : &b->calls;
+		if (pairmap_add(out, va, vb, e->count) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int attribute_samples(struct convert_profile *p)
@@ -713,6 +857,9 @@ static int attribute_samples(struct convert_profile *p)
 		p->info.samples_binary += s->value;
 	}
 	p->info.samples_other_dso = user - p->info.samples_binary;
+	if (attribute_pairs(p, &p->branches, 0) < 0 || attribute_pairs(p, &p->ranges, 1) < 0 ||
+	    attribute_pairs(p, &p->calls, 2) < 0)
+		return -1;
 	return 0;
 }
 
@@ -749,6 +896,9 @@ void convert_profile_free(struct convert_profile *p)
 	for (i = 0; i < p->nr_bins; i++) {
 		convert_symtab_free(p->bins[i].st);
 		pgo_u64map_release(&p->bins[i].counts);
+		pairmap_release(&p->bins[i].branches);
+		pairmap_release(&p->bins[i].ranges);
+		pairmap_release(&p->bins[i].calls);
 		free(p->bins[i].path);
 	}
 	free(p->bins);
@@ -758,6 +908,9 @@ void convert_profile_free(struct convert_profile *p)
 	}
 	free(p->dsos);
 	pgo_u64map_release(&p->addr_counts);
+	pairmap_release(&p->branches);
+	pairmap_release(&p->ranges);
+	pairmap_release(&p->calls);
 	pgo_u64map_release(&p->stack_index);
 	free(p->stacks);
 	free(p->frames);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/offcpu.h"
 #include "convert/internal.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
@@ -54,6 +55,8 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 	char tmp[4096];
 	long id;
 
+	if (sf->dso == DSO_STATE)
+		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0);
 	if (sf->dso == DSO_KERNEL)
 		return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1);
 	if (sf->dso == DSO_UNKNOWN || sf->dso >= p->nr_dsos)

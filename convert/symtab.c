@@ -33,6 +33,13 @@ struct cu_range {
 	uint32_t cu;
 };
 
+/* ELF function symbols sorted by address: dwfl_module_addrinfo scans all symbols per call */
+struct fsym {
+	uint64_t start, size;
+	uint32_t name;
+	int rank;                      /* which of several symbols at one address wins */
+};
+
 struct cached {
 	uint32_t sym_name;
 	uint64_t sym_start, sym_size;
@@ -44,6 +51,7 @@ struct convert_symtab {
 	struct pgo_strtab *names;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	Elf *elf;
 	Dwarf *dwarf;
 	Dwarf_Addr dwbias;
 	const uint8_t *build_id;
@@ -56,6 +64,8 @@ struct convert_symtab {
 	size_t nr_results, alloc_results;
 	struct convert_sym_frame *frames;
 	size_t nr_frames, alloc_frames;
+	struct fsym *syms;
+	size_t nr_syms, alloc_syms;
 	Dwarf_Die *cus;
 	size_t nr_cus, alloc_cus;
 	struct cu_range *ranges;
@@ -110,6 +120,73 @@ static int read_segments(struct convert_symtab *st, Elf *elf)
 	return 0;
 }
 
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return y->rank - x->rank;
+}
+
+static int read_symbols(struct convert_symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod), i;
+	size_t k, m;
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int bind;
+
+		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_FUNC || shndx == SHN_UNDEF)
+			continue;
+		if (PGO_ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms) < 0)
+			return -1;
+		bind = GELF_ST_BIND(sym.st_info);
+		st->syms[st->nr_syms].start = addr;
+		st->syms[st->nr_syms].size = sym.st_size;
+		st->syms[st->nr_syms].name = intern(st, name);
+		/* prefer sized, then global, then weak symbols among aliases */
+		st->syms[st->nr_syms].rank = (sym.st_size ? 4 : 0) + (bind == STB_GLOBAL ? 2 : 0) +
+					     (bind == STB_WEAK ? 1 : 0);
+		st->nr_syms++;
+	}
+	if (st->nr_syms > 1)
+		qsort(st->syms, st->nr_syms, sizeof(*st->syms), cmp_fsym);
+	for (k = m = 0; k < st->nr_syms; k++)
+		if (!m || st->syms[m - 1].start != st->syms[k].start)
+			st->syms[m++] = st->syms[k];
+	st->nr_syms = m;
+	return 0;
+}
+
+/* The function symbol containing addr (sized symbols only reach their size). */
+static const struct fsym *sym_of(const struct convert_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr_syms;
+	const struct fsym *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &st->syms[lo - 1];
+	if (f->size && addr - f->start >= f->size)
+		return NULL;
+	if (!f->size && lo < st->nr_syms && addr >= st->syms[lo].start)
+		return NULL;
+	return f;
+}
+
 static int cmp_range(const void *a, const void *b)
 {
 	const struct cu_range *x = a, *y = b;
@@ -146,7 +223,8 @@ static int read_cus(struct convert_symtab *st)
 		}
 		st->nr_cus++;
 	}
-	qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	if (st->nr_ranges > 1)
+		qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
 	return 0;
 }
 
@@ -213,7 +291,10 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
 		goto fail;
 	}
+	st->elf = elf;
 	if (read_segments(st, elf) < 0)
+		goto fail;
+	if (read_symbols(st) < 0)
 		goto fail;
 	st->build_id_len = dwfl_module_build_id(st->mod, &st->build_id, &bid_vaddr);
 	if (st->build_id_len < 0)
@@ -240,6 +321,7 @@ void convert_symtab_free(struct convert_symtab *st)
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
+	free(st->syms);
 	free(st->cus);
 	free(st->ranges);
 	free(st->results);
@@ -282,6 +364,87 @@ int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off
 			return 0;
 	}
 	return found ? 0 : -1;
+}
+
+int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)
+{
+	size_t i, size;
+	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
+
+	if (!raw)
+		return -1;
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+		uint64_t off;
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->filesz || len > s->filesz - (vaddr - s->vaddr))
+			continue;
+		off = s->offset + (vaddr - s->vaddr);
+		if (off > size || len > size - off)
+			return -1;
+		memcpy(buf, raw + off, len);
+		return 0;
+	}
+	return -1;
+}
+
+/* Length of an FF /2 instruction from its ModRM byte on (ModRM, SIB, displacement). */
+static unsigned modrm_len(const uint8_t *p, unsigned avail)
+{
+	unsigned mod = p[0] >> 6, rm = p[0] & 7, n = 1;
+
+	if (mod != 3 && rm == 4) {
+		if (avail < 2)
+			return 0;
+		n++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+	}
+	if (mod == 0 && rm == 5)
+		n += 4;
+	else if (mod == 1)
+		n += 1;
+	else if (mod == 2)
+		n += 4;
+	return n;
+}
+
+int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret)
+{
+	uint8_t code[8];
+	unsigned len;
+
+	if (ret < sizeof(code) || convert_symtab_read(st, ret - sizeof(code), code, sizeof(code)) < 0)
+		return 0;
+	/* a direct call (E8 rel32) is the common case: rule it out first */
+	if (code[3] == 0xe8)
+		return 0;
+	for (len = 2; len <= 7; len++) {
+		const uint8_t *insn = code + sizeof(code) - len;
+
+		if (insn[0] == 0xff && ((insn[1] >> 3) & 7) == 2 && 1 + modrm_len(insn + 1, len - 1) == len)
+			return 1;
+	}
+	return 0;
+}
+
+int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(st, addr);
+	uint8_t code[48];
+	size_t n = sizeof(code), i;
+
+	if (sym.sym_name == CONVERT_NO_NAME)
+		return 0;
+	if (sym.sym_size && sym.sym_size < n)
+		n = sym.sym_size;
+	if (n < 4 || convert_symtab_read(st, sym.sym_start, code, n) < 0)
+		return 0;
+	/* gcc may schedule other instructions into the prologue: look for mov %rsp,%rbp */
+	for (i = 0; i + 3 <= n; i++)
+		if (code[i] == 0x48 && code[i + 1] == 0x89 && code[i + 2] == 0xe5)
+			return addr >= sym.sym_start + i + 3;
+	return 0;
 }
 
 static uint32_t die_name(struct convert_symtab *st, Dwarf_Die *die)
@@ -458,9 +621,7 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 	if (ret == 0) {
 		c = &st->results[*slot - 1];
 	} else {
-		GElf_Off off;
-		GElf_Sym sym;
-		const char *name;
+		const struct fsym *fs;
 
 		if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
 			*slot = 0;
@@ -470,11 +631,11 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 		*slot = st->nr_results;
 		memset(c, 0, sizeof(*c));
 		c->sym_name = CONVERT_NO_NAME;
-		name = dwfl_module_addrinfo(st->mod, addr, &off, &sym, NULL, NULL, NULL);
-		if (name) {
-			c->sym_name = intern(st, name);
-			c->sym_start = addr - off;
-			c->sym_size = sym.st_size;
+		fs = sym_of(st, addr);
+		if (fs) {
+			c->sym_name = fs->name;
+			c->sym_start = fs->start;
+			c->sym_size = fs->size;
 		}
 		resolve_frames(st, addr, c);
 	}
@@ -492,7 +653,7 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias;
 	Dwarf_Lines *lines;
-	size_t nlines, i;
+	size_t nlines, i, lo, hi;
 
 	if (!st->dwarf)
 		return 0;
@@ -500,16 +661,38 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	cudie = cu_of(st, start - cubias);
 	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
 		return 0;
-	for (i = 0; i < nlines; i++) {
+	/* libdw sorts a CU's rows by address: binary search the first one >= start */
+	lo = 0;
+	hi = nlines;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a + cubias < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* equal addresses may precede lo in another sequence: back up over them */
+	while (lo > 0) {
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, lo - 1), &a) != 0 || a + cubias < start)
+			break;
+		lo--;
+	}
+	for (i = lo; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		bool end;
 		int ret;
 
-		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0 || end)
+		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0)
 			continue;
 		a += cubias;
-		if (a < start || a - start >= size)
+		if (a - start >= size && a >= start)
+			break;
+		if (end || a < start)
 			continue;
 		ret = fn(a, data);
 		if (ret)

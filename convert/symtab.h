@@ -62,6 +62,22 @@ int convert_symtab_is_pie_or_dso(const struct convert_symtab *st);
  */
 int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr);
 
+/* Copy len bytes of the file's contents at link-time vaddr. Returns 0, or -1 (no report). */
+int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len);
+
+/*
+ * Is the instruction that ends right before ret (a return address) an indirect call
+ * (x86-64 FF /2, register or memory operand)? 0 if not or if it cannot be told.
+ */
+int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret);
+
+/*
+ * Has the function containing addr (an ELF symbol) set up a frame pointer by addr
+ * (a mov %rsp,%rbp among its first instructions, and addr past it)? If not, a
+ * frame-pointer stack's next return address is not its caller's. x86-64 only.
+ */
+int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr);
+
 /*
  * Resolve addr. The result is borrowed and valid until the next lookup (copy what you
  * keep). Never NULL; unresolved addresses have sym_name CONVERT_NO_NAME and no frames.

@@ -46,6 +46,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "wait")) {
+		/* a shell's background job starts with SIGINT ignored */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		printf("ready\n");
 		fflush(stdout);
 		burn(0);

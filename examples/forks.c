@@ -22,7 +22,8 @@ static uint64_t proc_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static __attribute__((noinline)) uint64_t burn(uint64_t budget)
+/* Inlined into each caller, so samples land in the caller itself. */
+static inline __attribute__((always_inline)) uint64_t burn(uint64_t budget)
 {
 	uint64_t x = 88172645463325252ULL, start = proc_ns();
 	int i;
@@ -37,9 +38,11 @@ static __attribute__((noinline)) uint64_t burn(uint64_t budget)
 	return x;
 }
 
-__attribute__((noinline)) void parent_spin(uint64_t ns) { burn(ns); }
-__attribute__((noinline)) void forked_child_spin(uint64_t ns) { burn(ns); }
-__attribute__((noinline)) void exec_child_spin(uint64_t ns) { burn(ns); }
+static uint64_t sink;
+
+__attribute__((noinline)) void parent_spin(uint64_t ns) { sink += burn(ns); }
+__attribute__((noinline)) void forked_child_spin(uint64_t ns) { sink += burn(ns); }
+__attribute__((noinline)) void exec_child_spin(uint64_t ns) { sink += burn(ns); }
 
 static void say(const char *role)
 {
@@ -53,7 +56,8 @@ int main(int argc, char **argv)
 	uint64_t ns;
 	pid_t a, b;
 	int st, rc = 0;
-	char arg[32];
+	char arg[32], self[4096];
+	ssize_t len;
 
 	if (argc > 2 && !strcmp(argv[1], "exec-child")) {
 		ns = (uint64_t)atol(argv[2]) * 1000000ULL;
@@ -70,9 +74,14 @@ int main(int argc, char **argv)
 	ns = (uint64_t)ms * 1000000ULL;
 	say("parent");
 	snprintf(arg, sizeof(arg), "%ld", ms);
+	/* exec the file itself (not /proc/self/exe), so the child's comm is "forks" too */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return 1;
+	self[len] = '\0';
 	a = fork();
 	if (a == 0) {
-		execl("/proc/self/exe", argv[0], "exec-child", arg, (char *)NULL);
+		execl(self, argv[0], "exec-child", arg, (char *)NULL);
 		_exit(127);
 	}
 	b = fork();

@@ -19,6 +19,16 @@
 
 static uint64_t sink;
 
+/*
+ * Called from the hot loops now and then, so the hot functions are not leaves: gcc 12 sets
+ * up no frame in a leaf even with -fno-omit-frame-pointer, and a frame-pointer walk from a
+ * frameless leaf skips its caller.
+ */
+__attribute__((noinline)) void checkpoint(uint64_t x)
+{
+	sink ^= x;
+}
+
 static inline __attribute__((always_inline)) uint64_t spin(uint64_t n, uint64_t x)
 {
 	uint64_t i;
@@ -28,6 +38,8 @@ static inline __attribute__((always_inline)) uint64_t spin(uint64_t n, uint64_t 
 		x ^= x >> 7;
 		x ^= x << 17;
 		__asm__ volatile("" : "+r"(x));
+		if ((i & 0xffff) == 0)
+			checkpoint(x);
 	}
 	return x;
 }

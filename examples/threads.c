@@ -16,6 +16,7 @@
 
 static long ms = 200;
 static pthread_mutex_t out = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t sink;
 
 static uint64_t thread_ns(void)
 {
@@ -26,7 +27,8 @@ static uint64_t thread_ns(void)
 }
 
 /* Spin until this thread has used `budget` ns of CPU. */
-static __attribute__((noinline)) uint64_t burn(uint64_t budget)
+/* Inlined into each caller, so samples land in the caller itself. */
+static inline __attribute__((always_inline)) uint64_t burn(uint64_t budget)
 {
 	uint64_t x = 88172645463325252ULL, start = thread_ns();
 	int i;
@@ -48,13 +50,13 @@ __attribute__((noinline)) void *worker_spin(void *arg)
 	printf("tid %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	pthread_mutex_unlock(&out);
-	burn((uint64_t)ms * 1000000ULL);
+	__atomic_fetch_add(&sink, burn((uint64_t)ms * 1000000ULL), __ATOMIC_RELAXED);
 	return NULL;
 }
 
 __attribute__((noinline)) void main_spin(void)
 {
-	burn((uint64_t)ms * 1000000ULL / 2);
+	__atomic_fetch_add(&sink, burn((uint64_t)ms * 1000000ULL / 2), __ATOMIC_RELAXED);
 }
 
 int main(int argc, char **argv)

@@ -19,3 +19,13 @@ sum_matching() {
 test_must_be_empty_err() {
 	if [ -s "$1" ]; then echo "unexpected output in $1:" >&2; cat "$1" >&2; return 1; fi
 }
+
+# offcpu_require: where the machine could do BPF but this pgo cannot (built with NO_BPF=1),
+# skip the whole script visibly instead of failing it.
+offcpu_require() {
+	if test_have_prereq BPF && ! pgo collect -q --off-cpu -o "$TRASH/.probe.data" -- true >/dev/null 2>&1; then
+		skip_all "this pgo cannot record off-CPU time (built with NO_BPF=1?)"
+		test_done
+	fi
+	rm -f "$TRASH/.probe.data"
+}

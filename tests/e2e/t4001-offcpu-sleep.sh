@@ -3,6 +3,7 @@
 # offcpu-time event with the caller of the libc call in the stack, read by perf without warnings.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+offcpu_require
 
 H=$PGO_HELPERS/offcpu-sleep
 

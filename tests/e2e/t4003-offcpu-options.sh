@@ -2,6 +2,7 @@
 # pgo collect's off-CPU options: explicit request without privileges, opting out, stack modes.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+offcpu_require
 
 H=$PGO_HELPERS/offcpu-sleep
 chmod 777 "$TRASH"

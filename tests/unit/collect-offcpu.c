@@ -46,8 +46,8 @@ static int test_encode(void)
 	T_ASSERT(collect_offcpu_raw_decode(p, rawsz, &state, &count) == 0);
 	T_ASSERT(state == OFFCPU_IO && count == 7);
 	T_ASSERT_EQ_U64(p + rawsz - b.data, b.len);
-	T_ASSERT_STR(collect_offcpu_state_frame(p, rawsz), "[io]");
-	T_ASSERT_STR(collect_offcpu_state_frame(NULL, 0), "[offcpu]");
+	T_ASSERT_STR(collect_offcpu_state_frame(state), "[io]");
+	T_ASSERT_STR(collect_offcpu_state_frame(OFFCPU_NR_STATES), "[offcpu]");
 	T_ASSERT(collect_offcpu_raw_decode(p, rawsz - 1, &state, &count) == -1);
 	T_ASSERT(collect_offcpu_raw_decode("XXXXXXXXXXXXXXXXXXXXXXXX", 20, &state, &count) == -1);
 	T_ASSERT_STR(collect_offcpu_state_name(OFFCPU_RUNNABLE), "runnable");

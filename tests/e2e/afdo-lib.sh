@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Helpers of the t25xx black-box gcc/clang verification tests of `pgo convert`: source this after
+# lib.sh. Fixtures live in tests/e2e/afdo/. Recording modes (AFDO_RECORDERS):
+#   perf    perf record -e task-clock -c 100000            (IP only)
+#   perfg   perf record -e task-clock -c 100000 -g         (with call stacks)
+#   collect pgo collect -F 10000 -g                         (only when pgo collect is built)
+AFDO_SRC=$PGO_ROOT/tests/e2e/afdo
+
+# afdo_require: skip the whole script, visibly, until `pgo convert` and perf are there.
+afdo_require() {
+	if pgo convert --help 2>&1 | grep -q 'not built yet' || ! pgo convert --help >/dev/null 2>&1; then
+		skip_all "pgo convert is not built yet"
+		test_done
+	fi
+	if ! test_have_prereq PERF || ! perf record -q -e task-clock -o "$TRASH/probe.data" true >/dev/null 2>&1; then
+		skip_all "perf record does not work here"
+		test_done
+	fi
+	# Compile the fixtures by relative name: gcc dumps print locations as they were given.
+	cp "$AFDO_SRC"/*.c .
+	AFDO_RECORDERS="perf perfg"
+	if ! pgo collect --help 2>&1 | grep -q 'not built yet'; then
+		AFDO_RECORDERS="$AFDO_RECORDERS collect"
+	fi
+}
+
+# afdo_record MODE OUT CMD...: profile CMD into OUT.
+afdo_record() {
+	local mode=$1 out=$2; shift 2
+	case "$mode" in
+	perf) perf record -q -e task-clock -c 100000 -o "$out" -- "$@" >/dev/null ;;
+	perfg) perf record -q -e task-clock -c 100000 -g -o "$out" -- "$@" >/dev/null ;;
+	collect) pgo collect -q -F 10000 -g -o "$out" -- "$@" >/dev/null ;;
+	*) echo "afdo_record: unknown mode $mode" >&2; return 1 ;;
+	esac
+}
+
+# afdo_empty FILE: a valid gcc 12 AutoFDO profile with no functions (the control).
+afdo_empty() {
+	printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0' >"$1"
+}
+
+# afdo_gcc_clean PROFILE SRC [FLAGS...]: gcc -O2 -fauto-profile must accept PROFILE silently.
+afdo_gcc_clean() {
+	local prof=$1 src=$2; shift 2
+	gcc -O2 -Wall -Wextra -fauto-profile="$prof" "$@" -c "$src" -o afdo-clean.o 2>gcc.err || {
+		cat gcc.err >&2; echo "gcc rejected $prof" >&2; return 1; }
+	if [ -s gcc.err ]; then
+		echo "gcc printed diagnostics for $prof:" >&2; cat gcc.err >&2; return 1
+	fi
+}
+
+# afdo_line_count DUMP FUNC FILE LINE: the largest "(auto FDO)" count of a basic block of FUNC
+# holding a statement at FILE:LINE in a -fdump-tree-*-blocks-details-lineno dump; -1 if none.
+afdo_line_count() {
+	awk -v fn="$2" -v loc="[$3:$4:" '
+		/^;; Function / { infn = ($3 == fn); c = -1; next }
+		infn && /^;;   basic block / {
+			c = -1
+			if (match($0, /count [0-9]+ \(auto FDO\)/)) c = substr($0, RSTART + 6, RLENGTH - 17) + 0
+			next
+		}
+		infn && index($0, loc) && c > max { max = c }
+		BEGIN { max = -1 }
+		END { print max }' "$1"
+}
+
+# afdo_head_count DUMP FUNC: the "(auto FDO)" count of FUNC's first basic block; -1 if none.
+afdo_head_count() {
+	awk -v fn="$2" '
+		/^;; Function / { infn = ($3 == fn); next }
+		infn && /^;;   basic block 2,/ {
+			if (match($0, /count [0-9]+ \(auto FDO\)/)) { print substr($0, RSTART + 6, RLENGTH - 17) + 0; found = 1 }
+			exit
+		}
+		END { if (!found) print -1 }' "$1"
+}
+
+# test_ge A B [what]: A >= B, numerically, with a message saying what was compared.
+test_ge() {
+	[ "$1" -ge "$2" ] 2>/dev/null || { echo "expected ${3:-value} >= $2, got $1" >&2; return 1; }
+}
