@@ -30,7 +30,7 @@ PKGS       := libbpf libelf libdw libgit2 jansson gsl libxxhash
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
-DEB_TEST   := valgrind chromium binutils
+DEB_TEST   := valgrind chromium binutils libxml2-utils
 DEB_BENCH  := hyperfine autofdo dpkg-dev
 #
 
@@ -82,6 +82,8 @@ UNIT_SRCS  := $(wildcard tests/unit/*.c)
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 HELPER_SRCS:= $(wildcard tests/helpers/*.c)
 HELPER_BINS:= $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/helpers/%,$(HELPER_SRCS))
+EXAMPLE_SRCS:= $(wildcard examples/*.c)
+EXAMPLE_BINS:= $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EXAMPLE_SRCS))
 ALIASES    := pgo-collect pgo-convert pgo-gate
 
 .PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps
@@ -148,13 +150,19 @@ $(OUTPUT)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -fno-omit-frame-pointer -pthread -o $@ $< -lm
 
-test: all $(UNIT_BINS) $(HELPER_BINS)
+# Example benchmarks: built like a user's benchmark would be, never sanitized.
+$(OUTPUT)/examples/%: examples/%.c
+	$(call msg,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -fno-omit-frame-pointer -pthread -o $@ $< -lm
+
+test: all $(UNIT_BINS) $(HELPER_BINS) $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) SANITIZE=$(SANITIZE) tests/run.sh $(T)
 
-demo: all
+demo: all $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh
 
-bench: all $(HELPER_BINS)
+bench: all $(HELPER_BINS) $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) bench/run.sh $(B)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)

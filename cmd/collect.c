@@ -1,17 +1,266 @@
 // SPDX-License-Identifier: MIT
-/* pgo collect: placeholder until the module lands (see issues). */
+/* pgo collect: options -> collect_run() -> the benchmark's exit status. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "collect/collect.h"
+#include "collect/offcpu.h"
+#include "lib/parse.h"
 #include "lib/report.h"
+
+static const char usage_line[] =
+	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE]\n"
+	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
+	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
+
+static void help(void)
+{
+	printf("%s\n\n"
+	       "Run CMD under a sampling profiler and write a perf.data file that perf report,\n"
+	       "perf script and pgo convert read. Every thread and child process of CMD is\n"
+	       "followed. pgo collect exits with CMD's own status (128+N if killed by signal N).\n\n"
+	       "options:\n"
+	       "  -F, --freq HZ          samples per second of CPU time (default 999)\n"
+	       "  -e, --event EVENT      auto (default: cycles if the CPU has a PMU, else task-clock),\n"
+	       "                         cycles, task-clock or cpu-clock\n"
+	       "  -g                     record frame-pointer call stacks (the default)\n"
+	       "      --call-graph MODE  fp (default) or none\n"
+	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
+	       "                         process tree and stays separable; stops at the first failing run\n"
+	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
+	       "      --off-cpu          also record where threads wait (eBPF, needs root and BTF): a\n"
+	       "                         second event offcpu-time, period = ns off-CPU, thread state in\n"
+	       "                         its raw data; on by default where BPF works (a note otherwise);\n"
+	       "                         asked for explicitly and unavailable: exit 2\n"
+	       "      --no-off-cpu       on-CPU samples only\n"
+	       "      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"
+	       "                         switch-out; the kernel stack is the costly part\n"
+	       "      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"
+	       "                         stack (libc has no frame pointers; the scan costs ~1 us)\n"
+	       "      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"
+	       "      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
+	       "  -q, --quiet            no summary line\n"
+	       "  -v, --verbose          more diagnostics\n"
+	       "  -h, --help             this text\n\n"
+	       "SIGINT and SIGTERM are passed on to CMD; what was recorded is still written.\n"
+	       "Exit codes: CMD's status; 2 on errors (command not found, perf_event_open refused,\n"
+	       "output not writable, bad option values) with no output file; 64 on usage errors.\n\n"
+	       "EXAMPLES\n"
+	       "  pgo collect ./bench                    record ./bench into pgo.data (999 Hz, call stacks)\n"
+	       "  pgo collect -r 5 -o base.data ./bench  five runs in one file, for pgo gate\n"
+	       "  pgo collect -F 4999 --call-graph none -- ./bench --size 10\n"
+	       "  pgo-collect ./bench && perf report -i pgo.data\n"
+	       "  pgo collect --off-cpu --off-cpu-stacks user ./server-bench   CPU and waiting time\n",
+	       usage_line);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	pgo_error("%s%s%s%s", what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	fprintf(stderr, "%s\n", usage_line);
+	return PGO_EXIT_USAGE;
+}
+
+/*
+ * Match a long option "--name" or "--name=value", or a short "-c" / "-cVALUE".
+ * Returns 1 on a match; *val is the attached value or NULL.
+ */
+static int match(const char *arg, const char *shrt, const char *lng, const char **val)
+{
+	size_t n;
+
+	*val = NULL;
+	if (lng && !strncmp(arg, "--", 2)) {
+		n = strlen(lng);
+		if (!strncmp(arg + 2, lng, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
+			*val = arg[2 + n] == '=' ? arg + 3 + n : NULL;
+			return 1;
+		}
+		return 0;
+	}
+	if (shrt && arg[0] == '-' && arg[1] == shrt[0] && arg[1] != '-') {
+		*val = arg[2] ? arg + 2 : NULL;
+		return 1;
+	}
+	return 0;
+}
 
 int cmd_collect(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: pgo collect ... (not built yet)\n");
-		return PGO_EXIT_OK;
+	struct collect_opts o = { 0 };
+	struct collect_offcpu_opts oo = COLLECT_OFFCPU_OPTS_INIT;
+	struct collect_offcpu *offcpu = NULL;
+	struct collect_source *src = NULL;
+	struct collect_offcpu_stats st;
+	struct collect_result r;
+	const char *val, *arg;
+	char why[160];
+	uint64_t v;
+	int i, verbose = 0, quiet = 0, off_cpu = -1, ret;
+
+	o.callgraph = COLLECT_CALLGRAPH_FP;
+	o.argc_self = argc;
+	o.argv_self = argv;
+	for (i = 1; i < argc; i++) {
+		arg = argv[i];
+		if (!strcmp(arg, "--")) {
+			i++;
+			break;
+		}
+		if (arg[0] != '-' || !arg[1])
+			break;
+#define NEED_VALUE()                                                                  \
+	do {                                                                          \
+		if (!val) {                                                           \
+			if (i + 1 >= argc)                                            \
+				return usage_error("missing value for option", arg); \
+			val = argv[++i];                                              \
+		}                                                                     \
+	} while (0)
+		if (match(arg, "h", "help", &val)) {
+			help();
+			return PGO_EXIT_OK;
+		} else if (match(arg, "F", "freq", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
+				pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			o.freq = (unsigned int)v;
+		} else if (match(arg, "e", "event", &val)) {
+			NEED_VALUE();
+			o.event = val;
+		} else if (!strcmp(arg, "-g")) {
+			o.callgraph = COLLECT_CALLGRAPH_FP;
+		} else if (match(arg, NULL, "call-graph", &val)) {
+			NEED_VALUE();
+			if (!strcmp(val, "fp")) {
+				o.callgraph = COLLECT_CALLGRAPH_FP;
+			} else if (!strcmp(val, "none")) {
+				o.callgraph = COLLECT_CALLGRAPH_NONE;
+			} else {
+				pgo_error("invalid call-graph mode '%s' (use fp or none)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, "r", "repeat", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
+				pgo_error("invalid run count '%s' for -r (a whole number, 1..100000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			o.runs = (unsigned int)v;
+		} else if (match(arg, "o", "output", &val)) {
+			NEED_VALUE();
+			if (!*val) {
+				pgo_error("empty output file name");
+				return PGO_EXIT_ERROR;
+			}
+			o.output = val;
+		} else if (match(arg, NULL, "off-cpu", &val) && !val) {
+			off_cpu = 1;
+		} else if (match(arg, NULL, "no-off-cpu", &val) && !val) {
+			off_cpu = 0;
+		} else if (match(arg, NULL, "off-cpu-stacks", &val)) {
+			NEED_VALUE();
+			oo.user_stacks = !strcmp(val, "all") || !strcmp(val, "user");
+			oo.kernel_stacks = !strcmp(val, "all") || !strcmp(val, "kernel");
+			if (!oo.user_stacks && !oo.kernel_stacks && strcmp(val, "none")) {
+				pgo_error("invalid off-CPU stacks '%s' (use all, user, kernel or none)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, NULL, "no-off-cpu-callers", &val) && !val) {
+			oo.find_callers = 0;
+		} else if (match(arg, NULL, "off-cpu-min", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_duration_ns(val, 1000, &oo.min_block_ns)) {
+				pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
+				return PGO_EXIT_ERROR;
+			}
+		} else if (match(arg, NULL, "off-cpu-sample", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
+				pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)", val);
+				return PGO_EXIT_ERROR;
+			}
+			oo.sample_every = (uint32_t)v;
+		} else if (match(arg, "q", "quiet", &val) && !val) {
+			quiet = 1;
+		} else if (match(arg, "v", "verbose", &val) && !val) {
+			verbose++;
+		} else {
+			return usage_error("unknown option", arg);
+		}
+#undef NEED_VALUE
 	}
-	pgo_error("'collect' is not implemented yet");
-	return PGO_EXIT_ERROR;
+	if (i >= argc)
+		return usage_error("no command given; put it after the options (pgo collect ./bench)", NULL);
+	if (o.event && strcmp(o.event, "auto") && strcmp(o.event, "cycles") &&
+	    strcmp(o.event, "task-clock") && strcmp(o.event, "cpu-clock")) {
+		pgo_error("unknown event '%s' (use auto, cycles, task-clock or cpu-clock)", o.event);
+		return PGO_EXIT_ERROR;
+	}
+	pgo_report_set_verbosity(quiet ? -1 : verbose);
+	o.argv = argv + i;
+	if (off_cpu) {
+		/* explicitly asked for: failing is an error; by default: a one-line note */
+		if (collect_offcpu_probe(why, sizeof(why))) {
+			if (off_cpu > 0) {
+				pgo_error("cannot record off-CPU time: %s", why);
+				return PGO_EXIT_ERROR;
+			}
+			pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
+		} else if (collect_offcpu_open(&offcpu, &oo)) {
+			if (off_cpu > 0)
+				return PGO_EXIT_ERROR;
+			pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
+		} else if (!(src = collect_offcpu_source_new(offcpu))) {
+			collect_offcpu_free(offcpu);
+			return PGO_EXIT_ERROR;
+		}
+	}
+	if (src) {
+		o.sources = &src;
+		o.nr_sources = 1;
+	}
+	ret = collect_run(&o, &r);
+	if (offcpu)
+		collect_offcpu_get_stats(offcpu, &st);
+	collect_offcpu_source_free(src);
+	collect_offcpu_free(offcpu);
+	if (ret)
+		return PGO_EXIT_ERROR;
+	if (r.lost || r.lost_samples)
+		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
+			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
+	if (r.throttled)
+		pgo_warn("the kernel throttled sampling %llu times (see kernel.perf_cpu_time_max_percent)",
+			 (unsigned long long)r.throttled);
+	if (r.interrupted)
+		pgo_info("interrupted; kept what was recorded");
+	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r.runs,
+		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
+		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
+		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
+	if (offcpu) {
+		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
+			 "%llu under --off-cpu-min, libc callers recovered %llu; lost: %llu user stacks, "
+			 "%llu kernel stacks, %llu map-full, %llu no storage, %llu unfollowed forks%s",
+			 st.total_ns / 1e9, (unsigned long long)st.samples, (unsigned long long)st.k.switches,
+			 (unsigned long long)st.k.sampled_out, (unsigned long long)st.k.recorded,
+			 (unsigned long long)st.k.short_blocks, (unsigned long long)st.k.callers_found,
+			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
+			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
+			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");
+		if (st.prog_run_cnt && st.k.switches)
+			pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %.0f ns per followed switch "
+				 "(%llu switches machine-wide, %.0f ns each)", st.prog_run_ns / 1e6,
+				 (double)st.prog_run_ns / (double)st.k.switches, (unsigned long long)st.prog_run_cnt,
+				 (double)st.prog_run_ns / (double)st.prog_run_cnt);
+		if (st.k.map_full || st.k.storage_failed || st.k.tgid_full)
+			pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
+				 (unsigned long long)(st.k.map_full + st.k.storage_failed));
+	}
+	return r.exit_code;
 }

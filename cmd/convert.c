@@ -1,17 +1,257 @@
 // SPDX-License-Identifier: MIT
-/* pgo convert: placeholder until the module lands (see issues). */
+/*
+ * pgo convert: perf.data (from pgo collect or perf record) -> AutoFDO profile for gcc,
+ * LLVM text sample profile for clang; --dump prints any .afdo as text.
+ */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/convert_render.h"
+#include "convert/afdo.h"
+#include "convert/llvm.h"
+#include "convert/profile.h"
+#include "convert/stacks.h"
+#include "convert/threads.h"
+#include "lib/alloc.h"
 #include "lib/report.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
+		"                   [-o FILE] [--force] [--keep-discriminators] [-v]\n"
+		"   or: pgo convert --dump FILE.afdo\n"
+		"   or: pgo convert --threads [-i FILE]...\n\n"
+		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
+		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
+		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
+		"  -i, --input FILE    perf.data from pgo collect or perf record (repeat to merge;\n"
+		"                      default pgo.data, else perf.data)\n"
+		"  -b, --binary FILE   binary to write the profile for (repeatable; default: the\n"
+		"                      sampled main executable). Matched by build-id, else by path\n"
+		"  -o, --output FILE   output (default <binary>.afdo / <binary>.prof; '-' = stdout)\n"
+		"  --force             accept a binary rebuilt since the recording (build-id differs)\n"
+		"  --keep-discriminators  exact discriminators in AutoFDO offsets (gcc >= 13 readers;\n"
+		"                      gcc 12 ignores them and needs them collapsed, the default)\n"
+		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
+		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
+		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
+		"  -v, --verbose       more detail on stderr (repeatable)\n"
+		"folded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
+		CMD_RENDER_USAGE
+		"\nA summary (samples used, samples in other DSOs, lost, functions) goes to stderr.\n"
+		"Exit status: 0 ok, 2 error (bad input, no debug info, no samples, build-id\n"
+		"mismatch), 64 usage.\n"
+		"\nEXAMPLES\n"
+		"  pgo collect ./bench && pgo convert --to autofdo      # writes bench.afdo\n"
+		"  gcc -O2 -fauto-profile=bench.afdo -o bench bench.c\n"
+		"  perf record -o perf.data ./bench; pgo convert --to autofdo -i perf.data -b ./bench\n"
+		"  pgo convert --to llvm -b ./bench -o bench.prof; clang -O2 -g "
+		"-fprofile-sample-use=bench.prof bench.c\n"
+		"  pgo convert --dump bench.afdo\n"
+		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n");
+}
+
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS };
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void summary(const struct convert_profile *p, const char *out, const char *what,
+		    uint64_t functions)
+{
+	const struct convert_info *in = convert_profile_info(p);
+	const char *bin = convert_profile_nr_binaries(p) ? convert_profile_binary_path(p, 0) : "?";
+
+	pgo_info("%s: %llu functions (%s); samples: %llu in %s, %llu in other DSOs, %llu kernel, "
+		 "%llu unmapped; %llu lost", out, (unsigned long long)functions, what,
+		 (unsigned long long)in->samples_binary, base_name(bin),
+		 (unsigned long long)in->samples_other_dso, (unsigned long long)in->samples_kernel,
+		 (unsigned long long)in->samples_unmapped, (unsigned long long)in->lost);
+	if (in->lost)
+		pgo_warn("%llu samples were lost during the recording; counts are lower than the "
+			 "truth", (unsigned long long)in->lost);
+	for (size_t i = 0; i < convert_profile_nr_runs(p); i++) {
+		const struct convert_run_info *r = convert_profile_run_info(p, i);
+
+		pgo_debug(1, "run %u: pid %u (%s), %llu samples, %llu ns on-CPU, %llu ns off-CPU",
+			  r->index, r->pid, r->comm, (unsigned long long)r->samples,
+			  (unsigned long long)r->cpu_ns, (unsigned long long)r->offcpu_ns);
+	}
+	if (in->unknown_records)
+		pgo_debug(1, "%llu records of unknown types skipped",
+			  (unsigned long long)in->unknown_records);
+}
 
 int cmd_convert(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: pgo convert ... (not built yet)\n");
-		return PGO_EXIT_OK;
+	static const struct option longopts[] = {
+		{ "to", required_argument, NULL, 't' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "binary", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
+		{ "dump", required_argument, NULL, OPT_DUMP },
+		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		CMD_RENDER_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct convert_options o = { 0 };
+	struct convert_afdo_options ao = { 0 };
+	struct convert_profile *p = NULL;
+	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
+	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
+	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
+	char *default_out = NULL;
+	int c, verbose = 0, threads = 0, ret = PGO_EXIT_ERROR;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:i:b:o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			to = optarg;
+			break;
+		case 'i':
+			if (PGO_ALLOC_GROW(inputs, nr_in + 1, alloc_in) < 0)
+				goto out;
+			inputs[nr_in++] = optarg;
+			break;
+		case 'b':
+			if (PGO_ALLOC_GROW(bins, nr_bins + 1, alloc_bins) < 0)
+				goto out;
+			bins[nr_bins++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case OPT_THREADS:
+			threads = 1;
+			break;
+		case OPT_FORCE:
+			o.force = 1;
+			break;
+		case OPT_KEEP_DISCR:
+			ao.keep_discriminators = 1;
+			break;
+		case OPT_DUMP:
+			dump = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			ret = PGO_EXIT_OK;
+			goto out;
+		default:
+			if (cmd_render_parse_opt(&ro, c, optarg) > 0)
+				break;
+			usage(stderr);
+			ret = PGO_EXIT_USAGE;
+			goto out;
+		}
 	}
-	pgo_error("'convert' is not implemented yet");
-	return PGO_EXIT_ERROR;
+	if (verbose)
+		pgo_report_set_verbosity(verbose);
+	if (optind < argc) {
+		pgo_error("unexpected argument '%s'", argv[optind]);
+		usage(stderr);
+		ret = PGO_EXIT_USAGE;
+		goto out;
+	}
+	if (dump) {
+		if (to || nr_in || nr_bins) {
+			pgo_error("--dump takes no other options");
+			ret = PGO_EXIT_USAGE;
+			goto out;
+		}
+		ret = convert_afdo_dump(dump, stdout) ? PGO_EXIT_ERROR : PGO_EXIT_OK;
+		goto out;
+	}
+	if (threads) {
+		/* the wall-clock sanity check: per thread, on + off should cover the lifetime */
+		const char *def = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" : "pgo.data";
+		size_t k;
+
+		ret = PGO_EXIT_OK;
+		for (k = 0; k < (nr_in ? nr_in : 1); k++)
+			if (convert_threads_report(nr_in ? inputs[k] : def, 0.9, stdout) < 0)
+				ret = PGO_EXIT_ERROR;
+		goto out;
+	}
+	if (!to) {
+		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
+		usage(stderr);
+		ret = PGO_EXIT_USAGE;
+		goto out;
+	}
+	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && !cmd_render_handles(to)) {
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
+		ret = PGO_EXIT_USAGE;
+		goto out;
+	}
+	if (!nr_in) {
+		if (PGO_ALLOC_GROW(inputs, 1, alloc_in) < 0)
+			goto out;
+		inputs[nr_in++] = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data"
+											 : "pgo.data";
+	}
+	o.inputs = inputs;
+	o.nr_inputs = nr_in;
+	o.binaries = bins;
+	o.nr_binaries = nr_bins;
+	if (cmd_render_handles(to)) {
+		ro.to = to;
+		ro.output = out;
+		ret = cmd_render_run(&o, &ro);
+		goto out;
+	}
+	if (convert_profile_load(&o, &p) < 0)
+		goto out;
+	if (!out) {
+		const char *bin = convert_profile_binary_path(p, 0);
+		size_t n = strlen(base_name(bin)) + 8;
+
+		default_out = malloc(n);
+		if (!default_out) {
+			pgo_error("out of memory");
+			goto out;
+		}
+		snprintf(default_out, n, "%s.%s", base_name(bin), !strcmp(to, "llvm") ? "prof" : "afdo");
+		out = default_out;
+	}
+	if (!strcmp(to, "autofdo")) {
+		struct convert_afdo_summary s;
+
+		if (convert_afdo_write(p, &ao, out, &s) < 0)
+			goto out;
+		summary(p, out, "gcc autofdo", s.functions);
+		pgo_debug(1, "%s: %llu inline instances, %llu positions, max count %llu", out,
+			  (unsigned long long)s.instances, (unsigned long long)s.positions,
+			  (unsigned long long)s.max_count);
+	} else {
+		uint64_t nf = 0;
+
+		if (convert_llvm_write(p, out, &nf) < 0)
+			goto out;
+		summary(p, out, "llvm text", nf);
+	}
+	ret = PGO_EXIT_OK;
+out:
+	convert_profile_free(p);
+	free(default_out);
+	free(inputs);
+	free(bins);
+	return ret;
 }

@@ -1,17 +1,424 @@
 // SPDX-License-Identifier: MIT
-/* pgo gate: placeholder until the module lands (see issues). */
+/* pgo gate: compare profiles, record baselines in git notes, check a commit against one. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
+
 #include "cmd/builtin.h"
+#include "gate/baseline.h"
+#include "gate/compare.h"
+#include "gate/perfdata.h"
+#include "gate/profile.h"
+#include "gate/report.h"
+#include "lib/alloc.h"
+#include "lib/atomicfile.h"
+#include "lib/parse.h"
 #include "lib/report.h"
+
+static const char usage[] =
+	"usage: pgo gate compare BASE HEAD [--confirm-profile HEAD2] [options]\n"
+	"       pgo gate record [-r N] [--ref REF] [-F HZ] (--profile FILE | -- CMD [ARGS])\n"
+	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [options]\n"
+	"                      (--profile FILE [--confirm-profile FILE] | -- CMD [ARGS])\n"
+	"\n"
+	"Fail a change only when a function regressed beyond run-to-run noise, and name it.\n"
+	"BASE and HEAD are profile JSON files (pgo convert --to json) or perf.data files\n"
+	"(pgo collect -r N) with >= 2 runs each.\n"
+	"Per function, self and inclusive time are tested one-sided (TMM size factors, moderated\n"
+	"negative-binomial noise model), Benjamini-Hochberg across all tests, then practical floors.\n"
+	"\n"
+	"  compare     compare two profiles\n"
+	"  record      collect N runs at HEAD (or take --profile) and store the profile as a git\n"
+	"              note on HEAD\n"
+	"  check       collect N runs at HEAD, find the baseline note on the merge-base with the\n"
+	"              target (--base, default origin/main, else main) or the nearest first-parent\n"
+	"              ancestor with one, compare, report\n"
+	"\n"
+	"options:\n"
+	"  --json FILE          write the full verdict (\"pgo-verdict\" v1) to FILE ('-': stdout)\n"
+	"  --markdown FILE      write a PR comment\n"
+	"  --svg FILE           write a differential flamegraph (red: regressed, blue: improved)\n"
+	"  --q Q                false-discovery level = A/A false-failure rate (default 0.05)\n"
+	"  --abs-floor P        flag only changes >= P of the baseline total (default 0.5%)\n"
+	"  --rel-floor P        ... and >= P of the function's own time (default 5%)\n"
+	"  --program-floor P    program-level check: total time per run (default 2%)\n"
+	"  --fail-on-program    let the program-level check fail the gate (only valid when the\n"
+	"                       two sides' runs were interleaved; default: warn)\n"
+	"  --view V             cpu (default), offcpu or wall\n"
+	"  --allow-other-binary compare profiles of differently named binaries\n"
+	"  -r, --runs N         runs to collect (default 5)\n"
+	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
+	"  --ref REF            notes ref (default refs/notes/pgo)\n"
+	"  --base REV           the target to take the merge-base with\n"
+	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
+	"                       flags again on all runs\n"
+	"  --profile FILE       use this profile JSON instead of collecting (record, check)\n"
+	"  --confirm-profile F  the confirmation runs, instead of collecting them\n"
+	"  -v, --verbose        show every tested function\n"
+	"\n"
+	"exit codes: 0 pass, 1 regression, 2 error (bad or missing input, no baseline, fewer than\n"
+	"2 runs), 64 usage\n"
+	"\n"
+	"EXAMPLES\n"
+	"  pgo gate compare base.json head.json --markdown comment.md\n"
+	"  pgo gate record -r 5 -- ./bench            # on main, after merge\n"
+	"  git push origin refs/notes/pgo\n"
+	"  pgo gate check -r 5 --confirm -- ./bench   # on a PR\n";
+
+enum {
+	OPT_JSON = 256, OPT_MD, OPT_SVG, OPT_Q, OPT_ABS, OPT_REL, OPT_PROGFLOOR, OPT_PROGFAIL,
+	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_PROFILE, OPT_CPROFILE,
+};
+
+struct gate_cmd {
+	struct gate_opts o;
+	const char *json, *markdown, *svg;
+	const char *ref, *base, *profile, *confirm_profile;
+	unsigned int freq;
+	int argc_self;
+	char **argv_self;
+	uint64_t runs;
+	int confirm, verbose;
+	char **cmdv;   /* the benchmark, NULL-terminated */
+	int cmdc;
+};
+
+static int parse_fraction(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	if (pgo_parse_double(s, 1, out) || *out < lo || *out > hi) {
+		pgo_error("%s: '%s' is not a number between %g and %g (e.g. 0.005 or 0.5%%)", opt, s,
+			  lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
+{
+	static const struct option longopts[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "markdown", required_argument, NULL, OPT_MD },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "q", required_argument, NULL, OPT_Q },
+		{ "abs-floor", required_argument, NULL, OPT_ABS },
+		{ "rel-floor", required_argument, NULL, OPT_REL },
+		{ "program-floor", required_argument, NULL, OPT_PROGFLOOR },
+		{ "fail-on-program", no_argument, NULL, OPT_PROGFAIL },
+		{ "view", required_argument, NULL, OPT_VIEW },
+		{ "allow-other-binary", no_argument, NULL, OPT_OTHERBIN },
+		{ "ref", required_argument, NULL, OPT_REF },
+		{ "base", required_argument, NULL, OPT_BASE },
+		{ "confirm", no_argument, NULL, OPT_CONFIRM },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
+		{ "runs", required_argument, NULL, 'r' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, view;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, permute ? "r:F:vh" : "+r:F:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: g->json = optarg; break;
+		case OPT_MD: g->markdown = optarg; break;
+		case OPT_SVG: g->svg = optarg; break;
+		case OPT_Q:
+			if (parse_fraction("--q", optarg, 1e-12, 0.5, &g->o.q))
+				return -1;
+			break;
+		case OPT_ABS:
+			if (parse_fraction("--abs-floor", optarg, 0, 1, &g->o.abs_floor))
+				return -1;
+			break;
+		case OPT_REL:
+			if (parse_fraction("--rel-floor", optarg, 0, 100, &g->o.rel_floor))
+				return -1;
+			break;
+		case OPT_PROGFLOOR:
+			if (parse_fraction("--program-floor", optarg, 0, 100, &g->o.program_floor))
+				return -1;
+			break;
+		case OPT_PROGFAIL: g->o.program_fail = 1; break;
+		case OPT_VIEW:
+			view = gate_view_parse(optarg);
+			if (view < 0)
+				return pgo_error("--view: '%s' is not cpu, offcpu or wall", optarg);
+			g->o.view = view;
+			break;
+		case OPT_OTHERBIN: g->o.allow_other_binary = 1; break;
+		case OPT_REF: g->ref = optarg; break;
+		case OPT_BASE: g->base = optarg; break;
+		case OPT_CONFIRM: g->confirm = 1; break;
+		case OPT_PROFILE: g->profile = optarg; break;
+		case OPT_CPROFILE: g->confirm_profile = optarg; break;
+		case 'r':
+			if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
+				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
+						 "(the gate needs at least 2 runs per side)", optarg);
+			break;
+		case 'F': {
+			uint64_t hz;
+
+			if (pgo_parse_u64_range(optarg, 1, 100000, &hz))
+				return pgo_error("-F: '%s' is not a sampling rate in Hz (1..100000)", optarg);
+			g->freq = (unsigned int)hz;
+			break;
+		}
+		case 'v': g->verbose++; break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		default:
+			return pgo_error("unknown option '%s'; see 'pgo gate --help'", argv[optind - 1]);
+		}
+	}
+	return 0;
+}
+
+static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p)
+{
+	char *text;
+	int err;
+
+	if (!gate_is_perf_data(path))
+		return gate_profile_read(path, names, p);
+	/* A perf.data file (pgo collect -r N): symbolize it the way record would. */
+	if (gate_perf_to_json(path, &text))
+		return pgo_error("cannot read perf.data '%s' as a gate input", path);
+	err = gate_profile_parse(text, strlen(text), path, names, p);
+	free(text);
+	return err;
+}
+
+static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
+			 const struct gate_profile *b, const struct gate_profile *h)
+{
+	int err = 0;
+	int to_stdout = (g->json && !strcmp(g->json, "-")) || (g->markdown && !strcmp(g->markdown, "-"));
+
+	/* When a machine-readable report takes stdout, the table moves to stderr. */
+	if (gate_report_term(v, to_stdout ? stderr : stdout, g->verbose))
+		err = -1;
+	if (g->json && gate_report_json(v, g->json))
+		err = -1;
+	if (g->markdown && gate_report_markdown(v, g->markdown))
+		err = -1;
+	if (g->svg && gate_report_svg(v, b, h, g->svg))
+		err = -1;
+	return err;
+}
+
+static int verdict_exit(const struct gate_verdict *v)
+{
+	return v->regression ? PGO_EXIT_REGRESSION : PGO_EXIT_OK;
+}
+
+static int head_text(const struct gate_cmd *g, const char *file, char **text);
+
+/*
+ * Compare, and on a flag with --confirm/--confirm-profile re-test on all head runs
+ * (stage 1 + confirmation): fail only if the same function flags again (§6.5). Writes
+ * the reports of the final verdict and returns the exit code.
+ */
+static int judge(const struct gate_cmd *g, const struct gate_profile *b,
+		 const struct gate_profile *h)
+{
+	struct gate_profile *h2 = NULL, *all = NULL;
+	struct gate_verdict *v = NULL, *v2 = NULL;
+	char *text = NULL;
+	int ret = PGO_EXIT_ERROR;
+
+	if (gate_compare(b, h, &g->o, &v))
+		goto out;
+	if (!v->regression || !(g->confirm || g->confirm_profile)) {
+		if (!write_reports(g, v, b, h))
+			ret = verdict_exit(v);
+		goto out;
+	}
+	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
+		 v->nr_root == 1 ? "" : "s");
+	if (head_text(g, g->confirm_profile, &text) ||
+	    gate_profile_parse(text, strlen(text),
+			       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
+			       h->names, &h2) ||
+	    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
+		goto out;
+	if (v2->regression && !gate_verdict_confirms(v, v2)) {
+		/* Another function flagged this time: report it, but an unconfirmed flag does not fail. */
+		v2->regression = 0;
+		pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
+	} else if (!v2->regression) {
+		pgo_warn("inconclusive, not reproduced: the confirmation runs did not show the "
+			 "stage-1 regression");
+	}
+	if (!write_reports(g, v2, b, all))
+		ret = verdict_exit(v2);
+out:
+	free(text);
+	gate_verdict_free(v);
+	gate_verdict_free(v2);
+	gate_profile_free(h2);
+	gate_profile_free(all);
+	return ret;
+}
+
+static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_profile *b = NULL, *h = NULL;
+	int ret = PGO_EXIT_ERROR;
+
+	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
+		pgo_error("compare takes BASE and HEAD profile files, --confirm-profile and report "
+			  "options only");
+		return PGO_EXIT_USAGE;
+	}
+	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
+		ret = judge(g, b, h);
+	gate_profile_free(b);
+	gate_profile_free(h);
+	pgo_strtab_release(&names);
+	return ret;
+}
+
+/* Collect g->runs runs of the benchmark in-process and symbolize them to profile JSON. */
+static int collect_profile(const struct gate_cmd *g, char **text)
+{
+	struct gate_collect_opts o = {
+		.argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
+		.argc_self = g->argc_self, .argv_self = g->argv_self,
+	};
+
+	return gate_collect_json(&o, text);
+}
+
+/* The head profile text: --profile FILE (or confirm_profile) or a fresh collection. */
+static int head_text(const struct gate_cmd *g, const char *file, char **text)
+{
+	size_t len;
+
+	if (file)
+		return pgo_read_file(file, 1UL << 30, text, &len);
+	if (!g->cmdc)
+		return pgo_error("no benchmark: give '-- CMD [ARGS]' or --profile FILE");
+	return collect_profile(g, text);
+}
+
+static int gate_record_cmd(struct gate_cmd *g)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_profile *p = NULL;
+	char *text = NULL, commit[GATE_OID_HEX];
+	int ret = PGO_EXIT_ERROR;
+
+	if (head_text(g, g->profile, &text))
+		goto out;
+	/* Never store a baseline the gate could not use later. */
+	if (gate_profile_parse(text, strlen(text), g->profile ? g->profile : "the collected profile",
+			       &names, &p))
+		goto out;
+	if (p->nr_runs < 2) {
+		pgo_error("'%s' has %zu run; a baseline needs at least 2 (record with -r 5)",
+			  p->label, p->nr_runs);
+		goto out;
+	}
+	if (gate_baseline_store(".", g->ref, text, commit))
+		goto out;
+	pgo_info("stored a %zu-run profile as a note on %.12s under %s (push it: git push origin %s)",
+		 p->nr_runs, commit, g->ref, g->ref);
+	ret = PGO_EXIT_OK;
+out:
+	free(text);
+	gate_profile_free(p);
+	pgo_strtab_release(&names);
+	return ret;
+}
+
+static int gate_check_cmd(struct gate_cmd *g)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_profile *b = NULL, *h = NULL;
+	char *btext = NULL, *htext = NULL, commit[GATE_OID_HEX], label[64];
+	int ret = PGO_EXIT_ERROR;
+
+	if (gate_baseline_find(".", g->ref, g->base, 1000, &btext, commit))
+		goto out;
+	snprintf(label, sizeof(label), "baseline note on %.12s", commit);
+	if (gate_profile_parse(btext, strlen(btext), label, &names, &b))
+		goto out;
+	if (head_text(g, g->profile, &htext) ||
+	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h))
+		goto out;
+	ret = judge(g, b, h);
+out:
+	free(btext);
+	free(htext);
+	gate_profile_free(b);
+	gate_profile_free(h);
+	pgo_strtab_release(&names);
+	return ret;
+}
 
 int cmd_gate(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		printf("usage: pgo gate ... (not built yet)\n");
+	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .argc_self = argc, .argv_self = argv };
+	const char *sub;
+	int r, ret;
+
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return PGO_EXIT_USAGE;
+	}
+	sub = argv[1];
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+		fputs(usage, stdout);
 		return PGO_EXIT_OK;
 	}
-	pgo_error("'gate' is not implemented yet");
-	return PGO_EXIT_ERROR;
+	if (strcmp(sub, "compare") && strcmp(sub, "record") && strcmp(sub, "check")) {
+		pgo_error("'%s' is not a gate subcommand (compare, record, check)", sub);
+		return PGO_EXIT_USAGE;
+	}
+	/* compare takes options anywhere; record/check stop at the benchmark's command. */
+	r = parse_args(argc - 1, argv + 1, !strcmp(sub, "compare"), &g);
+	if (r > 0)
+		return PGO_EXIT_OK;
+	if (r < 0)
+		return PGO_EXIT_USAGE;
+	argc -= optind + 1;
+	argv += optind + 1;
+	if (!strcmp(sub, "compare"))
+		return gate_compare_cmd(&g, argc, argv);
+
+	/* record/check: everything left is the benchmark ("--" was consumed by getopt). */
+	g.cmdv = argv;
+	g.cmdc = argc;
+	if (!g.ref)
+		g.ref = GATE_NOTES_REF;
+	if (strncmp(g.ref, "refs/notes/", 11)) {
+		pgo_error("--ref '%s' must be under refs/notes/", g.ref);
+		return PGO_EXIT_USAGE;
+	}
+	if (g.cmdc && g.profile) {
+		pgo_error("give either --profile FILE or a benchmark command, not both");
+		return PGO_EXIT_USAGE;
+	}
+	if (!strcmp(sub, "record") && (g.base || g.confirm || g.confirm_profile || g.json ||
+				       g.markdown || g.svg)) {
+		pgo_error("record takes -r, --ref, -F and --profile or a command");
+		return PGO_EXIT_USAGE;
+	}
+	if (git_libgit2_init() < 0) {
+		pgo_error("cannot initialise libgit2");
+		return PGO_EXIT_ERROR;
+	}
+	ret = !strcmp(sub, "record") ? gate_record_cmd(&g) : gate_check_cmd(&g);
+	git_libgit2_shutdown();
+	return ret;
 }

@@ -65,6 +65,20 @@ enum pd_feature {
 	PD_FEAT_CLOCK_DATA = 29,
 	PD_FEAT_HYBRID_TOPOLOGY = 30,
 	PD_FEAT_PMU_CAPS = 31,
+	/*
+	 * pgo's metadata, written by collect/pdwrite.c: one perf string (u32 padded length, then
+	 * NUL-terminated text) of lines "<kind> key=value key=value ...". perf only processes
+	 * feature bits below its own HEADER_LAST_FEATURE and skips this one silently (checked
+	 * with perf 6.1 report, script, report --header-only). Kinds (unknown ones: ignore):
+	 *   pgo version=0.1.0
+	 *   event name=task-clock type=1 config=1 freq=999 period=1001001 callgraph=fp
+	 *         has_pmu=0 has_lbr=0 kernel=1
+	 *   totals runs=3 samples=2990 lost=0 lost_samples=0 throttled=0 cpu_ns=... duration_ns=...
+	 *   run index=1 pid=4242 start=<ns> end=<ns> status=0 samples=997
+	 * Times are on the samples' clock (CLOCK_MONOTONIC). status is the shell-style exit status
+	 * (128+N: killed by signal N). A sample belongs to run i iff start <= time <= end.
+	 */
+	PD_FEAT_PGO_META = 255,
 	PD_FEAT_BITS = 256,
 };
 

@@ -67,6 +67,10 @@ test_expect_code() {
 
 test_cmp() { diff -u "$1" "$2"; }
 
+test_must_be_empty() {
+	if [ -s "$1" ]; then echo "'$1' is not empty:" >&2; cat "$1" >&2; return 1; fi
+}
+
 # test_grep [-v] PATTERN FILE: grep that shows the file on failure.
 test_grep() {
 	if [ "$1" = -v ]; then

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Collector cost: the whole command's CPU time (user + sys of the collector and the benchmark,
+# from /usr/bin/time) and wall time under `pgo collect -F 999 -g` and under
+# `perf record -F 999 -g`, on the CPU-bound examples/shares. The two run alternately (the order
+# flips every round); each round gives a paired pgo/perf ratio and the medians are printed.
+# Goal: both ratios <= 1.0.
+#
+#   bench/collect.sh [-r ROUNDS] [-s SCALE]    (default 12 rounds, SCALE 100: about 1 s of CPU)
+#   environment: PGO_BUILD (build dir with bin/pgo and examples/)
+set -u
+export LC_ALL=C
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${PGO_BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+PGO=$BUILD/bin/pgo
+BENCH=$BUILD/examples/shares
+ROUNDS=12 SCALE=100
+while getopts r:s: o; do
+	case $o in
+	r) ROUNDS=$OPTARG ;;
+	s) SCALE=$OPTARG ;;
+	*) echo "usage: bench/collect.sh [-r ROUNDS] [-s SCALE]" >&2; exit 64 ;;
+	esac
+done
+for x in "$PGO" "$BENCH" /usr/bin/time; do
+	[ -x "$x" ] || { echo "bench/collect.sh: missing $x (run make first)" >&2; exit 2; }
+done
+command -v perf >/dev/null || { echo "bench/collect.sh: perf not installed" >&2; exit 2; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgo-bench-collect.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+# measure NAME CMD...: append "NAME wall cpu" (seconds) to $WORK/raw
+measure() {
+	local name=$1; shift
+	/usr/bin/time -f "%e %U %S" -o "$WORK/t" "$@" >/dev/null 2>"$WORK/err" ||
+		{ echo "bench/collect.sh: '$*' failed:" >&2; cat "$WORK/err" >&2; exit 2; }
+	awk -v n="$name" '{ printf "%s %s %.3f\n", n, $1, $2 + $3 }' "$WORK/t" >>"$WORK/raw"
+}
+run_pgo() { measure pgo "$PGO" collect -q -F 999 -g -o "$WORK/pgo.data" -- "$BENCH" "$SCALE"; }
+run_perf() { measure perf perf record -q -F 999 -g -o "$WORK/perf.data" -- "$BENCH" "$SCALE"; }
+run_base() { measure base "$BENCH" "$SCALE"; }
+
+echo "collector overhead: $ROUNDS rounds, examples/shares $SCALE, -F 999 -g" >&2
+: >"$WORK/raw"
+for r in $(seq "$ROUNDS"); do
+	if [ $((r % 2)) = 1 ]; then run_pgo; run_perf; else run_perf; run_pgo; fi
+	run_base
+done
+samples_pgo=$(perf report -i "$WORK/pgo.data" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
+samples_perf=$(perf report -i "$WORK/perf.data" --stats 2>/dev/null | awk '/SAMPLE events/ { print $3; exit }')
+
+awk -v sp="$samples_pgo" -v sf="$samples_perf" '
+function median(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+{ k[$1]++; w[$1, k[$1]] = $2; c[$1, k[$1]] = $3 }
+END {
+	n = k["pgo"]
+	for (i = 1; i <= n; i++) {
+		rw[i] = w["pgo", i] / w["perf", i]; rc[i] = c["pgo", i] / c["perf", i]
+		pw[i] = w["pgo", i]; pc[i] = c["pgo", i]; fw[i] = w["perf", i]; fc[i] = c["perf", i]
+		bw[i] = w["base", i]; bc[i] = c["base", i]
+	}
+	printf "%-26s %10s %10s\n", "median over " n " rounds", "wall s", "CPU s"
+	printf "%-26s %10.3f %10.3f\n", "benchmark alone", median(bw, n), median(bc, n)
+	printf "%-26s %10.3f %10.3f   (%s samples)\n", "pgo collect -F 999 -g", median(pw, n), median(pc, n), sp
+	printf "%-26s %10.3f %10.3f   (%s samples)\n", "perf record -F 999 -g", median(fw, n), median(fc, n), sf
+	printf "ratio pgo/perf (median of paired ratios): wall %.3f, CPU %.3f  (goal: both <= 1.0)\n",
+		median(rw, n), median(rc, n)
+}' "$WORK/raw"

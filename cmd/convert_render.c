@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/* pgo convert --to folded|svg|json: options and output of the stack-set writers. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cmd/builtin.h"
+#include "cmd/convert_render.h"
+#include "convert/flamegraph.h"
+#include "convert/folded.h"
+#include "convert/profile.h"
+#include "convert/profile_json.h"
+#include "lib/atomicfile.h"
+#include "lib/parse.h"
+#include "lib/report.h"
+
+int cmd_render_handles(const char *fmt)
+{
+	return !strcmp(fmt, "folded") || !strcmp(fmt, "svg") || !strcmp(fmt, "json");
+}
+
+int cmd_render_parse_opt(struct cmd_render_opts *o, int opt, const char *arg)
+{
+	uint64_t u;
+	double d;
+
+	switch (opt) {
+	case CMD_RENDER_OPT_VIEW:
+		if (convert_view_parse(arg, &o->view))
+			return pgo_error("--view: expected cpu or offcpu, not '%s'", arg);
+		return 1;
+	case CMD_RENDER_OPT_RUN:
+		if (pgo_parse_u64_range(arg, 0, INT32_MAX, &u))
+			return pgo_error("--run: expected a run number, not '%s'", arg);
+		o->run = (long)u;
+		return 1;
+	case CMD_RENDER_OPT_TITLE:
+		o->title = arg;
+		return 1;
+	case CMD_RENDER_OPT_SUBTITLE:
+		o->subtitle = arg;
+		return 1;
+	case CMD_RENDER_OPT_MINWIDTH:
+		if (pgo_parse_double(arg, 0, &d) || d < 0 || d > 1000)
+			return pgo_error("--minwidth: expected pixels between 0 and 1000, not '%s'", arg);
+		o->minwidth = d;
+		return 1;
+	case CMD_RENDER_OPT_HEADER:
+		o->header = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_render_write(const struct convert_stackset *set, const struct cmd_render_opts *o)
+{
+	struct pgo_atomic_file af = PGO_ATOMIC_FILE_INIT;
+	long run = -1;
+	size_t i;
+	int err;
+
+	/* --run names the run number of the collection; the writers take an index */
+	if (o->run >= 0) {
+		for (i = 0; i < set->nr_runs && set->runs[i].run != (uint64_t)o->run; i++)
+			;
+		if (i == set->nr_runs)
+			return pgo_error("no run %ld in the profile (it has %zu runs)", o->run,
+					 set->nr_runs);
+		run = (long)i;
+	}
+	if (pgo_atomic_open(&af, o->output ? o->output : "-"))
+		return -1;
+	if (!strcmp(o->to, "folded")) {
+		struct convert_folded_opts fo = CONVERT_FOLDED_OPTS_INIT;
+
+		fo.view = o->view;
+		fo.run = run;
+		fo.header = o->header;
+		err = convert_folded_write(af.fp, set, &fo);
+	} else if (!strcmp(o->to, "svg")) {
+		struct convert_flame_opts fl = CONVERT_FLAME_OPTS_INIT;
+
+		fl.view = o->view;
+		fl.run = run;
+		fl.title = o->title;
+		fl.subtitle = o->subtitle;
+		fl.minwidth = o->minwidth;
+		err = convert_flamegraph_write(af.fp, set, &fl);
+	} else if (!strcmp(o->to, "json")) {
+		err = convert_profile_json_write(af.fp, set);
+	} else {
+		PGO_BUG("format '%s' is not rendered here", o->to);
+	}
+	if (err) {
+		pgo_atomic_abort(&af);
+		return -1;
+	}
+	return pgo_atomic_commit(&af);
+}
+
+/* A profile JSON starts with '{' (after blanks); perf.data with "PERFILE2". */
+static int is_json(const char *path)
+{
+	FILE *fp;
+	int ch;
+
+	if (!strcmp(path, "-"))
+		return 1;
+	fp = fopen(path, "rb");
+	if (!fp)
+		return 0; /* the perf.data loader reports the error */
+	do
+		ch = getc(fp);
+	while (ch != EOF && isspace(ch));
+	fclose(fp);
+	return ch == '{';
+}
+
+static int load_json(const struct convert_options *co, struct convert_stackset *set)
+{
+	size_t i;
+
+	for (i = 0; i < co->nr_inputs; i++) {
+		struct convert_stackset one = CONVERT_STACKSET_INIT;
+		int err;
+
+		if (convert_profile_json_load(co->inputs[i], &one))
+			return -1;
+		err = convert_stackset_append(set, &one);
+		convert_stackset_release(&one);
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+int cmd_render_run(struct convert_options *co, const struct cmd_render_opts *o)
+{
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
+	size_t i, nr_json = 0;
+	int ret = PGO_EXIT_ERROR;
+
+	for (i = 0; i < co->nr_inputs; i++)
+		nr_json += is_json(co->inputs[i]);
+	if (nr_json && nr_json != co->nr_inputs) {
+		pgo_error("cannot mix profile JSON and perf.data inputs");
+		return PGO_EXIT_USAGE;
+	}
+	if (nr_json) {
+		if (load_json(co, &set))
+			goto out;
+	} else {
+		struct convert_profile *p = NULL;
+		const struct convert_info *in;
+		int err;
+
+		co->want_stacks = 1;
+		if (convert_profile_load(co, &p) < 0)
+			goto out;
+		in = convert_profile_info(p);
+		if (in->lost)
+			pgo_warn("%llu samples were lost during the recording; weights are lower than "
+				 "the truth", (unsigned long long)in->lost);
+		if (in->samples && !in->has_callchain)
+			pgo_warn("the recording has no call stacks (perf record -g); stacks are "
+				 "the sampled function only");
+		err = convert_stackset_from_profile(p, &set);
+		convert_profile_free(p);
+		if (err)
+			goto out;
+	}
+	if (!cmd_render_write(&set, o))
+		ret = PGO_EXIT_OK;
+out:
+	convert_stackset_release(&set);
+	return ret;
+}

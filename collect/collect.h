@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The collector: run a benchmark N times under a sampling profiler and write one
+ * perf.data file that perf report/script (6.1) read without warnings.
+ *
+ * How a run works (collect/session.c): fork; the child blocks on a pipe ("cork"); one
+ * sampling event per CPU is opened on the child's pid (disabled, enable_on_exec, inherit,
+ * so every thread and child process is followed from exec on); every source's start hook
+ * runs; the child is uncorked and execs; the per-CPU rings are drained (with every source's
+ * drain hook) until the child exits; then a final drain and every source's stop hook.
+ *
+ * Runs in one file. Each run is its own process tree whose root is a direct child of pgo.
+ * Readers separate runs in either of two ways:
+ *  - perf-visible: each run starts with a PERF_RECORD_FORK whose pid is the run's root and
+ *    whose ppid is pgo's own pid (`perf script --show-task-events`), and ends with the
+ *    kernel's PERF_RECORD_EXIT of that root;
+ *  - pgo metadata (feature bit PD_FEAT_PGO_META, see collect/pdformat.h): one line per run,
+ *    "run index=<i> pid=<root> start=<ns> end=<ns> status=<exit code> samples=<n>", times on
+ *    the samples' clock (CLOCK_MONOTONIC). A record belongs to run i iff start <= time <= end.
+ *
+ * Errors: collect_run() reports through lib/report.h and returns -1; then no output file
+ * exists (the output is written through lib/atomicfile.h). Once the benchmark has run, its
+ * failure is not an error: the file is written and res->exit_code carries its status.
+ */
+#ifndef PGO_COLLECT_COLLECT_H
+#define PGO_COLLECT_COLLECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct collect_writer;
+
+enum collect_callgraph {
+	COLLECT_CALLGRAPH_NONE,
+	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN */
+};
+
+/*
+ * An extra event source (the off-CPU BPF sampler) plugged into the session. Every hook is
+ * optional (NULL); each returns 0 or reports and returns -1, which aborts the collection.
+ * `priv` belongs to the source; the session never frees it.
+ */
+struct collect_source_ops {
+	const char *name;
+	/* Once, before the first run: add attrs (collect_writer_add_attr) with their names. */
+	int (*init)(void *priv, struct collect_writer *w);
+	/* Each run, after fork and before uncork: the benchmark's pid is known, exec not done. */
+	int (*start)(void *priv, struct collect_writer *w, pid_t pid);
+	/* Each run, after every drain pass of the on-CPU rings (about every 100 ms). */
+	int (*drain)(void *priv, struct collect_writer *w);
+	/* Each run, after the benchmark exited and the on-CPU rings were drained a last time. */
+	int (*stop)(void *priv, struct collect_writer *w, pid_t pid);
+	/* Once, at the end, success or not. */
+	void (*release)(void *priv);
+};
+
+struct collect_source {
+	const struct collect_source_ops *ops;
+	void *priv;
+};
+
+struct collect_opts {
+	char *const *argv;        /* the benchmark: argv[0] is looked up in PATH; required */
+	const char *output;       /* perf.data path; NULL means "pgo.data" */
+	const char *event;        /* NULL or "auto" (cycles, else task-clock), "cycles",
+	                             "task-clock", "cpu-clock" */
+	unsigned int freq;        /* samples per second; 0 means 999 */
+	enum collect_callgraph callgraph;
+	unsigned int runs;        /* 0 means 1 */
+	int argc_self;            /* pgo's own command line, for the CMDLINE feature */
+	char *const *argv_self;
+	struct collect_source *const *sources; /* extra sources, may be NULL */
+	size_t nr_sources;
+};
+
+struct collect_result {
+	int exit_code;            /* benchmark status as a shell gives it: code, or 128+signal */
+	int signaled;             /* the last run was killed by a signal (exit_code - 128) */
+	int interrupted;          /* pgo got SIGINT/SIGTERM and forwarded it; later runs skipped */
+	unsigned int runs;        /* runs completed (written) */
+	uint64_t samples;         /* PERF_RECORD_SAMPLE records written, all runs */
+	uint64_t lost;            /* sum of PERF_RECORD_LOST.lost (records dropped by a full ring) */
+	uint64_t lost_samples;    /* sum of PERF_RECORD_LOST_SAMPLES.lost */
+	uint64_t throttled;       /* PERF_RECORD_THROTTLE records */
+	uint64_t duration_ns;     /* wall time of all runs (fork to exit) */
+	uint64_t cpu_ns;          /* user+sys CPU time of the benchmarks (wait4 rusage) */
+	char event[32];           /* event actually used: "cycles", "task-clock" or "cpu-clock" */
+	unsigned int freq;        /* rate asked for (Hz) */
+	int has_pmu;              /* a hardware cycles event could be opened */
+};
+
+/* Run the whole collection. Returns 0 (see res) or -1 after reporting an error. */
+int collect_run(const struct collect_opts *opts, struct collect_result *res);
+
+#endif

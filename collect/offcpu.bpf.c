@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Off-CPU time of a followed process tree, aggregated in the kernel by
+ * (tgid, tid, user stack, kernel stack, recovered caller, state) -> (ns, count).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "offcpu.h"
+
+/* include/linux/sched.h; #defines are not in BTF */
+#define PF_KTHREAD 0x00200000
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001
+#define TASK_UNINTERRUPTIBLE 0x0002
+#define TASK_DEAD 0x0080
+
+/* How far above the user sp the caller's return address is searched for. */
+#define CALLER_SCAN_WORDS 64
+#define CALLER_MAX_PROBES 8
+#define USER_ADDR_MAX 0x00007fffffffffffULL
+#define STACK_NEAR (16ULL << 20)
+
+const volatile bool user_stacks = true;
+const volatile bool kernel_stacks = true;
+const volatile bool find_callers = true;
+const volatile __u64 min_block_ns = 0;
+const volatile __u32 sample_every = 1;
+const volatile __u32 kstack_skip = 0;
+
+struct offcpu_counters counters[OFFCPU_MAX_CPUS];
+
+/* Switch-out state of one thread. */
+struct switch_out {
+	__u64 ts;
+	__u64 caller_ip;
+	__s32 ustack_id;
+	__s32 kstack_id;
+	__u32 state;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+/* tp_btf: per-task storage, freed with the task, no pid-keyed table to leak. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct switch_out);
+} task_starts SEC(".maps");
+
+/* raw_tp fallback: task storage needs a BTF task pointer, which raw_tp does not give for next. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct switch_out);
+} pid_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+} totals SEC(".maps");
+
+/* Scratch copy of the top of a user stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64[CALLER_SCAN_WORDS]);
+} scan_buf SEC(".maps");
+
+static __always_inline struct offcpu_counters *cpu_counters(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (cpu >= OFFCPU_MAX_CPUS)
+		return NULL;
+	return &counters[cpu];
+}
+
+/* x86-64: does the instruction before ret end a call (e8 rel32, or ff 15 rel32 with -fno-plt)? */
+static __always_inline bool follows_call(__u64 ret)
+{
+	__u8 code[6];
+
+	if (ret < 0x1000 + 6 || ret > USER_ADDR_MAX)
+		return false;
+	if (bpf_probe_read_user(code, sizeof(code), (void *)(ret - 6)))
+		return false;
+	return code[1] == 0xe8 || (code[0] == 0xff && code[1] == 0x15);
+}
+
+struct scan_ctx {
+	__u64 *words;
+	__u64 sp;
+	__u32 ascending;  /* from sp up (rbp unusable), else from rbp down */
+	__u32 nr;         /* words copied */
+	__u32 probes;
+	__u64 found;
+};
+
+/* bpf_loop body: look at words[nr - 1 - i] (the highest first) or words[i]. */
+static int scan_word(__u32 i, void *data)
+{
+	struct scan_ctx *sc = data;
+	__u32 idx;
+	__u64 w;
+
+	if (i >= sc->nr)
+		return 1;
+	idx = sc->ascending ? i : sc->nr - 1 - i;
+	if (idx >= CALLER_SCAN_WORDS)
+		return 1;
+	w = sc->words[idx];
+	if (w < 0x1000 || w > USER_ADDR_MAX)
+		return 0;
+	/* saved frame pointers and other pointers into the stack are not code: no need to read */
+	if (w - sc->sp + STACK_NEAR < 2 * STACK_NEAR)
+		return 0;
+	if (follows_call(w)) {
+		sc->found = w;
+		return 1;
+	}
+	return ++sc->probes >= CALLER_MAX_PROBES;
+}
+
+/*
+ * Debian's libc has no frame pointers: a blocking wrapper (read, clock_nanosleep, the futex
+ * wait under pthread_mutex_lock) leaves rbp as its frame-pointer-keeping caller set it, so
+ * the kernel's walk goes from the libc ip straight to the caller's caller. The caller's
+ * return address still sits on the stack between the user sp and that rbp: take the
+ * highest word below rbp that points just after a call instruction. Where libc used rbp as
+ * a register (pthread_cond_wait, pthread_barrier_wait) the walk stops at the leaf; then take
+ * the lowest such word above sp, which names at least the function that waits.
+ * Only for threads in a system call: a preempted thread's user frames are its own.
+ */
+static __always_inline __u64 find_caller(struct task_struct *task)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct scan_ctx sc = {};
+	__u64 sp, bp, len;
+	__u32 zero = 0;
+
+	if (!regs || (long)BPF_CORE_READ(regs, orig_ax) < 0)
+		return 0;
+	sp = BPF_CORE_READ(regs, sp);
+	bp = BPF_CORE_READ(regs, bp);
+	if (sp & 7)
+		return 0;
+	if (bp > sp && bp - sp <= CALLER_SCAN_WORDS * 8 && !(bp & 7)) {
+		len = bp - sp;
+	} else {
+		len = CALLER_SCAN_WORDS * 8;
+		sc.ascending = 1;
+	}
+	sc.words = bpf_map_lookup_elem(&scan_buf, &zero);
+	if (!sc.words)
+		return 0;
+	if (len > CALLER_SCAN_WORDS * 8 || len == 0)
+		return 0;
+	if (bpf_probe_read_user(sc.words, len, (void *)sp))
+		return 0;
+	sc.nr = len / 8;
+	sc.sp = sp;
+	bpf_loop(CALLER_SCAN_WORDS, scan_word, &sc, 0);
+	return sc.found;
+}
+
+static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
+{
+	if (preempt || prev_state == TASK_RUNNING)
+		return OFFCPU_RUNNABLE;
+	if (prev_state & TASK_UNINTERRUPTIBLE)
+		return OFFCPU_IO;
+	return OFFCPU_SLEEP;
+}
+
+static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, struct task_struct *prev,
+				       bool preempt, unsigned int prev_state, bool btf)
+{
+	struct switch_out *s, tmp = {};
+	__u32 tgid, tid;
+	long id;
+
+	/* a dying task's last switch-out never gets a switch-in */
+	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || (prev_state & TASK_DEAD))
+		return;
+	tgid = BPF_CORE_READ(prev, tgid);
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return;
+	c->switches++;
+	if (sample_every > 1 && bpf_get_prandom_u32() % sample_every) {
+		c->sampled_out++;
+		return;
+	}
+	tid = BPF_CORE_READ(prev, pid);
+	if (btf) {
+		s = bpf_task_storage_get(&task_starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	} else {
+		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_ANY);
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	}
+	if (!s) {
+		c->storage_failed++;
+		return;
+	}
+	s->ustack_id = -1;
+	s->kstack_id = -1;
+	s->caller_ip = 0;
+	if (user_stacks) {
+		id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		if (id < 0)
+			c->ustack_dropped++;
+		s->ustack_id = id;
+		/* prev is current here; raw_tp gets its BTF pointer from the helper */
+		if (find_callers)
+			s->caller_ip = find_caller(btf ? prev : bpf_get_current_task_btf());
+	}
+	if (kernel_stacks) {
+		id = bpf_get_stackid(ctx, &stacks, kstack_skip & BPF_F_SKIP_FIELD_MASK);
+		if (id < 0)
+			c->kstack_dropped++;
+		s->kstack_id = id;
+	}
+	s->state = classify(preempt, prev_state);
+	s->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline void switch_in(struct offcpu_counters *c, struct task_struct *next, bool btf)
+{
+	struct offcpu_val zero = {}, *v;
+	struct offcpu_key key = {};
+	struct switch_out *s;
+	__u64 now, delta;
+	__u32 tid;
+
+	tid = BPF_CORE_READ(next, pid);
+	if (btf)
+		s = bpf_task_storage_get(&task_starts, next, 0, 0);
+	else
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	if (!s || !s->ts)
+		return;
+	now = bpf_ktime_get_ns();
+	delta = now - s->ts;
+	s->ts = 0;
+	if (delta < min_block_ns) {
+		c->short_blocks++;
+		return;
+	}
+	key.tgid = BPF_CORE_READ(next, tgid);
+	key.tid = tid;
+	key.ustack_id = s->ustack_id;
+	key.kstack_id = s->kstack_id;
+	key.caller_ip = s->caller_ip;
+	key.state = s->state;
+	if (key.caller_ip)
+		c->callers_found++;
+	v = bpf_map_lookup_elem(&totals, &key);
+	if (!v) {
+		bpf_map_update_elem(&totals, &key, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&totals, &key);
+		if (!v) {
+			c->map_full++;
+			return;
+		}
+	}
+	/* sampling keeps one switch-out in sample_every: scale so the totals estimate all of them */
+	__sync_fetch_and_add(&v->total_ns, delta * (sample_every ? sample_every : 1));
+	__sync_fetch_and_add(&v->count, 1);
+	v->last_ns = now;
+	c->recorded++;
+}
+
+static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
+				     struct task_struct *next, unsigned int prev_state, bool btf)
+{
+	struct offcpu_counters *c = cpu_counters();
+
+	if (!c)
+		return 0;
+	switch_in(c, next, btf);
+	switch_out(ctx, c, prev, preempt, prev_state, btf);
+	return 0;
+}
+
+/* prev_state is the 4th argument since 5.18 (commit fa2c3254d7cf); older kernels are not supported. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	return on_switch(ctx, preempt, prev, next, prev_state, true);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(sched_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	return on_switch(ctx, preempt, prev, next, prev_state, false);
+}
+
+/*
+ * Follow the benchmark's descendants: a new process of a followed parent is followed too.
+ * A new thread or process waits for its first CPU from here: count that as runnable time
+ * (no stack: it has not run yet), so per-thread on + off adds up to the thread's lifetime.
+ */
+static __always_inline int on_fork(struct task_struct *parent, struct task_struct *child, bool btf)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u32 tid = BPF_CORE_READ(child, pid);
+	struct switch_out *s, tmp = {};
+	struct offcpu_counters *c;
+	__u8 one = 1;
+
+	if (!bpf_map_lookup_elem(&tgids, &ptgid))
+		return 0;
+	c = cpu_counters();
+	if (!c)
+		return 0;
+	if (ptgid != ctgid && bpf_map_update_elem(&tgids, &ctgid, &one, BPF_ANY)) {
+		c->tgid_full++;
+		return 0;
+	}
+	if (btf) {
+		s = bpf_task_storage_get(&task_starts, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	} else {
+		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_ANY);
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	}
+	if (!s) {
+		c->storage_failed++;
+		return 0;
+	}
+	s->ustack_id = -1;
+	s->kstack_id = -1;
+	s->caller_ip = 0;
+	s->state = OFFCPU_RUNNABLE;
+	s->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_fork_btf, struct task_struct *parent, struct task_struct *child)
+{
+	return on_fork(parent, child, true);
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *child)
+{
+	return on_fork(parent, child, false);
+}
+
+/*
+ * The last thread of a followed process exits: stop following its tgid (so a reused pid is
+ * not followed by mistake, and the map does not fill up on fork-heavy benchmarks). In the
+ * raw_tp variant, drop the thread's pid-keyed switch-out slot (task storage frees itself).
+ * signal->live is decremented before this tracepoint fires (kernel/exit.c do_exit()).
+ */
+static __always_inline int on_exit(struct task_struct *task, bool btf)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	if (!btf)
+		bpf_map_delete_elem(&pid_starts, &tid);
+	if (BPF_CORE_READ(task, signal, live.counter) == 0)
+		bpf_map_delete_elem(&tgids, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_exit_btf, struct task_struct *task)
+{
+	return on_exit(task, true);
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(sched_exit_raw, struct task_struct *task)
+{
+	return on_exit(task, false);
+}
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";

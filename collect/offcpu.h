@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Off-CPU recording: the types shared by the BPF program (offcpu.bpf.c) and its loader
+ * (offcpu.c), fixed-width and pointer-free, then (user space only) the loader's API and
+ * the encoding of off-CPU samples in perf.data (offcpusample.c).
+ */
+#ifndef PGO_COLLECT_OFFCPU_H
+#define PGO_COLLECT_OFFCPU_H
+
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
+/* Thread states an off-CPU interval is filed under (the state at switch-out). */
+enum offcpu_state {
+	OFFCPU_RUNNABLE = 0, /* preempted: ready to run, waiting for a CPU */
+	OFFCPU_SLEEP = 1,    /* TASK_INTERRUPTIBLE: sleeps, waits for locks, pipes, sockets */
+	OFFCPU_IO = 2,       /* TASK_UNINTERRUPTIBLE: usually disk I/O or page faults */
+	OFFCPU_NR_STATES = 3,
+};
+
+/* Frames kept per stack (the kernel's sysctl_perf_event_max_stack is 127). */
+#define OFFCPU_MAX_FRAMES 127
+
+/* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
+struct offcpu_key {
+	__u32 tgid;
+	__u32 tid;
+	__s32 ustack_id;  /* -1: not taken (off, or a kernel thread); < -1: -errno of the failed walk */
+	__s32 kstack_id;
+	__u64 caller_ip;  /* return address into the caller of a frame-pointer-less libc call, or 0 */
+	__u32 state;      /* enum offcpu_state */
+	__u32 pad;
+};
+
+struct offcpu_val {
+	__u64 total_ns;   /* summed off-CPU time, already scaled by the switch-out sampling factor */
+	__u64 count;      /* intervals actually measured (unscaled) */
+	__u64 last_ns;    /* bpf_ktime_get_ns() of the latest switch-in (CLOCK_MONOTONIC) */
+};
+
+/*
+ * Overhead and loss counters, kept in .bss with one slot per CPU: sched_switch runs with
+ * interrupts off, so plain increments need no atomics. The loader sums the slots.
+ */
+struct offcpu_counters {
+	__u64 switches;        /* switch-outs of followed threads seen */
+	__u64 sampled_out;     /* switch-outs skipped by sampling */
+	__u64 short_blocks;    /* intervals below min_block_ns, not aggregated */
+	__u64 recorded;        /* intervals aggregated */
+	__u64 ustack_dropped;  /* user stack walk failed (-EEXIST collision, -ENOMEM map full, -EFAULT) */
+	__u64 kstack_dropped;
+	__u64 map_full;        /* aggregation map had no room: the interval is lost */
+	__u64 storage_failed;  /* no task storage for a switched-out thread */
+	__u64 tgid_full;       /* a forked process could not be added to the followed set */
+	__u64 callers_found;   /* intervals whose libc caller was recovered from the stack */
+};
+
+#define OFFCPU_MAX_CPUS 512
+
+#ifndef __bpf__
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct perf_event_attr;
+struct pgo_buf;
+
+/* Frame names for the states, as the wall-clock view shows them: "runnable", "sleep", "io". */
+const char *collect_offcpu_state_name(unsigned int state);
+
+/*
+ * One aggregated off-CPU entry, ready to become a perf.data SAMPLE. callchain holds
+ * PERF_CONTEXT_KERNEL + kernel ips (leaf first), then PERF_CONTEXT_USER + user ips (leaf
+ * first, the recovered libc caller already inserted); nr_callchain counts all of them.
+ * Borrowed: valid only during the emit callback.
+ */
+struct collect_offcpu_sample {
+	uint32_t tgid, tid;
+	uint32_t state;          /* enum offcpu_state */
+	uint64_t total_ns;       /* becomes PERIOD */
+	uint64_t count;          /* intervals summed */
+	uint64_t last_ns;        /* CLOCK_MONOTONIC time the latest of them ended */
+	uint64_t ip;             /* first user frame (first kernel frame if no user stack), or 0 */
+	const uint64_t *callchain;
+	uint32_t nr_callchain;
+};
+
+/*
+ * perf.data encoding of off-CPU samples (available with NO_BPF too, for tests and readers).
+ *
+ * The event: PERF_TYPE_SOFTWARE / PERF_COUNT_SW_BPF_OUTPUT, named "offcpu-time" through
+ * EVENT_DESC, sample_type = COLLECT_OFFCPU_SAMPLE_TYPE, sample_id_all = 1, PERIOD = ns.
+ * The thread state and interval count are in the PERF_SAMPLE_RAW payload,
+ * struct collect_offcpu_raw (20 bytes, native endian, read it with memcpy):
+ * `perf script -F +bpf-output` dumps it, collect_offcpu_raw_decode() parses it.
+ */
+#define COLLECT_OFFCPU_SAMPLE_TYPE                                                                 \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+#define COLLECT_OFFCPU_RAW_MAGIC "OFFC"
+#define COLLECT_OFFCPU_RAW_VERSION 1
+
+struct collect_offcpu_raw {
+	char magic[4];           /* "OFFC" */
+	uint8_t version;         /* 1 */
+	uint8_t state;           /* enum offcpu_state */
+	uint16_t reserved;
+	uint64_t count;          /* off-CPU intervals in this sample */
+	uint32_t reserved2;
+} __attribute__((packed));
+
+/* Fill attr (zeroed first) for the offcpu-time event. */
+void collect_offcpu_attr(struct perf_event_attr *attr);
+/* Append one PERF_RECORD_SAMPLE for attr id `id` at `time` (CLOCK_MONOTONIC ns); -1 on ENOMEM. */
+int collect_offcpu_encode(const struct collect_offcpu_sample *s, uint64_t id, uint64_t time,
+			  struct pgo_buf *out);
+/* Parse a RAW payload; 0 and *state, *count set, or -1 if it is not ours (no message). */
+int collect_offcpu_raw_decode(const void *raw, size_t size, unsigned int *state, uint64_t *count);
+/*
+ * The leaf frame docs/profile-json.md gives an off-CPU stack: "[runnable]", "[sleep]" or
+ * "[io]"; "[offcpu]" for any other value (use OFFCPU_NR_STATES when the sample has no RAW
+ * payload of ours, as in perf record --off-cpu files). On-CPU stacks get
+ * COLLECT_ONCPU_STATE_FRAME in the wall view. Static strings.
+ */
+const char *collect_offcpu_state_frame(unsigned int state);
+#define COLLECT_ONCPU_STATE_FRAME "[running]"
+
+/* Loader settings; COLLECT_OFFCPU_OPTS_INIT gives the defaults. */
+struct collect_offcpu_opts {
+	int user_stacks;         /* walk the user stack at switch-out (frame pointers) */
+	int kernel_stacks;       /* walk the kernel stack too: the dominant cost, about 2.5 us */
+	int find_callers;        /* recover the caller of frame-pointer-less libc calls */
+	int force_raw_tp;        /* use the raw_tp fallback even where tp_btf works (tests) */
+	uint64_t min_block_ns;   /* shorter intervals are counted, not aggregated */
+	uint32_t sample_every;   /* follow 1 switch-out in N (totals scaled by N); 0 or 1 = all */
+	uint32_t max_stacks;     /* stack map entries (0 = 16384) */
+	uint32_t max_entries;    /* aggregation entries (0 = 65536) */
+};
+#define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .sample_every = 1 }
+
+/* Totals of struct offcpu_counters over all CPUs, plus what the loader saw. */
+struct collect_offcpu_stats {
+	struct offcpu_counters k;
+	uint64_t samples;        /* samples emitted by drains */
+	uint64_t total_ns;       /* off-CPU time in them */
+	uint64_t emit_errors;    /* entries the loader could not read back */
+	int raw_tp;              /* the raw_tp fallback is in use */
+	/*
+	 * Time spent in the sched_switch program and its invocations (all switches on the
+	 * machine, followed or not), from the kernel's BPF run-time statistics, which the
+	 * recorder turns on while it runs (0 where the kernel refuses).
+	 */
+	uint64_t prog_run_ns, prog_run_cnt;
+};
+
+struct collect_offcpu;
+struct collect_source;
+typedef int (*collect_offcpu_emit_fn)(const struct collect_offcpu_sample *s, void *data);
+
+#ifndef PGO_NO_BPF
+/*
+ * Can off-CPU recording work here? 0 if so; otherwise -1 with a one-line reason in why
+ * ("needs root (CAP_BPF and CAP_PERFMON)", "kernel has no BTF ..."). Prints nothing.
+ */
+int collect_offcpu_probe(char *why, size_t len);
+/* Load and attach the BPF program. New object in *out, freed with collect_offcpu_free(). */
+int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu_opts *opts);
+/* Follow process tgid and every process it forks from now on. Call before the exec is uncorked. */
+int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid);
+/*
+ * Hand every aggregated entry to emit (in no particular order) and remove it from the
+ * kernel, so periodic drains bound the map. An interval still in progress is not lost:
+ * it lands in a later drain. Returns 0, or the first negative value emit returned.
+ */
+int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data);
+void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st);
+void collect_offcpu_free(struct collect_offcpu *o);
+/*
+ * A collect_run() source (collect/collect.h) that follows each run's benchmark and writes
+ * the drained entries as "offcpu-time" samples: at every drain pass, and at the end of each
+ * run. Sample times are the end of the entry's latest interval, raised to the previous
+ * drain's time so perf's reordering never sees them late. Borrows o, which must outlive
+ * it. New: free with collect_offcpu_source_free(). NULL after reporting on ENOMEM.
+ */
+struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o);
+void collect_offcpu_source_free(struct collect_source *src);
+#else
+#include <stdio.h>
+static inline int collect_offcpu_probe(char *why, size_t len)
+{
+	snprintf(why, len, "pgo was built without BPF (NO_BPF=1)");
+	return -1;
+}
+static inline int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu_opts *opts)
+{
+	*out = NULL;
+	return -1;
+}
+static inline int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid) { return -1; }
+static inline int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data)
+{
+	return 0;
+}
+static inline void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st)
+{
+	*st = (struct collect_offcpu_stats){ 0 };
+}
+static inline void collect_offcpu_free(struct collect_offcpu *o) {}
+static inline struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o) { return NULL; }
+static inline void collect_offcpu_source_free(struct collect_source *src) {}
+#endif
+#endif /* !__bpf__ */
+
+#endif

@@ -1,0 +1,961 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf.data reader (collect/pdread.h). The file is mapped read-only; open() checks the
+ * header, attrs, features and every record header once, then sorts a small index of
+ * (time, offset) pairs, so next() only has to parse one record at a time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/pdread.h"
+#include "lib/alloc.h"
+#include "lib/buf.h"
+#include "lib/hashmap.h"
+#include "lib/report.h"
+
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
+#endif
+#define PD_RECORD_COMPRESSED2 83
+#define PD_MAX_ATTR_SIZE 4096
+#define PD_MAX_ATTRS 4096
+
+struct pd_rec {
+	uint64_t time;
+	uint64_t off;
+};
+
+struct collect_pdread {
+	char *path;
+	int fd;
+	const uint8_t *map;
+	size_t size;
+	struct collect_pd_attr *attrs;
+	size_t nr_attrs;
+	char **names;                  /* owned event names, one per attr */
+	uint64_t **ids;                /* owned id arrays, one per attr */
+	struct pgo_u64map id2attr;     /* id -> attr index + 1 */
+	char *cmdline;
+	char *argv0;
+	struct collect_pd_build_id *bids;
+	size_t nr_bids, alloc_bids;
+	uint64_t data_off, data_end;
+	struct pd_rec *recs;
+	size_t nr_recs, alloc_recs, pos;
+	struct collect_pdread_stats stats;
+	uint64_t stats_pos;            /* records counted so far (stats filled once per pass) */
+	int stats_done;
+};
+
+static uint64_t rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static uint16_t rd16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+char *collect_build_id_hex(const uint8_t *id, size_t size, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * size] = '\0';
+	return buf;
+}
+
+/* [off, off + len) lies inside the file (overflow-safe). */
+static int in_file(const struct collect_pdread *r, uint64_t off, uint64_t len)
+{
+	return off <= r->size && len <= r->size - off;
+}
+
+static const char *default_event_name(const struct perf_event_attr *a, char *buf, size_t n)
+{
+	static const char *const hw[] = { "cycles", "instructions", "cache-references",
+					  "cache-misses", "branches", "branch-misses",
+					  "bus-cycles", "stalled-cycles-frontend",
+					  "stalled-cycles-backend", "ref-cycles" };
+	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults",
+					  "context-switches", "cpu-migrations", "minor-faults",
+					  "major-faults", "alignment-faults", "emulation-faults",
+					  "dummy", "bpf-output", "cgroup-switches" };
+
+	if (a->type == PERF_TYPE_HARDWARE && a->config < PGO_ARRAY_SIZE(hw))
+		return hw[a->config];
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < PGO_ARRAY_SIZE(sw))
+		return sw[a->config];
+	snprintf(buf, n, "type%u:0x%llx", a->type, (unsigned long long)a->config);
+	return buf;
+}
+
+/* A perf header string {u32 len; char str[len]} at *off within [.., end). */
+static int read_feat_string(struct collect_pdread *r, uint64_t *off, uint64_t end, char **out)
+{
+	uint32_t len;
+
+	if (*off + 4 > end)
+		return -1;
+	len = rd32(r->map + *off);
+	*off += 4;
+	if (len > end - *off)
+		return -1;
+	*out = pgo_strndup((const char *)r->map + *off, len);
+	if (!*out)
+		return -1;
+	*off += len;
+	return 0;
+}
+
+static int parse_cmdline(struct collect_pdread *r, uint64_t off, uint64_t size)
+{
+	uint64_t end = off + size;
+	struct pgo_buf b = PGO_BUF_INIT;
+	uint32_t nr, i;
+
+	if (size < 4)
+		return -1;
+	nr = rd32(r->map + off);
+	off += 4;
+	if (nr > size / 4)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		char *s;
+
+		if (read_feat_string(r, &off, end, &s) < 0) {
+			pgo_buf_release(&b);
+			return -1;
+		}
+		if (i == 0)
+			r->argv0 = pgo_strdup(s);
+		if ((i && pgo_buf_addch(&b, ' ') < 0) || pgo_buf_adds(&b, s) < 0) {
+			free(s);
+			pgo_buf_release(&b);
+			return -1;
+		}
+		free(s);
+	}
+	r->cmdline = pgo_buf_detach(&b);
+	if (!r->cmdline)
+		r->cmdline = pgo_strdup("");
+	return 0;
+}
+
+static int parse_event_desc(struct collect_pdread *r, uint64_t off, uint64_t size)
+{
+	uint64_t end = off + size;
+	uint32_t nr, asz, i;
+
+	if (size < 8)
+		return -1;
+	nr = rd32(r->map + off);
+	asz = rd32(r->map + off + 4);
+	off += 8;
+	if (asz < 8 || asz > PD_MAX_ATTR_SIZE || nr > size / asz)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		uint32_t nr_ids;
+		char *name;
+
+		if (asz > end - off)
+			return -1;
+		off += asz;
+		if (off + 4 > end)
+			return -1;
+		nr_ids = rd32(r->map + off);
+		off += 4;
+		if (read_feat_string(r, &off, end, &name) < 0)
+			return -1;
+		if ((uint64_t)nr_ids * 8 > end - off) {
+			free(name);
+			return -1;
+		}
+		off += (uint64_t)nr_ids * 8;
+		if (i < r->nr_attrs && name[0]) {
+			free(r->names[i]);
+			r->names[i] = name;
+			r->attrs[i].name = name;
+		} else {
+			free(name);
+		}
+	}
+	return 0;
+}
+
+static int parse_build_ids(struct collect_pdread *r, uint64_t off, uint64_t size)
+{
+	uint64_t end = off + size;
+
+	while (off < end) {
+		struct collect_pd_build_id *b;
+		uint16_t misc, sz;
+		size_t flen;
+
+		if (end - off < 8 + 4 + 24)
+			return -1;
+		misc = rd16(r->map + off + 4);
+		sz = rd16(r->map + off + 6);
+		if (sz < 8 + 4 + 24 || sz > end - off)
+			return -1;
+		if (PGO_ALLOC_GROW(r->bids, r->nr_bids + 1, r->alloc_bids) < 0)
+			return -1;
+		b = &r->bids[r->nr_bids];
+		memset(b, 0, sizeof(*b));
+		b->pid = (int32_t)rd32(r->map + off + 8);
+		memcpy(b->id, r->map + off + 12, 20);
+		b->size = 20;
+		if (misc & PD_MISC_BUILD_ID_SIZE) {
+			b->size = r->map[off + 12 + 20];
+			if (b->size > 20)
+				return -1;
+		}
+		flen = strnlen((const char *)r->map + off + 36, sz - 36);
+		if (flen == (size_t)(sz - 36))
+			return -1;
+		b->filename = (const char *)r->map + off + 36;
+		r->nr_bids++;
+		off += sz;
+	}
+	return 0;
+}
+
+static int parse_features(struct collect_pdread *r, const struct pd_file_header *h)
+{
+	uint64_t sec = r->data_end;
+	int bit;
+
+	for (bit = 0; bit < PD_FEAT_BITS; bit++) {
+		uint64_t off, size;
+		int err = 0;
+
+		if (!(h->adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (!in_file(r, sec, 16))
+			return pgo_error("'%s': feature table at offset %llu runs past the end of the file "
+					 "(truncated?)", r->path, (unsigned long long)sec);
+		off = rd64(r->map + sec);
+		size = rd64(r->map + sec + 8);
+		if (!in_file(r, off, size))
+			return pgo_error("'%s': feature %d section (offset %llu, %llu bytes) is outside "
+					 "the file (truncated?)", r->path, bit, (unsigned long long)off,
+					 (unsigned long long)size);
+		if (bit == PD_FEAT_BUILD_ID)
+			err = parse_build_ids(r, off, size);
+		else if (bit == PD_FEAT_CMDLINE)
+			err = parse_cmdline(r, off, size);
+		else if (bit == PD_FEAT_EVENT_DESC)
+			err = parse_event_desc(r, off, size);
+		if (err)
+			return pgo_error("'%s': malformed feature %d section at offset %llu", r->path, bit,
+					 (unsigned long long)off);
+		sec += 16;
+	}
+	return 0;
+}
+
+static int parse_attrs(struct collect_pdread *r, const struct pd_file_header *h)
+{
+	uint64_t asz = h->attr_size, i;
+
+	if (asz < 16 + PERF_ATTR_SIZE_VER0 || asz > PD_MAX_ATTR_SIZE)
+		return pgo_error("'%s': unsupported attr size %llu in the header", r->path,
+				 (unsigned long long)asz);
+	if (!h->attrs.size || h->attrs.size % asz || !in_file(r, h->attrs.offset, h->attrs.size))
+		return pgo_error("'%s': bad attrs section (offset %llu, %llu bytes)", r->path,
+				 (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size);
+	r->nr_attrs = h->attrs.size / asz;
+	if (r->nr_attrs > PD_MAX_ATTRS)
+		return pgo_error("'%s': too many attrs (%zu)", r->path, r->nr_attrs);
+	r->attrs = pgo_calloc(r->nr_attrs, sizeof(*r->attrs));
+	r->names = pgo_calloc(r->nr_attrs, sizeof(*r->names));
+	r->ids = pgo_calloc(r->nr_attrs, sizeof(*r->ids));
+	if (!r->attrs || !r->names || !r->ids)
+		return -1;
+	for (i = 0; i < r->nr_attrs; i++) {
+		const uint8_t *p = r->map + h->attrs.offset + i * asz;
+		struct collect_pd_attr *a = &r->attrs[i];
+		uint64_t ids_off = rd64(p + asz - 16), ids_size = rd64(p + asz - 8), k;
+		size_t n = asz - 16;
+		char buf[64];
+
+		memcpy(&a->attr, p, n < sizeof(a->attr) ? n : sizeof(a->attr));
+		r->names[i] = pgo_strdup(default_event_name(&a->attr, buf, sizeof(buf)));
+		if (!r->names[i])
+			return -1;
+		a->name = r->names[i];
+		if (ids_size % 8 || !in_file(r, ids_off, ids_size))
+			return pgo_error("'%s': bad ids section of attr %llu", r->path,
+					 (unsigned long long)i);
+		a->nr_ids = ids_size / 8;
+		if (a->nr_ids) {
+			r->ids[i] = pgo_calloc(a->nr_ids, 8);
+			if (!r->ids[i])
+				return -1;
+			memcpy(r->ids[i], r->map + ids_off, ids_size);
+		}
+		a->ids = r->ids[i];
+		for (k = 0; k < a->nr_ids; k++)
+			if (pgo_u64map_put(&r->id2attr, r->ids[i][k], i + 1) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static const struct collect_pd_attr *attr_by_id(const struct collect_pdread *r, uint64_t id)
+{
+	const uint64_t *v = pgo_u64map_find(&r->id2attr, id);
+
+	return v ? &r->attrs[*v - 1] : NULL;
+}
+
+/* Byte offset of the event id in a SAMPLE body for this sample_type, or -1. */
+static int sample_id_pos(uint64_t st)
+{
+	int pos = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	if (st & PERF_SAMPLE_IP)
+		pos += 8;
+	if (st & PERF_SAMPLE_TID)
+		pos += 8;
+	if (st & PERF_SAMPLE_TIME)
+		pos += 8;
+	if (st & PERF_SAMPLE_ADDR)
+		pos += 8;
+	return pos;
+}
+
+/* Size of the sample_id_all trailer of non-sample records. */
+static unsigned trailer_size(uint64_t st)
+{
+	unsigned n = 0;
+
+	n += !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ID) +
+	     !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU) +
+	     !!(st & PERF_SAMPLE_IDENTIFIER);
+	return n * 8;
+}
+
+/* The attr a record belongs to (NULL if it cannot be told). */
+static const struct collect_pd_attr *record_attr(const struct collect_pdread *r, const uint8_t *rec,
+						 uint32_t type, uint16_t size)
+{
+	const struct collect_pd_attr *a0 = &r->attrs[0];
+	uint64_t st = a0->attr.sample_type;
+
+	if (r->nr_attrs == 1)
+		return a0;
+	if (type == PERF_RECORD_SAMPLE) {
+		int pos = sample_id_pos(st);
+
+		if (pos < 0 || 8 + pos + 8 > size)
+			return NULL;
+		return attr_by_id(r, rd64(rec + 8 + pos));
+	}
+	if (!a0->attr.sample_id_all || !(st & PERF_SAMPLE_IDENTIFIER) || size < 16)
+		return NULL;
+	return attr_by_id(r, rd64(rec + size - 8));
+}
+
+/* Timestamp of a record, if it carries one. */
+static int record_time(const struct collect_pdread *r, const uint8_t *rec, uint32_t type,
+		       uint16_t size, uint64_t *time)
+{
+	const struct collect_pd_attr *a = record_attr(r, rec, type, size);
+	uint64_t st;
+
+	if (!a)
+		a = &r->attrs[0];
+	st = a->attr.sample_type;
+	if (!(st & PERF_SAMPLE_TIME))
+		return 0;
+	if (type == PERF_RECORD_SAMPLE) {
+		unsigned pos = 8;
+
+		pos += 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+			    !!(st & PERF_SAMPLE_TID));
+		if (pos + 8 > size)
+			return 0;
+		*time = rd64(rec + pos);
+		return 1;
+	}
+	if (type >= 64 || !a->attr.sample_id_all)
+		return 0;
+	{
+		unsigned ts = trailer_size(st), pos;
+
+		if (8 + ts > size)
+			return 0;
+		pos = size - ts + 8 * !!(st & PERF_SAMPLE_TID);
+		*time = rd64(rec + pos);
+	}
+	return 1;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct pd_rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int index_records(struct collect_pdread *r)
+{
+	uint64_t off = r->data_off, last_time = 0;
+
+	while (off < r->data_end) {
+		const uint8_t *rec;
+		uint32_t type;
+		uint16_t size;
+		uint64_t t;
+
+		if (r->data_end - off < 8)
+			return pgo_error("'%s': truncated record header at offset %llu", r->path,
+					 (unsigned long long)off);
+		rec = r->map + off;
+		type = rd32(rec);
+		size = rd16(rec + 6);
+		if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
+			return pgo_error("'%s': compressed records (offset %llu) are not supported; "
+					 "record without -z", r->path, (unsigned long long)off);
+		if (size < 8)
+			return pgo_error("'%s': record of size %u at offset %llu (corrupt file)", r->path,
+					 size, (unsigned long long)off);
+		if (size % 8)
+			return pgo_error("'%s': misaligned record size %u at offset %llu (corrupt file)",
+					 r->path, size, (unsigned long long)off);
+		if (size > r->data_end - off)
+			return pgo_error("'%s': record at offset %llu (type %u, %u bytes) runs past the "
+					 "end of the data section (truncated?)", r->path,
+					 (unsigned long long)off, type, size);
+		if (type == PD_RECORD_HEADER_ATTR)
+			return pgo_error("'%s': pipe-mode records at offset %llu are not supported; "
+					 "record to a file (perf record -o FILE)", r->path,
+					 (unsigned long long)off);
+		if (record_time(r, rec, type, size, &t))
+			last_time = t;
+		if (PGO_ALLOC_GROW(r->recs, r->nr_recs + 1, r->alloc_recs) < 0)
+			return -1;
+		r->recs[r->nr_recs].time = last_time;
+		r->recs[r->nr_recs].off = off;
+		r->nr_recs++;
+		off += size;
+	}
+	if (r->nr_recs > 1)
+		qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
+	return 0;
+}
+
+static int check_header(struct collect_pdread *r, struct pd_file_header *h)
+{
+	uint64_t magic;
+
+	if (r->size < 16)
+		return pgo_error("'%s' is not a perf.data file (%zu bytes)", r->path, r->size);
+	magic = rd64(r->map);
+	if (magic == PD_MAGIC_SWAPPED)
+		return pgo_error("'%s' was recorded on a host of the other byte order; not supported",
+				 r->path);
+	if (magic != PD_MAGIC_U64) {
+		if (!memcmp(r->map, "PERFFILE", 8))
+			return pgo_error("'%s' is in the old perf.data v1 format; not supported", r->path);
+		return pgo_error("'%s' is not a perf.data file (bad magic)", r->path);
+	}
+	if (rd64(r->map + 8) == 16)
+		return pgo_error("'%s' is a pipe-mode perf.data (perf record -o -); not supported, "
+				 "record to a file", r->path);
+	if (r->size < sizeof(*h) || rd64(r->map + 8) != sizeof(*h))
+		return pgo_error("'%s': unexpected header size %llu (truncated?)", r->path,
+				 (unsigned long long)(r->size < 16 ? 0 : rd64(r->map + 8)));
+	memcpy(h, r->map, sizeof(*h));
+	if (!in_file(r, h->data.offset, h->data.size))
+		return pgo_error("'%s': data section (offset %llu, %llu bytes) runs past the end of "
+				 "the file (%zu bytes; truncated?)", r->path,
+				 (unsigned long long)h->data.offset, (unsigned long long)h->data.size,
+				 r->size);
+	if (h->data.offset % 8)
+		return pgo_error("'%s': misaligned data section offset %llu", r->path,
+				 (unsigned long long)h->data.offset);
+	r->data_off = h->data.offset;
+	r->data_end = h->data.offset + h->data.size;
+	return 0;
+}
+
+int collect_pdread_open(const char *path, struct collect_pdread **out)
+{
+	struct collect_pdread *r;
+	struct pd_file_header h;
+	struct stat stbuf;
+	void *m;
+
+	*out = NULL;
+	r = pgo_calloc(1, sizeof(*r));
+	if (!r)
+		return -1;
+	r->fd = -1;
+	r->path = pgo_strdup(path);
+	if (!r->path)
+		goto fail;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		pgo_error_errno("cannot open '%s'", path);
+		goto fail;
+	}
+	if (fstat(r->fd, &stbuf) < 0) {
+		pgo_error_errno("cannot stat '%s'", path);
+		goto fail;
+	}
+	if (!S_ISREG(stbuf.st_mode)) {
+		pgo_error("'%s' is not a regular file", path);
+		goto fail;
+	}
+	r->size = stbuf.st_size;
+	if (!r->size) {
+		pgo_error("'%s' is empty (was the recording interrupted?)", path);
+		goto fail;
+	}
+	m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+	if (m == MAP_FAILED) {
+		pgo_error_errno("cannot map '%s'", path);
+		goto fail;
+	}
+	r->map = m;
+	if (check_header(r, &h) < 0 || parse_attrs(r, &h) < 0 || parse_features(r, &h) < 0 ||
+	    index_records(r) < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	collect_pdread_free(r);
+	return -1;
+}
+
+void collect_pdread_free(struct collect_pdread *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
+	for (i = 0; i < r->nr_attrs; i++) {
+		if (r->names)
+			free(r->names[i]);
+		if (r->ids)
+			free(r->ids[i]);
+	}
+	free(r->names);
+	free(r->ids);
+	free(r->attrs);
+	pgo_u64map_release(&r->id2attr);
+	free(r->cmdline);
+	free(r->argv0);
+	free(r->bids);
+	free(r->recs);
+	free(r->path);
+	free(r);
+}
+
+/* Cursor over a record body with bounds checks. */
+struct cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t cur64(struct cur *c)
+{
+	uint64_t v;
+
+	if (c->end - c->p < 8) {
+		c->bad = 1;
+		return 0;
+	}
+	v = rd64(c->p);
+	c->p += 8;
+	return v;
+}
+
+static const void *cur_bytes(struct cur *c, uint64_t n)
+{
+	const void *p = c->p;
+
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return NULL;
+	}
+	c->p += n;
+	return p;
+}
+
+static int read_format_size(uint64_t rf, struct cur *c)
+{
+	uint64_t per = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+	uint64_t nr = 1;
+
+	if (rf & PERF_FORMAT_GROUP)
+		nr = cur64(c);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		cur64(c);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		cur64(c);
+	if (c->bad || nr > (uint64_t)(c->end - c->p) / per)
+		return -1;
+	c->p += nr * per;
+	return 0;
+}
+
+static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t size,
+			struct collect_pd_event *ev)
+{
+	struct collect_pd_sample *s = &ev->u.sample;
+	const struct collect_pd_attr *a = ev->attr;
+	struct cur c = { rec + 8, rec + size, 0 };
+	uint64_t st, v;
+
+	if (!a)
+		return pgo_error("'%s': sample at offset %llu has an unknown event id", r->path,
+				 (unsigned long long)ev->offset);
+	st = a->attr.sample_type;
+	s->attr = a;
+	s->attr_index = a - r->attrs;
+	s->sample_type = st;
+	s->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = cur64(&c);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = cur64(&c);
+	if (st & PERF_SAMPLE_TID) {
+		v = cur64(&c);
+		memcpy(&s->pid, &v, 4);
+		memcpy(&s->tid, (const uint8_t *)&v + 4, 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = cur64(&c);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = cur64(&c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = cur64(&c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = cur64(&c);
+	if (st & PERF_SAMPLE_CPU) {
+		v = cur64(&c);
+		memcpy(&s->cpu, &v, 4);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = cur64(&c);
+	if ((st & PERF_SAMPLE_READ) && read_format_size(a->attr.read_format, &c) < 0)
+		goto bad;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->nr_callchain = cur64(&c);
+		if (c.bad || s->nr_callchain > (uint64_t)(c.end - c.p) / 8)
+			goto bad;
+		s->callchain = (const uint64_t *)c.p;
+		c.p += s->nr_callchain * 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (c.end - c.p < 4)
+			goto bad;
+		s->raw_size = rd32(c.p);
+		c.p += 4;
+		s->raw = cur_bytes(&c, s->raw_size);
+		if (c.bad)
+			goto bad;
+		/* u32 size + data are padded together to 8 bytes */
+		c.p = rec + 8 + (((c.p - (rec + 8)) + 7) & ~(uint64_t)7);
+		if (c.p > c.end)
+			goto bad;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s->nr_branches = cur64(&c);
+		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			cur64(&c);
+		if (c.bad || s->nr_branches > (uint64_t)(c.end - c.p) / sizeof(struct perf_branch_entry))
+			goto bad;
+		s->branches = (const struct perf_branch_entry *)c.p;
+		c.p += s->nr_branches * sizeof(struct perf_branch_entry);
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->user_regs_abi = cur64(&c);
+		s->user_regs_mask = a->attr.sample_regs_user;
+		if (s->user_regs_abi) {
+			s->nr_user_regs = __builtin_popcountll(s->user_regs_mask);
+			s->user_regs = cur_bytes(&c, 8 * (uint64_t)s->nr_user_regs);
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->user_stack_size = cur64(&c);
+		if (c.bad)
+			goto bad;
+		s->user_stack = cur_bytes(&c, s->user_stack_size);
+		if (c.bad)
+			goto bad;
+		if (s->user_stack_size) {
+			/* the kernel pads the copy to 8 bytes */
+			if (s->user_stack_size % 8)
+				goto bad;
+			s->user_stack_dyn_size = cur64(&c);
+			if (s->user_stack_dyn_size > s->user_stack_size)
+				s->user_stack_dyn_size = s->user_stack_size;
+		}
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s->weight = cur64(&c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = cur64(&c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = cur64(&c);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		if (cur64(&c))
+			cur_bytes(&c, 8 * (uint64_t)__builtin_popcountll(a->attr.sample_regs_intr));
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = cur64(&c);
+	if (c.bad)
+		goto bad;
+	ev->time = (st & PERF_SAMPLE_TIME) ? s->time : ev->time;
+	return 0;
+bad:
+	return pgo_error("'%s': sample at offset %llu is shorter than its fields (corrupt file)",
+			 r->path, (unsigned long long)ev->offset);
+}
+
+/* Body end of a non-sample record: before the sample_id_all trailer. */
+static const uint8_t *body_end(const struct collect_pdread *r, const struct collect_pd_event *ev,
+			       const uint8_t *rec, uint16_t size)
+{
+	const struct collect_pd_attr *a = ev->attr ? ev->attr : &r->attrs[0];
+	unsigned ts = a->attr.sample_id_all ? trailer_size(a->attr.sample_type) : 0;
+
+	if (ts + 8 > size)
+		return rec + 8;
+	return rec + size - ts;
+}
+
+static const char *record_string(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end || !memchr(p, '\0', end - p))
+		return NULL;
+	return (const char *)p;
+}
+
+static int parse_record(struct collect_pdread *r, const uint8_t *rec, uint16_t size,
+			struct collect_pd_event *ev)
+{
+	const uint8_t *end = body_end(r, ev, rec, size), *p = rec + 8;
+	size_t body = end - p;
+
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		r->stats.samples++;
+		return parse_sample(r, rec, size, ev);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct collect_pd_mmap *m = &ev->u.mmap;
+		size_t fixed = ev->type == PERF_RECORD_MMAP ? 32 : 32 + 24 + 8;
+
+		if (body < fixed + 1)
+			goto bad;
+		m->pid = rd32(p);
+		m->tid = rd32(p + 4);
+		m->start = rd64(p + 8);
+		m->len = rd64(p + 16);
+		m->pgoff = rd64(p + 24);
+		m->executable = !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
+		if (ev->type == PERF_RECORD_MMAP2) {
+			if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				m->has_build_id = 1;
+				m->build_id_size = p[32];
+				if (m->build_id_size > 20)
+					m->build_id_size = 20;
+				memcpy(m->build_id, p + 36, 20);
+			} else {
+				m->maj = rd32(p + 32);
+				m->min = rd32(p + 36);
+				m->ino = rd64(p + 40);
+				m->ino_generation = rd64(p + 48);
+			}
+			m->prot = rd32(p + 56);
+			m->flags = rd32(p + 60);
+		}
+		m->filename = record_string(p + fixed, end);
+		if (!m->filename)
+			goto bad;
+		r->stats.mmaps++;
+		return 0;
+	}
+	case PERF_RECORD_COMM:
+		if (body < 9)
+			goto bad;
+		ev->u.comm.pid = rd32(p);
+		ev->u.comm.tid = rd32(p + 4);
+		ev->u.comm.exec = !!(ev->misc & PERF_RECORD_MISC_COMM_EXEC);
+		ev->u.comm.comm = record_string(p + 8, end);
+		if (!ev->u.comm.comm)
+			goto bad;
+		r->stats.comms++;
+		return 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (body < 24)
+			goto bad;
+		ev->u.task.pid = rd32(p);
+		ev->u.task.ppid = rd32(p + 4);
+		ev->u.task.tid = rd32(p + 8);
+		ev->u.task.ptid = rd32(p + 12);
+		ev->u.task.time = rd64(p + 16);
+		if (ev->type == PERF_RECORD_FORK)
+			r->stats.forks++;
+		else
+			r->stats.exits++;
+		return 0;
+	case PERF_RECORD_LOST:
+		if (body < 16)
+			goto bad;
+		ev->u.lost.id = rd64(p);
+		ev->u.lost.lost = rd64(p + 8);
+		r->stats.lost_records++;
+		r->stats.lost += ev->u.lost.lost;
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (body < 8)
+			goto bad;
+		ev->u.lost.id = 0;
+		ev->u.lost.lost = rd64(p);
+		r->stats.lost_samples += ev->u.lost.lost;
+		return 0;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (body < 24)
+			goto bad;
+		ev->u.throttle.time = rd64(p);
+		ev->u.throttle.id = rd64(p + 8);
+		ev->u.throttle.stream_id = rd64(p + 16);
+		if (ev->type == PERF_RECORD_THROTTLE)
+			r->stats.throttles++;
+		return 0;
+	default:
+		return 1;
+	}
+bad:
+	return pgo_error("'%s': malformed record (type %u, %u bytes) at offset %llu", r->path,
+			 ev->type, size, (unsigned long long)ev->offset);
+}
+
+int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
+{
+	while (r->pos < r->nr_recs) {
+		const struct pd_rec *pr = &r->recs[r->pos++];
+		const uint8_t *rec = r->map + pr->off;
+		uint16_t size = rd16(rec + 6);
+		int counting = r->pos > r->stats_pos;
+		int ret;
+
+		memset(ev, 0, sizeof(*ev));
+		ev->type = rd32(rec);
+		ev->misc = rd16(rec + 4);
+		ev->offset = pr->off;
+		ev->time = pr->time;
+		if (counting) {
+			r->stats_pos = r->pos;
+			r->stats.records++;
+			if (ev->type < PGO_ARRAY_SIZE(r->stats.by_type))
+				r->stats.by_type[ev->type]++;
+			if (!(ev->type >= 1 && ev->type <= 21) && !(ev->type >= 64 && ev->type <= 83))
+				r->stats.unknown++;
+		}
+		if (ev->type >= 64)
+			continue;
+		ev->attr = record_attr(r, rec, ev->type, size);
+		if (!counting) {
+			struct collect_pdread_stats save = r->stats;
+
+			ret = parse_record(r, rec, size, ev);
+			r->stats = save;
+		} else {
+			ret = parse_record(r, rec, size, ev);
+		}
+		if (ret < 0)
+			return -1;
+		if (ret == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void collect_pdread_rewind(struct collect_pdread *r)
+{
+	r->pos = 0;
+}
+
+const char *collect_pdread_path(const struct collect_pdread *r)
+{
+	return r->path;
+}
+
+size_t collect_pdread_nr_attrs(const struct collect_pdread *r)
+{
+	return r->nr_attrs;
+}
+
+const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r, size_t i)
+{
+	return i < r->nr_attrs ? &r->attrs[i] : NULL;
+}
+
+const char *collect_pdread_cmdline(const struct collect_pdread *r)
+{
+	return r->cmdline;
+}
+
+const char *collect_pdread_argv0(const struct collect_pdread *r)
+{
+	return r->argv0;
+}
+
+size_t collect_pdread_nr_build_ids(const struct collect_pdread *r)
+{
+	return r->nr_bids;
+}
+
+const struct collect_pd_build_id *collect_pdread_build_id(const struct collect_pdread *r, size_t i)
+{
+	return i < r->nr_bids ? &r->bids[i] : NULL;
+}
+
+const struct collect_pdread_stats *collect_pdread_stats(const struct collect_pdread *r)
+{
+	return &r->stats;
+}

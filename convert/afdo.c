@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AutoFDO v2 writer, reader and dumper (convert/afdo.h). Layout: header {magic
+ * "gcda", version 2, 0}; string table {tag 0xaa000000, length, n, n x (u32 byte length
+ * incl. NUL, bytes)}; function section {tag 0xac000000, length, n, n x (u64 head,
+ * instance)}; module section {0xae000000, 0, 0}. An instance is {name index, #pos,
+ * #callsites, pos x (offset, #targets, u64 count, targets x (u32 type, u64 name index,
+ * u64 count)), callsites x (offset, instance)}. Words are host order (gcc reads them so).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/afdo.h"
+#include "convert/internal.h"
+#include "convert/sampleprof.h"
+#include "lib/alloc.h"
+#include "lib/atomicfile.h"
+#include "lib/buf.h"
+#include "lib/report.h"
+
+#define AFDO_MAGIC 0x67636461u
+#define AFDO_VERSION 2u
+#define AFDO_TAG_NAMES 0xaa000000u
+#define AFDO_TAG_FUNCTION 0xac000000u
+#define AFDO_TAG_MODULE 0xae000000u
+#define AFDO_HIST_INDIR_CALL_TOPN 7u
+#define AFDO_MAX_DEPTH 128
+
+/* ---- writer ---- */
+
+static int put32(struct pgo_buf *b, uint32_t v)
+{
+	return pgo_buf_add(b, &v, 4);
+}
+
+static int put64(struct pgo_buf *b, uint64_t v)
+{
+	return pgo_buf_add(b, &v, 8);
+}
+
+struct names {
+	struct pgo_u64map index;       /* profile string id -> afdo index */
+	uint32_t *ids;                 /* afdo index - 1 -> profile string id */
+	size_t nr, alloc;
+};
+
+static int name_add(struct names *n, uint32_t id)
+{
+	uint64_t *v;
+	int ret = pgo_u64map_get(&n->index, id, &v);
+
+	if (ret <= 0)
+		return ret;
+	if (PGO_ALLOC_GROW(n->ids, n->nr + 1, n->alloc) < 0)
+		return -1;
+	n->ids[n->nr++] = id;
+	*v = n->nr; /* index 0 is "" */
+	return 0;
+}
+
+static int collect_names(struct names *n, const struct sp_fn *f)
+{
+	size_t i, k;
+
+	if (name_add(n, f->name) < 0)
+		return -1;
+	for (i = 0; i < f->nr_pos; i++)
+		for (k = 0; k < f->pos[i].nr_targets; k++)
+			if (name_add(n, f->pos[i].targets[k].name) < 0)
+				return -1;
+	for (i = 0; i < f->nr_cs; i++)
+		if (collect_names(n, f->cs[i].fn) < 0)
+			return -1;
+	return 0;
+}
+
+static uint32_t name_index(const struct names *n, uint32_t id)
+{
+	const uint64_t *v = pgo_u64map_find(&n->index, id);
+
+	return v ? (uint32_t)*v : 0;
+}
+
+static int put_instance(struct pgo_buf *b, const struct names *n, const struct sp_fn *f,
+			struct convert_afdo_summary *s)
+{
+	size_t i, k;
+	int err = 0;
+
+	err |= put32(b, name_index(n, f->name));
+	err |= put32(b, f->nr_pos);
+	err |= put32(b, f->nr_cs);
+	for (i = 0; i < f->nr_pos; i++) {
+		const struct sp_pos *p = &f->pos[i];
+
+		err |= put32(b, p->offset);
+		err |= put32(b, p->nr_targets);
+		err |= put64(b, p->count);
+		s->positions++;
+		s->sum_counts += p->count;
+		if (p->count > s->max_count)
+			s->max_count = p->count;
+		for (k = 0; k < p->nr_targets; k++) {
+			err |= put32(b, AFDO_HIST_INDIR_CALL_TOPN);
+			err |= put64(b, name_index(n, p->targets[k].name));
+			err |= put64(b, p->targets[k].count);
+			s->targets++;
+		}
+	}
+	for (i = 0; i < f->nr_cs; i++) {
+		err |= put32(b, f->cs[i].offset);
+		s->instances++;
+		err |= put_instance(b, n, f->cs[i].fn, s);
+	}
+	return err ? -1 : 0;
+}
+
+static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert_afdo_summary *s)
+{
+	struct names n = { PGO_U64MAP_INIT, NULL, 0, 0 };
+	size_t i, mark;
+	int err = -1;
+
+	memset(s, 0, sizeof(*s));
+	s->version = AFDO_VERSION;
+	for (i = 0; i < sp->nr_fns; i++)
+		if (collect_names(&n, sp->fns[i]) < 0)
+			goto out;
+	if (put32(b, AFDO_MAGIC) || put32(b, AFDO_VERSION) || put32(b, 0))
+		goto out;
+	if (put32(b, AFDO_TAG_NAMES) || put32(b, 0) || put32(b, n.nr + 1))
+		goto out;
+	mark = b->len;
+	if (put32(b, 1) || pgo_buf_add(b, "", 1))
+		goto out;
+	for (i = 0; i < n.nr; i++) {
+		const char *str = sp_str(sp, n.ids[i]);
+		uint32_t len = strlen(str) + 1;
+
+		if (put32(b, len) || pgo_buf_add(b, str, len))
+			goto out;
+	}
+	{
+		uint32_t words = (b->len - mark) / 4 + 1;
+
+		memcpy(b->data + mark - 8, &words, 4); /* section length: gcc ignores it */
+	}
+	s->strings = n.nr + 1;
+	if (put32(b, AFDO_TAG_FUNCTION) || put32(b, 0) || put32(b, sp->nr_fns))
+		goto out;
+	mark = b->len;
+	for (i = 0; i < sp->nr_fns; i++) {
+		if (put64(b, sp->fns[i]->head) || put_instance(b, &n, sp->fns[i], s))
+			goto out;
+		s->sum_heads += sp->fns[i]->head;
+		s->functions++;
+	}
+	{
+		uint32_t words = (b->len - mark) / 4 + 1;
+
+		memcpy(b->data + mark - 8, &words, 4);
+	}
+	if (put32(b, AFDO_TAG_MODULE) || put32(b, 0) || put32(b, 0))
+		goto out;
+	err = 0;
+out:
+	pgo_u64map_release(&n.index);
+	free(n.ids);
+	return err;
+}
+
+int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_options *o,
+		       const char *path, struct convert_afdo_summary *sum)
+{
+	struct sp_profile sp;
+	struct pgo_buf b = PGO_BUF_INIT;
+	struct convert_afdo_summary want, got;
+	int err = -1;
+
+	if (sp_build(p, o->keep_discriminators, &sp) < 0)
+		return -1;
+	if (!sp.nr_fns) {
+		sp_release(&sp);
+		return pgo_error("no samples with line information in the binary; build it with -g");
+	}
+	if (encode(&sp, &b, &want) < 0)
+		goto out;
+	/* self-check: gcc accepts truncated files silently and crashes on some bad ones */
+	if (convert_afdo_parse((const uint8_t *)b.data, b.len, path, NULL, &got) < 0 ||
+	    memcmp(&want, &got, sizeof(want))) {
+		pgo_error("the AutoFDO profile for '%s' failed its read-back check (%llu/%llu "
+			  "functions, %llu/%llu counts); not written", path,
+			  (unsigned long long)got.functions, (unsigned long long)want.functions,
+			  (unsigned long long)got.sum_counts, (unsigned long long)want.sum_counts);
+		goto out;
+	}
+	if (!strcmp(path, "-")) {
+		if (fwrite(b.data, 1, b.len, stdout) != b.len) {
+			pgo_error_errno("cannot write the profile to stdout");
+			goto out;
+		}
+	} else if (pgo_write_file_atomic(path, b.data, b.len) < 0) {
+		goto out;
+	}
+	*sum = want;
+	err = 0;
+out:
+	pgo_buf_release(&b);
+	sp_release(&sp);
+	return err;
+}
+
+/* ---- reader ---- */
+
+struct rd {
+	const uint8_t *p, *end, *start;
+	const char *name;
+	uint32_t version;
+	uint64_t nstr;
+	const char **strs;
+	uint32_t *lens;
+	FILE *out;
+	struct convert_afdo_summary *s;
+};
+
+static int rd32(struct rd *r, uint32_t *v, const char *what)
+{
+	*v = 0;
+	if (r->end - r->p < 4)
+		return pgo_error("'%s': truncated at offset %zu (reading %s)", r->name,
+				 (size_t)(r->p - r->start), what);
+	memcpy(v, r->p, 4);
+	r->p += 4;
+	return 0;
+}
+
+static int rd64(struct rd *r, uint64_t *v, const char *what)
+{
+	*v = 0;
+	if (r->end - r->p < 8)
+		return pgo_error("'%s': truncated at offset %zu (reading %s)", r->name,
+				 (size_t)(r->p - r->start), what);
+	memcpy(v, r->p, 8);
+	r->p += 8;
+	return 0;
+}
+
+static const char *str_at(const struct rd *r, uint64_t i, int *len)
+{
+	if (i >= r->nstr) {
+		*len = 3;
+		return "<?>";
+	}
+	*len = (int)r->lens[i];
+	return r->strs[i];
+}
+
+static void fmt_offset(struct pgo_buf *b, uint32_t off)
+{
+	pgo_buf_addf(b, "%+d", (int)(int16_t)(off >> 16));
+	if (off & 0xffff)
+		pgo_buf_addf(b, ".%u", off & 0xffff);
+}
+
+static int read_instance(struct rd *r, int depth, struct pgo_buf *text, uint64_t *total)
+{
+	uint32_t name, npos, ncs, i;
+	size_t off0 = r->p - r->start;
+
+	*total = 0;
+	if (depth > AFDO_MAX_DEPTH)
+		return pgo_error("'%s': inline instances nested deeper than %d at offset %zu", r->name,
+				 AFDO_MAX_DEPTH, off0);
+	if (rd32(r, &name, "a function name index") || rd32(r, &npos, "a position count") ||
+	    rd32(r, &ncs, "a callsite count"))
+		return -1;
+	if (name >= r->nstr)
+		return pgo_error("'%s': function name index %u at offset %zu is out of range (%llu "
+				 "strings)", r->name, name, off0, (unsigned long long)r->nstr);
+	if (npos > (size_t)(r->end - r->p) / 16 || ncs > (size_t)(r->end - r->p) / 16)
+		return pgo_error("'%s': counts at offset %zu exceed the file size", r->name, off0);
+	for (i = 0; i < npos; i++) {
+		uint32_t offset, ntargets, k;
+		uint64_t count;
+
+		if (rd32(r, &offset, "a line offset") || rd32(r, &ntargets, "a target count") ||
+		    rd64(r, &count, "a count"))
+			return -1;
+		if (ntargets > (size_t)(r->end - r->p) / 20)
+			return pgo_error("'%s': target count at offset %zu exceeds the file size",
+					 r->name, (size_t)(r->p - r->start));
+		*total += count;
+		r->s->positions++;
+		r->s->sum_counts += count;
+		if (count > r->s->max_count)
+			r->s->max_count = count;
+		if (text) {
+			pgo_buf_addf(text, "%*s", 2 * (depth + 1), "");
+			fmt_offset(text, offset);
+			pgo_buf_addf(text, ": %llu", (unsigned long long)count);
+		}
+		for (k = 0; k < ntargets; k++) {
+			uint32_t type;
+			uint64_t tname, tcount;
+			int len;
+			const char *s;
+
+			if (rd32(r, &type, "a target type") || rd64(r, &tname, "a target name") ||
+			    rd64(r, &tcount, "a target count"))
+				return -1;
+			r->s->targets++;
+			if (text) {
+				s = str_at(r, tname, &len);
+				pgo_buf_addf(text, "%s%.*s=%llu", k ? " " : "  targets: ", len, s,
+					     (unsigned long long)tcount);
+			}
+		}
+		if (text)
+			pgo_buf_addch(text, '\n');
+	}
+	for (i = 0; i < ncs; i++) {
+		struct pgo_buf sub = PGO_BUF_INIT;
+		uint32_t offset, cname;
+		uint64_t sub_total;
+		int len;
+		const char *s;
+
+		if (rd32(r, &offset, "a callsite offset"))
+			return -1;
+		if (r->end - r->p >= 4)
+			memcpy(&cname, r->p, 4);
+		else
+			cname = 0;
+		if (read_instance(r, depth + 1, text ? &sub : NULL, &sub_total) < 0) {
+			pgo_buf_release(&sub);
+			return -1;
+		}
+		r->s->instances++;
+		*total += sub_total;
+		if (text) {
+			s = str_at(r, cname, &len);
+			pgo_buf_addf(text, "%*s", 2 * (depth + 1), "");
+			fmt_offset(text, offset);
+			pgo_buf_addf(text, ": inlined %.*s, total %llu\n", len, s,
+				     (unsigned long long)sub_total);
+			pgo_buf_add(text, sub.data, sub.len);
+		}
+		pgo_buf_release(&sub);
+	}
+	return 0;
+}
+
+static int read_strings(struct rd *r)
+{
+	uint32_t tag, len, n, i;
+
+	if (rd32(r, &tag, "the string table tag") || rd32(r, &len, "the string table length") ||
+	    rd32(r, &n, "the string count"))
+		return -1;
+	if (tag != AFDO_TAG_NAMES)
+		return pgo_error("'%s': string table tag is 0x%08x, expected 0x%08x", r->name, tag,
+				 AFDO_TAG_NAMES);
+	if (n > (size_t)(r->end - r->p) / 4)
+		return pgo_error("'%s': string count %u exceeds the file size", r->name, n);
+	r->nstr = n;
+	r->strs = pgo_calloc(n ? n : 1, sizeof(*r->strs));
+	r->lens = pgo_calloc(n ? n : 1, sizeof(*r->lens));
+	if (!r->strs || !r->lens)
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint64_t bytes;
+
+		if (rd32(r, &len, "a string length"))
+			return -1;
+		/* gcc <= 11 (version 1) counts words, NUL-padded */
+		bytes = r->version == AFDO_VERSION ? len : (uint64_t)len * 4;
+		if (!bytes && r->version == AFDO_VERSION)
+			return pgo_error("'%s': zero-length string %u at offset %zu (gcc 12 crashes on it)",
+					 r->name, i, (size_t)(r->p - r->start) - 4);
+		if (bytes > (uint64_t)(r->end - r->p))
+			return pgo_error("'%s': string %u at offset %zu runs past the end", r->name, i,
+					 (size_t)(r->p - r->start) - 4);
+		if (r->version == AFDO_VERSION && r->p[bytes - 1] != '\0')
+			return pgo_error("'%s': string %u at offset %zu is not NUL-terminated", r->name,
+					 i, (size_t)(r->p - r->start) - 4);
+		r->strs[i] = (const char *)r->p;
+		r->lens[i] = strnlen((const char *)r->p, bytes);
+		r->p += bytes;
+	}
+	return 0;
+}
+
+int convert_afdo_parse(const uint8_t *data, size_t len, const char *name, FILE *out,
+		       struct convert_afdo_summary *sum)
+{
+	struct rd r = { data, data + len, data, name, 0, 0, NULL, NULL, out, sum };
+	uint32_t magic, zero, tag, slen, n, i;
+	struct pgo_buf text = PGO_BUF_INIT;
+	int err = -1;
+
+	memset(sum, 0, sizeof(*sum));
+	if (rd32(&r, &magic, "the magic") || rd32(&r, &r.version, "the version") ||
+	    rd32(&r, &zero, "the header"))
+		goto out;
+	if (magic != AFDO_MAGIC) {
+		pgo_error("'%s' is not an AutoFDO profile (magic 0x%08x%s)", name, magic,
+			  magic == __builtin_bswap32(AFDO_MAGIC) ? ", byte-swapped" : "");
+		goto out;
+	}
+	sum->version = r.version;
+	if (read_strings(&r) < 0)
+		goto out;
+	sum->strings = r.nstr;
+	if (rd32(&r, &tag, "the function section tag") || rd32(&r, &slen, "the section length") ||
+	    rd32(&r, &n, "the function count"))
+		goto out;
+	if (tag != AFDO_TAG_FUNCTION) {
+		pgo_error("'%s': function section tag is 0x%08x, expected 0x%08x", name, tag,
+			  AFDO_TAG_FUNCTION);
+		goto out;
+	}
+	if (n > (size_t)(r.end - r.p) / 20) {
+		pgo_error("'%s': function count %u exceeds the file size", name, n);
+		goto out;
+	}
+	if (out)
+		fprintf(out, "afdo version %u: %llu strings, %u functions\n", r.version,
+			(unsigned long long)r.nstr, n);
+	for (i = 0; i < n; i++) {
+		uint64_t head, total;
+		uint32_t fname;
+		int flen;
+		const char *fs;
+
+		if (rd64(&r, &head, "a head count"))
+			goto out;
+		if (r.end - r.p >= 4)
+			memcpy(&fname, r.p, 4);
+		else
+			fname = 0;
+		pgo_buf_reset(&text);
+		if (read_instance(&r, 0, out ? &text : NULL, &total) < 0)
+			goto out;
+		sum->functions++;
+		sum->sum_heads += head;
+		if (out) {
+			fs = str_at(&r, fname, &flen);
+			fprintf(out, "%.*s: head %llu, total %llu\n%s", flen, fs,
+				(unsigned long long)head, (unsigned long long)total,
+				pgo_buf_str(&text));
+		}
+	}
+	/* optional module section; gcc 12 asserts its count is 0 */
+	if (r.p < r.end) {
+		uint32_t mtag, mlen, mn;
+
+		if (rd32(&r, &mtag, "the module section tag") || rd32(&r, &mlen, "the module length") ||
+		    rd32(&r, &mn, "the module count"))
+			goto out;
+		if (mn) {
+			pgo_error("'%s': module count %u (gcc 12 requires 0)", name, mn);
+			goto out;
+		}
+	}
+	if (out) {
+		if (r.p < r.end)
+			fprintf(out, "# %zu trailing bytes (ignored by gcc 12)\n", (size_t)(r.end - r.p));
+		fprintf(out, "# %llu functions, %llu inline instances, %llu positions, sum %llu, "
+			"max %llu\n", (unsigned long long)sum->functions,
+			(unsigned long long)sum->instances, (unsigned long long)sum->positions,
+			(unsigned long long)sum->sum_counts, (unsigned long long)sum->max_count);
+	}
+	if (r.p != r.end && !out) {
+		pgo_error("'%s': %zu unexpected trailing bytes", name, (size_t)(r.end - r.p));
+		goto out;
+	}
+	err = 0;
+out:
+	pgo_buf_release(&text);
+	free(r.strs);
+	free(r.lens);
+	return err;
+}
+
+int convert_afdo_dump(const char *path, FILE *out)
+{
+	struct convert_afdo_summary sum;
+	char *data;
+	size_t len;
+	int ret;
+
+	if (pgo_read_file(path, (size_t)1 << 32, &data, &len) < 0)
+		return -1;
+	ret = convert_afdo_parse((const uint8_t *)data, len, path, out, &sum);
+	free(data);
+	return ret;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AutoFDO profiles for gcc 12 (-fauto-profile=FILE): the version-2 byte layout of
+ * autofdo-gcc12-format.md, written from the model of convert/sampleprof.h, read back
+ * and checked before it is renamed into place. And a reader that prints any .afdo
+ * (version 2, or the word-string layout of gcc <= 11 / autofdo 0.19) as text.
+ */
+#ifndef PGO_CONVERT_AFDO_H
+#define PGO_CONVERT_AFDO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct convert_profile;
+
+struct convert_afdo_options {
+	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
+};
+
+/* What a written (or read) file holds. */
+struct convert_afdo_summary {
+	uint32_t version;
+	uint64_t strings;
+	uint64_t functions;            /* top-level */
+	uint64_t instances;            /* nested inline instances */
+	uint64_t positions;            /* pos records, all levels */
+	uint64_t targets;
+	uint64_t sum_counts;           /* over pos records */
+	uint64_t sum_heads;            /* over top-level head counts */
+	uint64_t max_count;
+};
+
+/*
+ * Build the AutoFDO profile of p's binaries and write it to path ("-" = stdout).
+ * The bytes are parsed back and compared with the model before the file appears.
+ * Returns 0 (summary filled) or -1 after reporting; no file is left on failure.
+ */
+int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_options *o,
+		       const char *path, struct convert_afdo_summary *sum);
+
+/*
+ * Parse an .afdo image. out != NULL: print it as text. name is used in messages.
+ * Returns 0 (summary filled) or -1 after reporting what is malformed and where.
+ */
+int convert_afdo_parse(const uint8_t *data, size_t len, const char *name, FILE *out,
+		       struct convert_afdo_summary *sum);
+/* convert_afdo_parse() of a file, printed to out. */
+int convert_afdo_dump(const char *path, FILE *out);
+
+#endif

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals shared by the files of convert/: the loaded profile's layout. Not a
+ * contract for other modules (they use profile.h, stacks.h, afdo.h, llvm.h).
+ */
+#ifndef PGO_CONVERT_INTERNAL_H
+#define PGO_CONVERT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "convert/pairmap.h"
+#include "convert/profile.h"
+#include "convert/stacks.h"
+#include "convert/symtab.h"
+#include "lib/hashmap.h"
+
+#define DSO_KERNEL 0xfffffffeU
+#define DSO_UNKNOWN 0xffffffffU
+/* Not a DSO: the thread-state leaf of an off-CPU stack, addr = enum offcpu_state. */
+#define DSO_STATE 0xfffffffdU
+/* (dso, file offset) packed in a u64 for the per-address aggregation */
+#define ADDR_KEY(dso, off) (((uint64_t)(dso) << 40) | (off))
+#define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
+#define ADDR_KEY_OFF(k) ((k) & ((1ULL << 40) - 1))
+
+struct convert_dso {
+	char *path;
+	uint8_t build_id[20];
+	int build_id_len;
+	uint64_t samples;              /* on-CPU samples of the selected event */
+	struct convert_symtab *st;     /* opened lazily; NULL if it could not be */
+	int open_tried;
+	int binary;                    /* index of the selected binary + 1, 0 if not selected */
+};
+
+struct stack_frame {
+	uint32_t dso;                  /* DSO index, DSO_KERNEL or DSO_UNKNOWN */
+	uint32_t ret;                  /* a return address: symbolize addr - 1 */
+	uint64_t addr;                 /* file offset in the DSO, or the raw address */
+};
+
+struct stack_rec {
+	uint32_t run, pid, tid, view, attr_name, nr;
+	uint64_t first;                /* index of the first frame (leaf first) in the pool */
+	uint64_t weight, samples;
+	uint64_t hash;
+	uint64_t next;                 /* next stack with the same hash, index + 1 */
+};
+
+struct convert_binary {
+	char *path;
+	char build_id_hex[41];
+	struct convert_symtab *st;
+	struct pgo_u64map counts;      /* link-time vaddr -> samples */
+	struct pairmap branches;       /* LBR (from, to) vaddrs -> count */
+	struct pairmap ranges;         /* LBR straight-line (begin, end) vaddrs -> count */
+	struct pairmap calls;          /* call stacks: (return address, callee address) -> samples */
+	uint64_t samples;
+};
+
+struct convert_profile {
+	struct convert_info info;
+	struct pgo_strtab strs;        /* names, paths, event names */
+	struct pgo_strtab dso_keys;    /* "path\n<build-id hex>" -> dso index */
+	struct convert_dso *dsos;
+	size_t nr_dsos, alloc_dsos;
+	struct pgo_u64map addr_counts; /* ADDR_KEY -> samples (selected event, user space) */
+	struct pairmap branches;       /* ADDR_KEY pairs, as in struct convert_binary */
+	struct pairmap ranges;
+	struct pairmap calls;
+	struct convert_binary *bins;
+	size_t nr_bins;
+	struct convert_run_info *runs;
+	size_t nr_runs, alloc_runs;
+	struct stack_rec *stacks;
+	size_t nr_stacks, alloc_stacks;
+	struct pgo_u64map stack_index; /* hash -> index + 1 of the first stack with it */
+	struct stack_frame *frames;
+	size_t nr_frames, alloc_frames;
+	int want_stacks;
+};
+
+/* Open the symtab of a DSO lazily (NULL if it cannot be read). */
+struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso);
+const char *convert_str(const struct convert_profile *p, uint32_t id);
+
+#endif

@@ -1,0 +1,934 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Loading a profile (convert/profile.h): read every input in time order, keep one map
+ * table per process (FORK copies it for a new process, threads share their process's,
+ * COMM exec resets it), turn each sampled IP into (DSO, file offset), and aggregate per
+ * address and, if asked, per call stack. Symbolization happens later, once per unique
+ * address, in the writers.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "collect/offcpu.h"
+#include "collect/pdread.h"
+#include "convert/internal.h"
+#include "lib/alloc.h"
+#include "lib/report.h"
+
+struct mapent {
+	uint64_t start, end, pgoff;
+	uint32_t dso;
+};
+
+struct maptab {
+	struct mapent *e;
+	size_t nr, alloc;
+};
+
+struct proc {
+	uint32_t pid;
+	uint32_t run;
+	struct maptab maps;
+};
+
+/* Per-input state. */
+struct loader {
+	struct convert_profile *p;
+	struct collect_pdread *r;
+	struct proc *procs;
+	size_t nr_procs, alloc_procs;
+	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
+	int per_process_runs;          /* a pgo collect file: every process tree is a run */
+	int first_run;                 /* runs of this file start here (-1: none yet) */
+	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
+	uint64_t *frame_buf;
+	size_t frame_alloc;
+};
+
+const char *convert_str(const struct convert_profile *p, uint32_t id)
+{
+	return id < p->strs.nr ? pgo_strtab_str(&p->strs, id) : "";
+}
+
+static uint32_t intern(struct convert_profile *p, const char *s)
+{
+	long id = pgo_strtab_intern(&p->strs, s ? s : "");
+
+	return id < 0 ? 0 : (uint32_t)id;
+}
+
+static int is_special_path(const char *path)
+{
+	return path[0] == '[' || !strncmp(path, "//", 2) || !strncmp(path, "/memfd:", 7) ||
+	       !strncmp(path, "anon_inode:", 11) || !strcmp(path, "");
+}
+
+static int is_shared_object(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strstr(base, ".so") != NULL;
+}
+
+/* Index of the DSO for (path, build-id), created on first use. */
+static int dso_get(struct convert_profile *p, struct collect_pdread *r, const char *path,
+		   const uint8_t *bid, int bid_len, uint32_t *out)
+{
+	char key[PATH_MAX + 64], hex[41];
+	uint8_t fbid[20];
+	size_t i;
+	long id;
+
+	if (!bid_len) {
+		/* the BUILD_ID feature tells the id of DSOs with samples */
+		for (i = 0; i < collect_pdread_nr_build_ids(r); i++) {
+			const struct collect_pd_build_id *b = collect_pdread_build_id(r, i);
+
+			if (!strcmp(b->filename, path)) {
+				memcpy(fbid, b->id, b->size);
+				bid = fbid;
+				bid_len = b->size;
+				break;
+			}
+		}
+	}
+	collect_build_id_hex(bid, bid_len, hex);
+	snprintf(key, sizeof(key), "%s\n%s", path, hex);
+	id = pgo_strtab_intern(&p->dso_keys, key);
+	if (id < 0)
+		return -1;
+	if ((size_t)id == p->nr_dsos) {
+		struct convert_dso *d;
+
+		if (PGO_ALLOC_GROW(p->dsos, p->nr_dsos + 1, p->alloc_dsos) < 0)
+			return -1;
+		d = &p->dsos[p->nr_dsos++];
+		memset(d, 0, sizeof(*d));
+		d->path = pgo_strdup(path);
+		if (!d->path)
+			return -1;
+		memcpy(d->build_id, bid, bid_len);
+		d->build_id_len = bid_len;
+	}
+	*out = (uint32_t)id;
+	return 0;
+}
+
+struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso)
+{
+	struct convert_dso *d;
+
+	if (dso >= p->nr_dsos)
+		return NULL;
+	d = &p->dsos[dso];
+	if (!d->open_tried) {
+		d->open_tried = 1;
+		if (!is_special_path(d->path)) {
+			int level = pgo_report_verbosity();
+
+			/* a missing library only costs names in stacks: say so at -v */
+			pgo_report_set_verbosity(level >= 1 ? level : -1);
+			if (convert_symtab_open(d->path, &p->strs, 0, &d->st) < 0)
+				d->st = NULL;
+			pgo_report_set_verbosity(level);
+		}
+	}
+	return d->st;
+}
+
+static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
+{
+	struct convert_profile *p = L->p;
+	struct convert_run_info *ru;
+
+	if (PGO_ALLOC_GROW(p->runs, p->nr_runs + 1, p->alloc_runs) < 0)
+		return -1;
+	ru = &p->runs[p->nr_runs];
+	memset(ru, 0, sizeof(*ru));
+	ru->index = p->nr_runs;
+	ru->pid = pid;
+	ru->comm = "";
+	if (L->first_run < 0)
+		L->first_run = p->nr_runs;
+	*run = p->nr_runs++;
+	return 0;
+}
+
+static int default_run(struct loader *L, uint32_t pid, uint32_t *run)
+{
+	if (L->per_process_runs || L->first_run < 0)
+		return new_run(L, pid, run);
+	*run = L->first_run;
+	return 0;
+}
+
+static struct proc *proc_find(struct loader *L, uint32_t pid)
+{
+	uint64_t *v = pgo_u64map_find(&L->pid2proc, pid);
+
+	return v ? &L->procs[*v - 1] : NULL;
+}
+
+static struct proc *proc_new(struct loader *L, uint32_t pid)
+{
+	struct proc *pr;
+
+	if (PGO_ALLOC_GROW(L->procs, L->nr_procs + 1, L->alloc_procs) < 0)
+		return NULL;
+	pr = &L->procs[L->nr_procs];
+	memset(pr, 0, sizeof(*pr));
+	pr->pid = pid;
+	if (pgo_u64map_put(&L->pid2proc, pid, L->nr_procs + 1) < 0)
+		return NULL;
+	L->nr_procs++;
+	return pr;
+}
+
+static struct proc *proc_get(struct loader *L, uint32_t pid)
+{
+	struct proc *pr = proc_find(L, pid);
+	uint32_t run;
+
+	if (pr)
+		return pr;
+	if (default_run(L, pid, &run) < 0)
+		return NULL;
+	pr = proc_new(L, pid);
+	if (pr)
+		pr->run = run;
+	return pr;
+}
+
+/* Insert [start, end) -> dso, cutting whatever it overlaps. Keeps the table sorted. */
+static int maptab_insert(struct maptab *t, uint64_t start, uint64_t end, uint64_t pgoff,
+			 uint32_t dso)
+{
+	struct mapent *old = t->e, nw = { start, end, pgoff, dso };
+	size_t nr = t->nr, i;
+	struct maptab n = { NULL, 0, 0 };
+	int placed = 0;
+
+	for (i = 0; i <= nr; i++) {
+		struct mapent e;
+
+		if (i < nr && old[i].end <= start) {
+			e = old[i];
+			goto keep;
+		}
+		if (!placed && (i == nr || old[i].start >= start || old[i].end > start)) {
+			/* head of an overlapped entry survives before the new one */
+			if (i < nr && old[i].start < start) {
+				e = old[i];
+				e.end = start;
+				if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
+					goto oom;
+				n.e[n.nr++] = e;
+			}
+			if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
+				goto oom;
+			n.e[n.nr++] = nw;
+			placed = 1;
+		}
+		if (i == nr)
+			break;
+		e = old[i];
+		if (e.end <= end && e.start >= start)
+			continue;
+		if (e.start < end && e.end > end) {
+			e.pgoff += end > e.start ? end - e.start : 0;
+			e.start = end > e.start ? end : e.start;
+		} else if (e.start < start) {
+			continue;
+		}
+keep:
+		if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
+			goto oom;
+		n.e[n.nr++] = e;
+	}
+	free(t->e);
+	*t = n;
+	return 0;
+oom:
+	free(n.e);
+	return -1;
+}
+
+static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->e[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < t->e[lo - 1].end)
+		return &t->e[lo - 1];
+	return NULL;
+}
+
+static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
+{
+	const struct collect_pd_mmap *m = &ev->u.mmap;
+	struct proc *pr;
+	uint32_t dso;
+
+	if (m->pid == (uint32_t)-1 || !m->executable || !m->len || m->start + m->len < m->start)
+		return 0;
+	if (ev->type == PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC))
+		return 0;
+	pr = proc_get(L, m->pid);
+	if (!pr)
+		return -1;
+	if (dso_get(L->p, L->r, m->filename, m->build_id, m->has_build_id ? m->build_id_size : 0,
+		    &dso) < 0)
+		return -1;
+	return maptab_insert(&pr->maps, m->start, m->start + m->len, m->pgoff, dso);
+}
+
+static int on_fork(struct loader *L, const struct collect_pd_event *ev)
+{
+	const struct collect_pd_task *t = &ev->u.task;
+	struct proc *parent, *child;
+	size_t pidx;
+
+	if (t->pid == t->ppid)
+		return 0; /* a new thread shares its process's maps */
+	parent = proc_find(L, t->ppid);
+	pidx = parent ? (size_t)(parent - L->procs) : 0;
+	child = proc_find(L, t->pid);
+	if (!child) {
+		child = proc_new(L, t->pid);
+		if (!child)
+			return -1;
+		parent = parent ? &L->procs[pidx] : NULL; /* procs may have moved */
+	} else {
+		free(child->maps.e);
+		memset(&child->maps, 0, sizeof(child->maps));
+	}
+	if (parent) {
+		child->run = parent->run;
+		if (parent->maps.nr) {
+			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
+			if (!child->maps.e)
+				return -1;
+			memcpy(child->maps.e, parent->maps.e, parent->maps.nr * sizeof(*child->maps.e));
+			child->maps.nr = child->maps.alloc = parent->maps.nr;
+		}
+		return 0;
+	}
+	{
+		size_t cidx = child - L->procs;
+		uint32_t run;
+
+		if (default_run(L, t->pid, &run) < 0)
+			return -1;
+		L->procs[cidx].run = run;
+	}
+	return 0;
+}
+
+static int on_comm(struct loader *L, const struct collect_pd_event *ev)
+{
+	const struct collect_pd_comm *c = &ev->u.comm;
+	struct proc *pr = proc_get(L, c->pid);
+	struct convert_run_info *ru;
+
+	if (!pr)
+		return -1;
+	if (c->exec) {
+		free(pr->maps.e);
+		memset(&pr->maps, 0, sizeof(pr->maps));
+	}
+	ru = &L->p->runs[pr->run];
+	if (ru->pid == c->pid && c->pid == c->tid)
+		ru->comm = convert_str(L->p, intern(L->p, c->comm));
+	return 0;
+}
+
+static int classify_kernel(uint16_t cpumode, uint64_t ip)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    cpumode == PERF_RECORD_MISC_HYPERVISOR)
+		return 1;
+	if (cpumode == PERF_RECORD_MISC_USER || cpumode == PERF_RECORD_MISC_GUEST_USER)
+		return 0;
+	return ip >= 0xffff800000000000ULL;
+}
+
+static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
+		     uint32_t view, uint64_t weight)
+{
+	struct convert_profile *p = L->p;
+	uint64_t nr = 0, i, hash, *slot;
+	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret;
+	struct stack_rec *st;
+	size_t idx;
+
+	/* frames leaf first: callchain (which includes the IP), else the IP alone */
+	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1) + 8, L->frame_alloc) < 0)
+		return -1;
+	/* off-CPU stacks end in the thread state (docs/profile-json.md): a synthetic leaf */
+	if (view == CONVERT_STACK_OFFCPU) {
+		unsigned int state = OFFCPU_NR_STATES;
+		uint64_t count;
+
+		if (!(s->sample_type & PERF_SAMPLE_RAW) ||
+		    collect_offcpu_raw_decode(s->raw, s->raw_size, &state, &count))
+			state = OFFCPU_NR_STATES;
+		L->frame_buf[0] = DSO_STATE;
+		L->frame_buf[1] = state;
+		nr = 1;
+	}
+	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) {
+		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
+
+		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
+		L->frame_buf[2 * nr + 1] = m ? s->ip - m->start + m->pgoff : s->ip;
+		nr++;
+	}
+	for (i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+		const struct mapent *m;
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			kernel = ip == (uint64_t)PERF_CONTEXT_KERNEL ||
+				 ip == (uint64_t)PERF_CONTEXT_GUEST_KERNEL ||
+				 ip == (uint64_t)PERF_CONTEXT_HV;
+			ctx_first = 1;
+			continue;
+		}
+		m = kernel ? NULL : maptab_find(&pr->maps, ip);
+		/* return addresses point after the call: flag them so lookups use ip - 1 */
+		L->frame_buf[2 * nr] = (kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN) |
+				       (ctx_first ? 0 : (1ULL << 32));
+		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
+		nr++;
+		ctx_first = 0;
+	}
+	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
+	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
+	L->frame_buf[2 * nr + 2] = (uintptr_t)s->attr->name;
+	hash = pgo_hash_bytes(L->frame_buf, (2 * nr + 3) * 8);
+	ret = pgo_u64map_get(&p->stack_index, hash, &slot);
+	if (ret < 0)
+		return -1;
+	for (idx = ret ? 0 : *slot; idx; idx = p->stacks[idx - 1].next) {
+		st = &p->stacks[idx - 1];
+		if (st->nr != nr || st->run != pr->run || st->view != view || st->pid != s->pid ||
+		    st->tid != s->tid || strcmp(convert_str(p, st->attr_name), s->attr->name))
+			continue;
+		for (i = 0; i < nr; i++) {
+			const struct stack_frame *f = &p->frames[st->first + i];
+
+			if (f->dso != (uint32_t)L->frame_buf[2 * i] ||
+			    f->ret != ((L->frame_buf[2 * i] >> 32) & 1) || f->addr != L->frame_buf[2 * i + 1])
+				break;
+		}
+		if (i == nr) {
+			st->weight += weight;
+			st->samples++;
+			return 0;
+		}
+	}
+	if (PGO_ALLOC_GROW(p->stacks, p->nr_stacks + 1, p->alloc_stacks) < 0 ||
+	    PGO_ALLOC_GROW(p->frames, p->nr_frames + nr, p->alloc_frames) < 0)
+		return -1;
+	st = &p->stacks[p->nr_stacks];
+	memset(st, 0, sizeof(*st));
+	st->run = pr->run;
+	st->pid = s->pid;
+	st->tid = s->tid;
+	st->view = view;
+	st->attr_name = intern(p, s->attr->name);
+	st->nr = nr;
+	st->first = p->nr_frames;
+	st->weight = weight;
+	st->samples = 1;
+	st->hash = hash;
+	st->next = ret ? 0 : *slot;
+	/* the slot may have moved while interning */
+	if (pgo_u64map_put(&p->stack_index, hash, p->nr_stacks + 1) < 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		struct stack_frame *f = &p->frames[p->nr_frames++];
+
+		f->dso = (uint32_t)L->frame_buf[2 * i];
+		f->addr = L->frame_buf[2 * i + 1];
+		f->ret = (L->frame_buf[2 * i] >> 32) & 1;
+	}
+	p->nr_stacks++;
+	return 0;
+}
+
+/* A user-space IP -> ADDR_KEY through the process's maps; 0 if unmapped. */
+static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key)
+{
+	const struct mapent *m;
+	uint64_t off;
+
+	if (ip >= 0xffff800000000000ULL)
+		return 0;
+	m = maptab_find(&pr->maps, ip);
+	if (!m)
+		return 0;
+	off = ip - m->start + m->pgoff;
+	if (off >= (1ULL << 40))
+		return 0;
+	*key = ADDR_KEY(m->dso, off);
+	return 1;
+}
+
+/*
+ * LBR entries (0 = newest): every (from, to) is a taken branch; between the target of
+ * entry i and the source of entry i - 1 the code ran straight through.
+ */
+static int add_branches(struct convert_profile *p, const struct collect_pd_sample *s,
+			const struct proc *pr)
+{
+	uint64_t i, from = 0, to = 0, prev_from = 0;
+	int have_prev = 0;
+
+	for (i = 0; i < s->nr_branches; i++) {
+		const struct perf_branch_entry *be = &s->branches[i];
+		int ok_from, ok_to;
+
+		if (be->spec == PERF_BR_SPEC_WRONG_PATH) {
+			have_prev = 0;
+			continue;
+		}
+		ok_from = map_key(pr, be->from, &from);
+		ok_to = map_key(pr, be->to, &to);
+		if (ok_from && ok_to && pairmap_add(&p->branches, from, to, 1) < 0)
+			return -1;
+		if (ok_to && have_prev && ADDR_KEY_DSO(to) == ADDR_KEY_DSO(prev_from) &&
+		    prev_from >= to && prev_from - to <= (1u << 20) &&
+		    pairmap_add(&p->ranges, to, prev_from, 1) < 0)
+			return -1;
+		have_prev = ok_from;
+		prev_from = from;
+	}
+	return 0;
+}
+
+/* Call edges of a frame-pointer chain: each return address called the next inner frame. */
+static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
+		     const struct proc *pr)
+{
+	uint64_t i, inner = 0, key;
+	int user = 0, have_inner = 0;
+
+	for (i = 0; i < s->nr_callchain; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			have_inner = 0;
+			continue;
+		}
+		if (!user || !map_key(pr, ip, &key)) {
+			have_inner = 0;
+			continue;
+		}
+		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)
+			return -1;
+		inner = key;
+		have_inner = 1;
+	}
+	return 0;
+}
+
+static int on_sample(struct loader *L, const struct collect_pd_event *ev)
+{
+	const struct collect_pd_sample *s = &ev->u.sample;
+	struct convert_profile *p = L->p;
+	struct convert_run_info *ru;
+	struct proc *pr;
+	uint64_t weight = s->period;
+	uint32_t view;
+
+	p->info.samples++;
+	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
+		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
+	pr = proc_get(L, s->pid);
+	if (!pr)
+		return -1;
+	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
+	ru = &p->runs[pr->run];
+	if (!ru->start_ns || (ev->time && ev->time < ru->start_ns))
+		ru->start_ns = ev->time;
+	if (ev->time > ru->end_ns)
+		ru->end_ns = ev->time;
+	if (view == CONVERT_STACK_OFFCPU) {
+		ru->offcpu_ns += weight;
+	} else {
+		ru->samples++;
+		ru->cpu_ns += weight;
+	}
+	if (s->attr == L->sel && (s->sample_type & PERF_SAMPLE_IP)) {
+		if (classify_kernel(s->cpumode, s->ip)) {
+			p->info.samples_kernel++;
+		} else {
+			const struct mapent *m = maptab_find(&pr->maps, s->ip);
+			uint64_t off = m ? s->ip - m->start + m->pgoff : 0, *v;
+
+			if (!m || off >= (1ULL << 40)) {
+				p->info.samples_unmapped++;
+			} else {
+				if (pgo_u64map_get(&p->addr_counts, ADDR_KEY(m->dso, off), &v) < 0)
+					return -1;
+				(*v)++;
+				p->dsos[m->dso].samples++;
+			}
+		}
+		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
+			return -1;
+		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr) < 0)
+			return -1;
+	}
+	if (p->want_stacks)
+		return add_stack(L, s, pr, view, weight);
+	return 0;
+}
+
+static int load_one(struct convert_profile *p, const char *path)
+{
+	struct loader L = { .p = p, .first_run = -1 };
+	struct collect_pd_event ev;
+	const char *argv0, *base;
+	size_t i;
+	int ret, err = -1;
+
+	if (collect_pdread_open(path, &L.r) < 0)
+		return -1;
+	argv0 = collect_pdread_argv0(L.r);
+	base = argv0 ? strrchr(argv0, '/') : NULL;
+	base = base ? base + 1 : argv0;
+	L.per_process_runs = base && !strncmp(base, "pgo", 3);
+	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
+		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
+
+		if (!strcmp(a->name, PD_OFFCPU_EVENT_NAME)) {
+			p->info.has_offcpu = 1;
+			continue;
+		}
+		if (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			p->info.has_callchain = 1;
+		if (a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			p->info.has_branch_stack = 1;
+		if (!L.sel) {
+			L.sel = a;
+			if (!p->info.event) {
+				p->info.event = convert_str(p, intern(p, a->name));
+				p->info.rate_hz = a->attr.freq ? a->attr.sample_freq : 0;
+				p->info.period = a->attr.freq ? 0 : a->attr.sample_period;
+			}
+		}
+	}
+	if (!p->info.command && collect_pdread_cmdline(L.r))
+		p->info.command = convert_str(p, intern(p, collect_pdread_cmdline(L.r)));
+	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {
+		int r2 = 0;
+
+		switch (ev.type) {
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+			r2 = on_mmap(&L, &ev);
+			break;
+		case PERF_RECORD_FORK:
+			r2 = on_fork(&L, &ev);
+			break;
+		case PERF_RECORD_COMM:
+			r2 = on_comm(&L, &ev);
+			break;
+		case PERF_RECORD_SAMPLE:
+			r2 = on_sample(&L, &ev);
+			break;
+		case PERF_RECORD_LOST:
+		case PERF_RECORD_LOST_SAMPLES:
+			p->info.lost += ev.u.lost.lost;
+			if (L.first_run >= 0)
+				p->runs[p->nr_runs - 1].lost += ev.u.lost.lost;
+			break;
+		default:
+			break;
+		}
+		if (r2 < 0)
+			goto out;
+	}
+	if (ret < 0)
+		goto out;
+	p->info.unknown_records += collect_pdread_stats(L.r)->unknown;
+	err = 0;
+out:
+	for (i = 0; i < L.nr_procs; i++)
+		free(L.procs[i].maps.e);
+	free(L.procs);
+	free(L.frame_buf);
+	pgo_u64map_release(&L.pid2proc);
+	collect_pdread_free(L.r);
+	return err;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (!realpath(a, ra) || !realpath(b, rb))
+		return 0;
+	return !strcmp(ra, rb);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int add_binary(struct convert_profile *p, const char *path, int force, int required)
+{
+	struct convert_binary *b;
+	const uint8_t *bid;
+	char hex[41], rhex[41];
+	size_t i, matched = 0, mismatched = 0;
+	int bid_len;
+	const char *rec_hex = NULL;
+
+	b = &p->bins[p->nr_bins];
+	memset(b, 0, sizeof(*b));
+	b->path = pgo_strdup(path);
+	if (!b->path)
+		return -1;
+	if (convert_symtab_open(path, &p->strs, 1, &b->st) < 0) {
+		free(b->path);
+		return -1;
+	}
+	p->nr_bins++;
+	bid_len = convert_symtab_build_id(b->st, &bid);
+	collect_build_id_hex(bid, bid_len, b->build_id_hex);
+	memcpy(hex, b->build_id_hex, sizeof(hex));
+	for (i = 0; i < p->nr_dsos; i++) {
+		struct convert_dso *d = &p->dsos[i];
+		int by_id = bid_len && d->build_id_len == bid_len && !memcmp(d->build_id, bid, bid_len);
+		int by_path = !strcmp(d->path, path) || same_file(d->path, path) ||
+			      !strcmp(base_name(d->path), base_name(path));
+
+		if (d->binary || (!by_id && !by_path))
+			continue;
+		if (!by_id && d->build_id_len && bid_len) {
+			if (d->samples) {
+				mismatched++;
+				collect_build_id_hex(d->build_id, d->build_id_len, rhex);
+				rec_hex = rhex;
+			}
+			if (!force)
+				continue;
+		}
+		d->binary = p->nr_bins;
+		matched += d->samples;
+	}
+	if (mismatched && !matched && !force)
+		return pgo_error("'%s' was rebuilt since the recording (build-id %s, recorded %s); "
+				 "record again, or use --force to convert anyway", path, hex,
+				 rec_hex ? rec_hex : "?");
+	if (mismatched && force)
+		pgo_warn("'%s' does not match the recorded build-id; converting anyway (--force)", path);
+	if (!matched && required)
+		return pgo_error("no samples in '%s' (the recording has none in this binary; check "
+				 "-b and -i)", path);
+	return 0;
+}
+
+static int select_binaries(struct convert_profile *p, const struct convert_options *o)
+{
+	size_t i, best = SIZE_MAX;
+	int required = !o->want_stacks;
+
+	p->bins = pgo_calloc(o->nr_binaries ? o->nr_binaries : 1, sizeof(*p->bins));
+	if (!p->bins)
+		return -1;
+	for (i = 0; i < o->nr_binaries; i++)
+		if (add_binary(p, o->binaries[i], o->force, required) < 0)
+			return -1;
+	if (o->nr_binaries)
+		return 0;
+	for (i = 0; i < p->nr_dsos; i++) {
+		const struct convert_dso *d = &p->dsos[i];
+
+		if (!d->samples || is_special_path(d->path) || is_shared_object(d->path))
+			continue;
+		if (best == SIZE_MAX || d->samples > p->dsos[best].samples)
+			best = i;
+	}
+	if (best == SIZE_MAX) {
+		if (!required)
+			return 0;
+		return pgo_error("no samples in a main executable; name the binary with -b");
+	}
+	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
+		  (unsigned long long)p->dsos[best].samples);
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
+			 "with -b", p->dsos[best].path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ADDR_KEY pairs whose both ends lie in one selected binary -> that binary's vaddr pairs. */
+static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, size_t which)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr; i++) {
+		const struct pair_ent *e = &in->e[i];
+		const struct convert_dso *da = &p->dsos[ADDR_KEY_DSO(e->a)];
+		const struct convert_dso *db = &p->dsos[ADDR_KEY_DSO(e->b)];
+		struct convert_binary *b;
+		struct pairmap *out;
+		uint64_t va, vb;
+
+		if (!da->binary || da->binary != db->binary)
+			continue;
+		b = &p->bins[da->binary - 1];
+		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
+		    convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
+			continue;
+		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : &b->calls;
+		if (pairmap_add(out, va, vb, e->count) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int attribute_samples(struct convert_profile *p)
+{
+	size_t i;
+	uint64_t user = 0;
+
+	for (i = 0; i < p->addr_counts.cap; i++) {
+		const struct pgo_u64map_slot *s = &p->addr_counts.slots[i];
+		const struct convert_dso *d;
+		struct convert_binary *b;
+		uint64_t vaddr, *v;
+
+		if (!s->used)
+			continue;
+		user += s->value;
+		d = &p->dsos[ADDR_KEY_DSO(s->key)];
+		if (!d->binary)
+			continue;
+		b = &p->bins[d->binary - 1];
+		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(s->key), &vaddr) < 0) {
+			p->info.samples_unmapped += s->value;
+			user -= s->value;
+			continue;
+		}
+		if (pgo_u64map_get(&b->counts, vaddr, &v) < 0)
+			return -1;
+		*v += s->value;
+		b->samples += s->value;
+		p->info.samples_binary += s->value;
+	}
+	p->info.samples_other_dso = user - p->info.samples_binary;
+	if (attribute_pairs(p, &p->branches, 0) < 0 || attribute_pairs(p, &p->ranges, 1) < 0 ||
+	    attribute_pairs(p, &p->calls, 2) < 0)
+		return -1;
+	return 0;
+}
+
+int convert_profile_load(const struct convert_options *o, struct convert_profile **out)
+{
+	struct convert_profile *p;
+	size_t i;
+
+	*out = NULL;
+	if (!o->nr_inputs)
+		return pgo_error("no input files");
+	p = pgo_calloc(1, sizeof(*p));
+	if (!p)
+		return -1;
+	p->want_stacks = o->want_stacks;
+	for (i = 0; i < o->nr_inputs; i++)
+		if (load_one(p, o->inputs[i]) < 0)
+			goto fail;
+	if (select_binaries(p, o) < 0 || attribute_samples(p) < 0)
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	convert_profile_free(p);
+	return -1;
+}
+
+void convert_profile_free(struct convert_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr_bins; i++) {
+		convert_symtab_free(p->bins[i].st);
+		pgo_u64map_release(&p->bins[i].counts);
+		pairmap_release(&p->bins[i].branches);
+		pairmap_release(&p->bins[i].ranges);
+		pairmap_release(&p->bins[i].calls);
+		free(p->bins[i].path);
+	}
+	free(p->bins);
+	for (i = 0; i < p->nr_dsos; i++) {
+		convert_symtab_free(p->dsos[i].st);
+		free(p->dsos[i].path);
+	}
+	free(p->dsos);
+	pgo_u64map_release(&p->addr_counts);
+	pairmap_release(&p->branches);
+	pairmap_release(&p->ranges);
+	pairmap_release(&p->calls);
+	pgo_u64map_release(&p->stack_index);
+	free(p->stacks);
+	free(p->frames);
+	free(p->runs);
+	pgo_strtab_release(&p->dso_keys);
+	pgo_strtab_release(&p->strs);
+	free(p);
+}
+
+const struct convert_info *convert_profile_info(const struct convert_profile *p)
+{
+	return &p->info;
+}
+
+size_t convert_profile_nr_binaries(const struct convert_profile *p)
+{
+	return p->nr_bins;
+}
+
+const char *convert_profile_binary_path(const struct convert_profile *p, size_t i)
+{
+	return i < p->nr_bins ? p->bins[i].path : NULL;
+}
+
+const char *convert_profile_binary_build_id(const struct convert_profile *p, size_t i)
+{
+	return i < p->nr_bins ? p->bins[i].build_id_hex : NULL;
+}
+
+size_t convert_profile_nr_runs(const struct convert_profile *p)
+{
+	return p->nr_runs;
+}
+
+const struct convert_run_info *convert_profile_run_info(const struct convert_profile *p, size_t i)
+{
+	return i < p->nr_runs ? &p->runs[i] : NULL;
+}

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Building the sample-profile model (convert/sampleprof.h) from the per-address counts
+ * of the selected binaries. Each unique address is symbolized once (symtab cache).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/internal.h"
+#include "convert/sampleprof.h"
+#include "lib/alloc.h"
+#include "lib/report.h"
+
+/* Top-level functions while building: keyed by full ELF symbol name (clones apart). */
+struct builder {
+	struct sp_profile *sp;
+	struct convert_profile *p;
+	struct convert_binary *bin;
+	struct pgo_u64map by_name;     /* name id -> index + 1 in sp->fns */
+	struct pgo_u64map sampled;     /* symbol start -> size, functions that had samples */
+};
+
+const char *sp_str(const struct sp_profile *sp, uint32_t id)
+{
+	return convert_str(sp->p, id);
+}
+
+static struct sp_fn *fn_new(uint32_t name)
+{
+	struct sp_fn *f = pgo_calloc(1, sizeof(*f));
+
+	if (f)
+		f->name = name;
+	return f;
+}
+
+static void fn_free(struct sp_fn *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr_pos; i++)
+		free(f->pos[i].targets);
+	for (i = 0; i < f->nr_cs; i++)
+		fn_free(f->cs[i].fn);
+	free(f->pos);
+	free(f->cs);
+	free(f);
+}
+
+static struct sp_pos *pos_get(struct sp_fn *f, uint32_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pos; i++)
+		if (f->pos[i].offset == offset)
+			return &f->pos[i];
+	if (PGO_ALLOC_GROW(f->pos, f->nr_pos + 1, f->alloc_pos) < 0)
+		return NULL;
+	memset(&f->pos[f->nr_pos], 0, sizeof(f->pos[0]));
+	f->pos[f->nr_pos].offset = offset;
+	return &f->pos[f->nr_pos++];
+}
+
+static struct sp_fn *callee_get(struct sp_fn *f, uint32_t offset, uint32_t callee)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_cs; i++)
+		if (f->cs[i].offset == offset && f->cs[i].callee == callee)
+			return f->cs[i].fn;
+	if (PGO_ALLOC_GROW(f->cs, f->nr_cs + 1, f->alloc_cs) < 0)
+		return NULL;
+	f->cs[f->nr_cs].offset = offset;
+	f->cs[f->nr_cs].callee = callee;
+	f->cs[f->nr_cs].fn = fn_new(callee);
+	if (!f->cs[f->nr_cs].fn)
+		return NULL;
+	return f->cs[f->nr_cs++].fn;
+}
+
+static uint32_t frame_offset(const struct sp_profile *sp, const struct convert_sym_frame *fr)
+{
+	uint32_t off = (fr->line - fr->start_line) << 16;
+
+	return sp->keep_discriminators ? off | (fr->discr & 0xffff) : off;
+}
+
+static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
+{
+	struct sp_profile *sp = B->sp;
+	uint64_t *v;
+	int ret = pgo_u64map_get(&B->by_name, name, &v);
+
+	if (ret < 0)
+		return -1;
+	if (ret == 0) {
+		*out = sp->fns[*v - 1];
+		return 0;
+	}
+	if (PGO_ALLOC_GROW(sp->fns, sp->nr_fns + 1, sp->alloc_fns) < 0)
+		return -1;
+	sp->fns[sp->nr_fns] = fn_new(name);
+	if (!sp->fns[sp->nr_fns])
+		return -1;
+	*v = sp->nr_fns + 1;
+	*out = sp->fns[sp->nr_fns++];
+	return 0;
+}
+
+/* Add `count` at addr: walk (and create) the inline path, MAX in the leaf line. */
+static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp_fn **top_out)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	struct sp_fn *f;
+	struct sp_pos *pos;
+	uint32_t i;
+
+	if (top_out)
+		*top_out = NULL;
+	/* line 0: compiler-generated code with no source line; nothing to match in gcc */
+	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line) {
+		B->sp->samples_no_line += count;
+		return 0;
+	}
+	if (top_get(B, sym.sym_name, &f) < 0)
+		return -1;
+	if (top_out)
+		*top_out = f;
+	for (i = 0; i + 1 < sym.nr_frames; i++) {
+		f->total += count;
+		f = callee_get(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
+		if (!f)
+			return -1;
+	}
+	f->total += count;
+	pos = pos_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]));
+	if (!pos)
+		return -1;
+	if (count > pos->count)
+		pos->count = count;
+	return 0;
+}
+
+/* The leaf pos record of addr's inline path (created if missing), or NULL. */
+static struct sp_pos *pos_of(struct builder *B, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	struct sp_fn *f;
+	uint32_t i;
+
+	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line)
+		return NULL;
+	if (top_get(B, sym.sym_name, &f) < 0)
+		return NULL;
+	for (i = 0; i + 1 < sym.nr_frames && f; i++)
+		f = callee_get(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
+	return f ? pos_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1])) : NULL;
+}
+
+/* A call target seen at call_addr: gcc promotes the hottest target of an indirect call. */
+static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, uint64_t count)
+{
+	struct sp_pos *pos = pos_of(B, call_addr);
+	size_t k;
+
+	if (!pos)
+		return 0;
+	for (k = 0; k < pos->nr_targets; k++)
+		if (pos->targets[k].name == callee) {
+			pos->targets[k].count += count;
+			return 0;
+		}
+	if (PGO_ALLOC_GROW(pos->targets, pos->nr_targets + 1, pos->alloc_targets) < 0)
+		return -1;
+	pos->targets[pos->nr_targets].name = callee;
+	pos->targets[pos->nr_targets].count = count;
+	pos->nr_targets++;
+	return 0;
+}
+
+/* The name gcc matches: the symbol name cut at the first '.'. */
+static uint32_t base_name_id(struct builder *B, uint32_t id)
+{
+	const char *name = convert_str(B->p, id), *dot = strchr(name, '.');
+	long base;
+
+	if (!dot || dot == name)
+		return id;
+	base = pgo_strtab_intern_len(&B->p->strs, name, dot - name);
+	return base < 0 ? id : (uint32_t)base;
+}
+
+/* The count of the line addr belongs to, found along its inline path (0 if none). */
+static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	uint32_t i, off;
+	size_t k;
+
+	if (!sym.nr_frames)
+		return 0;
+	for (i = 0; i + 1 < sym.nr_frames && f; i++) {
+		struct sp_fn *next = NULL;
+
+		off = frame_offset(B->sp, &sym.frames[i]);
+		for (k = 0; k < f->nr_cs; k++)
+			if (f->cs[k].offset == off && f->cs[k].callee == sym.frames[i + 1].name)
+				next = f->cs[k].fn;
+		f = next;
+	}
+	if (!f)
+		return 0;
+	off = frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]);
+	for (k = 0; k < f->nr_pos; k++)
+		if (f->pos[k].offset == off)
+			return f->pos[k].count;
+	return 0;
+}
+
+static int add_zero(uint64_t addr, void *data)
+{
+	return add_count(data, addr, 0, NULL);
+}
+
+static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
+{
+	size_t i;
+
+	dst->head += src->head;
+	dst->total += src->total;
+	for (i = 0; i < src->nr_pos; i++) {
+		struct sp_pos *p = pos_get(dst, src->pos[i].offset);
+
+		if (!p)
+			return -1;
+		p->count += src->pos[i].count;
+	}
+	for (i = 0; i < src->nr_cs; i++) {
+		struct sp_fn *c = callee_get(dst, src->cs[i].offset, src->cs[i].callee);
+
+		if (!c || merge_fn(c, src->cs[i].fn) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct sp_pos *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static const struct sp_profile *sort_sp;
+
+static int cmp_cs(const void *a, const void *b)
+{
+	const struct sp_callsite *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return strcmp(sp_str(sort_sp, x->callee), sp_str(sort_sp, y->callee));
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+	const struct sp_fn *x = *(struct sp_fn *const *)a, *y = *(struct sp_fn *const *)b;
+
+	return strcmp(sp_str(sort_sp, x->name), sp_str(sort_sp, y->name));
+}
+
+static void sort_fn(struct sp_fn *f)
+{
+	size_t i;
+
+	if (f->nr_pos > 1)
+		qsort(f->pos, f->nr_pos, sizeof(*f->pos), cmp_pos);
+	if (f->nr_cs > 1)
+		qsort(f->cs, f->nr_cs, sizeof(*f->cs), cmp_cs);
+	for (i = 0; i < f->nr_cs; i++)
+		sort_fn(f->cs[i].fn);
+}
+
+/* Merge foo.suffix into foo (gcc cuts names at the first '.'), then sort. */
+static int merge_clones(struct sp_profile *sp)
+{
+	struct pgo_u64map by_base = PGO_U64MAP_INIT;
+	size_t i, n = 0;
+	int err = -1;
+
+	for (i = 0; i < sp->nr_fns; i++) {
+		struct sp_fn *f = sp->fns[i];
+		const char *name = sp_str(sp, f->name), *dot = strchr(name, '.');
+		uint64_t *v;
+		long base;
+		int ret;
+
+		base = dot && dot != name ? pgo_strtab_intern_len(&sp->p->strs, name, dot - name)
+					  : (long)f->name;
+		if (base < 0)
+			goto out;
+		ret = pgo_u64map_get(&by_base, (uint64_t)base, &v);
+		if (ret < 0)
+			goto out;
+		if (ret) {
+			f->name = (uint32_t)base;
+			*v = n + 1;
+			sp->fns[n++] = f;
+			continue;
+		}
+		if (merge_fn(sp->fns[*v - 1], f) < 0)
+			goto out;
+		fn_free(f);
+	}
+	sp->nr_fns = n;
+	sort_sp = sp;
+	if (sp->nr_fns > 1)
+		qsort(sp->fns, sp->nr_fns, sizeof(*sp->fns), cmp_fn);
+	for (i = 0; i < sp->nr_fns; i++)
+		sort_fn(sp->fns[i]);
+	err = 0;
+out:
+	pgo_u64map_release(&by_base);
+	return err;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct points {
+	uint64_t *v;
+	size_t nr, alloc;
+};
+
+static int add_point(uint64_t addr, void *data)
+{
+	struct points *pt = data;
+
+	if (PGO_ALLOC_GROW(pt->v, pt->nr + 1, pt->alloc) < 0)
+		return -1;
+	pt->v[pt->nr++] = addr;
+	return 0;
+}
+
+/*
+ * LBR: every straight-line range [begin, end] ran `count` times. The execution count
+ * of an instruction is the sum over the ranges that cover it; it is constant between
+ * consecutive "points" (range begins and line-table rows), so summing per point and
+ * taking the per-line MAX (add_count) gives autofdo's per-line counts.
+ */
+static int expand_ranges(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	struct pgo_u64map funcs = PGO_U64MAP_INIT, acc = PGO_U64MAP_INIT;
+	struct points pt = { NULL, 0, 0 };
+	size_t i, k, n;
+	int err = -1;
+
+	for (i = 0; i < b->ranges.nr; i++) {
+		struct convert_sym sym = convert_symtab_lookup(b->st, b->ranges.e[i].a);
+
+		if (add_point(b->ranges.e[i].a, &pt) < 0)
+			goto out;
+		if (sym.sym_size && !pgo_u64map_find(&funcs, sym.sym_start)) {
+			if (pgo_u64map_put(&funcs, sym.sym_start, sym.sym_size) < 0 ||
+			    convert_symtab_foreach_line_addr(b->st, sym.sym_start, sym.sym_size,
+							     add_point, &pt))
+				goto out;
+		}
+	}
+	if (pt.nr > 1)
+		qsort(pt.v, pt.nr, sizeof(*pt.v), cmp_u64);
+	for (i = n = 0; i < pt.nr; i++)
+		if (!n || pt.v[n - 1] != pt.v[i])
+			pt.v[n++] = pt.v[i];
+	pt.nr = n;
+	for (i = 0; i < b->ranges.nr; i++) {
+		const struct pair_ent *r = &b->ranges.e[i];
+		size_t lo = 0, hi = pt.nr;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (pt.v[mid] < r->a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (k = lo; k < pt.nr && pt.v[k] <= r->b; k++) {
+			uint64_t *v;
+
+			if (pgo_u64map_get(&acc, pt.v[k], &v) < 0)
+				goto out;
+			*v += r->count;
+		}
+	}
+	for (i = 0; i < acc.cap; i++) {
+		const struct pgo_u64map_slot *s = &acc.slots[i];
+		struct convert_sym sym;
+		struct sp_fn *top;
+
+		if (!s->used)
+			continue;
+		if (add_count(B, s->key, s->value, &top) < 0)
+			goto out;
+		sym = convert_symtab_lookup(b->st, s->key);
+		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
+			goto out;
+	}
+	err = 0;
+out:
+	free(pt.v);
+	pgo_u64map_release(&funcs);
+	pgo_u64map_release(&acc);
+	return err;
+}
+
+/*
+ * LBR call edges: a taken branch to a function's first instruction is a call; its count
+ * is an exact entry count (head) and, at the call site, a call target.
+ */
+static int lbr_calls(struct builder *B, struct pgo_u64map *heads)
+{
+	struct convert_binary *b = B->bin;
+	size_t i;
+
+	for (i = 0; i < b->branches.nr; i++) {
+		const struct pair_ent *e = &b->branches.e[i];
+		struct convert_sym callee = convert_symtab_lookup(b->st, e->b);
+		uint32_t name;
+		uint64_t *v;
+
+		if (callee.sym_name == CONVERT_NO_NAME || callee.sym_start != e->b)
+			continue;
+		name = base_name_id(B, callee.sym_name);
+		if (pgo_u64map_get(heads, e->b, &v) < 0)
+			return -1;
+		*v += e->count;
+		if (add_target(B, e->a, name, e->count) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Call stacks without LBR: the return addresses say which function each call site
+ * reached. Counts are samples (time spent below the call), not calls, so they only
+ * rank the targets of indirect calls, which is what gcc uses them for.
+ */
+static int stack_targets(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	size_t i;
+
+	for (i = 0; i < b->calls.nr; i++) {
+		const struct pair_ent *e = &b->calls.e[i];
+		struct convert_sym callee;
+
+		/* a function without a frame hides its caller from frame-pointer stacks */
+		if (!convert_symtab_is_indirect_call(b->st, e->a) ||
+		    !convert_symtab_frame_ready(b->st, e->b))
+			continue;
+		callee = convert_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == CONVERT_NO_NAME)
+			continue;
+		if (add_target(B, e->a - 1, base_name_id(B, callee.sym_name), e->count) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct pgo_u64map_slot *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Per-address counts in address order, so consecutive lookups share the symbolizer's caches. */
+static int add_counts_sorted(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	struct pgo_u64map_slot *v;
+	size_t i, n = 0;
+	int err = -1;
+
+	v = pgo_calloc(b->counts.count ? b->counts.count : 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < b->counts.cap; i++)
+		if (b->counts.slots[i].used)
+			v[n++] = b->counts.slots[i];
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_slot);
+	for (i = 0; i < n; i++) {
+		struct convert_sym sym;
+		struct sp_fn *top;
+
+		if (add_count(B, v[i].key, v[i].value, &top) < 0)
+			goto out;
+		sym = convert_symtab_lookup(b->st, v[i].key);
+		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
+			goto out;
+	}
+	err = 0;
+out:
+	free(v);
+	return err;
+}
+
+static int build_binary(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	struct pgo_u64map heads = PGO_U64MAP_INIT;
+	int lbr = b->ranges.nr > 0;
+	size_t i;
+
+	if (lbr && expand_ranges(B) < 0)
+		return -1;
+	if (!lbr && add_counts_sorted(B) < 0)
+		return -1;
+	/* explicit zeros for every line with code in a sampled function */
+	for (i = 0; i < B->sampled.cap; i++) {
+		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
+
+		if (s->used && convert_symtab_foreach_line_addr(b->st, s->key, s->value, add_zero, B))
+			return -1;
+	}
+	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0) {
+		pgo_u64map_release(&heads);
+		return -1;
+	}
+	/* head count: LBR call edges, else the entry instruction's line; at least 1 */
+	for (i = 0; i < B->sampled.cap; i++) {
+		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
+		const uint64_t *h = pgo_u64map_find(&heads, s->key);
+		struct convert_sym sym;
+		struct sp_fn *top;
+		uint64_t c;
+
+		if (!s->used)
+			continue;
+		sym = convert_symtab_lookup(b->st, s->key);
+		if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
+			continue;
+		c = h ? *h : count_at(B, top, s->key);
+		top->head += c ? c : 1;
+	}
+	pgo_u64map_release(&heads);
+	return 0;
+}
+
+int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profile *sp)
+{
+	struct builder B;
+	size_t i, n;
+	int err = 0;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->p = p;
+	sp->keep_discriminators = keep_discriminators;
+	for (i = 0; i < p->nr_bins && !err; i++) {
+		memset(&B, 0, sizeof(B));
+		B.sp = sp;
+		B.p = p;
+		B.bin = &p->bins[i];
+		err = build_binary(&B);
+		pgo_u64map_release(&B.by_name);
+		pgo_u64map_release(&B.sampled);
+	}
+	if (!err)
+		err = merge_clones(sp);
+	if (err) {
+		sp_release(sp);
+		return err;
+	}
+	/* functions known only as call sources (LBR) carry nothing gcc can use */
+	for (i = n = 0; i < sp->nr_fns; i++) {
+		struct sp_fn *f = sp->fns[i];
+
+		if (!f->total) {
+			fn_free(f);
+			continue;
+		}
+		if (!f->head)
+			f->head = 1;
+		sp->fns[n++] = f;
+	}
+	sp->nr_fns = n;
+	return 0;
+}
+
+void sp_release(struct sp_profile *sp)
+{
+	size_t i;
+
+	for (i = 0; i < sp->nr_fns; i++)
+		fn_free(sp->fns[i]);
+	free(sp->fns);
+	sp->fns = NULL;
+	sp->nr_fns = 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sample-profile model shared by the AutoFDO (gcc) and LLVM (clang) writers:
+ * per function, counts per line offset and nested inline instances per call site
+ * (autofdo-algorithm.md). Built from a loaded profile's selected binaries:
+ *   - per line offset the count is the MAX over the instructions of that line;
+ *   - every line that has code in a sampled function gets an explicit 0;
+ *   - inline chains become nested instances keyed by (call-site offset, callee);
+ *   - totals are sums over all addresses at every level;
+ *   - clones (foo.constprop.0, foo.cold) are merged (summed) into foo;
+ *   - head counts are estimated from the entry instruction's line, at least 1.
+ * Offsets are (line - start line) << 16 | discriminator, 32-bit wrapping.
+ */
+#ifndef PGO_CONVERT_SAMPLEPROF_H
+#define PGO_CONVERT_SAMPLEPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct convert_profile;
+
+struct sp_target {
+	uint32_t name;                 /* string id (profile strings) */
+	uint64_t count;
+};
+
+struct sp_pos {
+	uint32_t offset;
+	uint64_t count;
+	struct sp_target *targets;
+	size_t nr_targets, alloc_targets;
+};
+
+struct sp_fn;
+
+struct sp_callsite {
+	uint32_t offset;
+	uint32_t callee;               /* string id */
+	struct sp_fn *fn;
+};
+
+struct sp_fn {
+	uint32_t name;                 /* string id, clone suffix removed after merging */
+	uint64_t head, total;
+	struct sp_pos *pos;
+	size_t nr_pos, alloc_pos;
+	struct sp_callsite *cs;
+	size_t nr_cs, alloc_cs;
+};
+
+struct sp_profile {
+	struct convert_profile *p;     /* strings live there */
+	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
+	size_t nr_fns, alloc_fns;
+	int keep_discriminators;
+	uint64_t samples_no_line;      /* samples at addresses without line information */
+};
+
+int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profile *sp);
+void sp_release(struct sp_profile *sp);
+const char *sp_str(const struct sp_profile *sp, uint32_t id);
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbolized stacks of a loaded profile (convert/stacks.h): each aggregated stack's
+ * frames are resolved through the DSO's symtab (cached per address there) and
+ * expanded with their inline chains, root first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/offcpu.h"
+#include "convert/internal.h"
+#include "lib/alloc.h"
+#include "lib/report.h"
+
+struct frame_buf {
+	struct convert_frame *f;
+	size_t nr, alloc;
+};
+
+static int push(struct frame_buf *b, const char *name, const char *dso, const char *file,
+		unsigned line, int inlined, int kernel)
+{
+	struct convert_frame *f;
+
+	if (PGO_ALLOC_GROW(b->f, b->nr + 1, b->alloc) < 0)
+		return -1;
+	f = &b->f[b->nr++];
+	f->name = name;
+	f->dso = dso;
+	f->file = file;
+	f->line = line;
+	f->inlined = inlined;
+	f->kernel = kernel;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Append the frames of one address, outermost inline level first. */
+static int symbolize(struct convert_profile *p, const struct stack_frame *sf, struct frame_buf *b,
+		     struct pgo_strtab *bracket)
+{
+	const struct convert_dso *d;
+	struct convert_symtab *st;
+	struct convert_sym sym;
+	uint64_t vaddr;
+	const char *dso, *name;
+	uint32_t i;
+	char tmp[4096];
+	long id;
+
+	if (sf->dso == DSO_STATE)
+		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0);
+	if (sf->dso == DSO_KERNEL)
+		return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1);
+	if (sf->dso == DSO_UNKNOWN || sf->dso >= p->nr_dsos)
+		return push(b, "[unknown]", NULL, NULL, 0, 0, 0);
+	d = &p->dsos[sf->dso];
+	dso = base_name(d->path);
+	st = convert_dso_symtab(p, sf->dso);
+	if (st && convert_symtab_offset_to_vaddr(st, sf->addr, &vaddr) == 0) {
+		sym = convert_symtab_lookup(st, vaddr - (sf->ret && vaddr ? 1 : 0));
+		for (i = 0; i < sym.nr_frames; i++) {
+			const struct convert_sym_frame *f = &sym.frames[i];
+
+			name = convert_str(p, f->name);
+			if (i == 0 && sym.sym_name != CONVERT_NO_NAME)
+				name = convert_str(p, sym.sym_name);
+			if (push(b, name, dso, f->file == CONVERT_NO_NAME ? NULL : convert_str(p, f->file),
+				 f->line, i > 0, 0) < 0)
+				return -1;
+		}
+		if (sym.nr_frames)
+			return 0;
+		if (sym.sym_name != CONVERT_NO_NAME)
+			return push(b, convert_str(p, sym.sym_name), dso, NULL, 0, 0, 0);
+	}
+	snprintf(tmp, sizeof(tmp), "[%s]", dso);
+	id = pgo_strtab_intern(bracket, tmp);
+	if (id < 0)
+		return -1;
+	return push(b, pgo_strtab_str(bracket, id), dso, NULL, 0, 0, 0);
+}
+
+static int cmp_run(const void *a, const void *b, void *arg)
+{
+	const struct stack_rec *s = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (s[x].run != s[y].run)
+		return s[x].run < s[y].run ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+int convert_stacks_foreach(struct convert_profile *p, convert_stack_fn fn, void *data)
+{
+	struct frame_buf b = { NULL, 0, 0 }, leaf = { NULL, 0, 0 };
+	struct pgo_strtab *bracket = &p->strs;
+	size_t *order, i;
+	int ret = 0;
+
+	if (!p->nr_stacks)
+		return 0;
+	order = pgo_calloc(p->nr_stacks, sizeof(*order));
+	if (!order)
+		return -1;
+	for (i = 0; i < p->nr_stacks; i++)
+		order[i] = i;
+	qsort_r(order, p->nr_stacks, sizeof(*order), cmp_run, p->stacks);
+	for (i = 0; i < p->nr_stacks && !ret; i++) {
+		const struct stack_rec *sr = &p->stacks[order[i]];
+		struct convert_stack cs;
+		uint32_t k;
+
+		b.nr = 0;
+		/* pool frames are leaf first; each address expands root-first */
+		for (k = sr->nr; k-- > 0;) {
+			leaf.nr = 0;
+			if (symbolize(p, &p->frames[sr->first + k], &leaf, bracket) < 0) {
+				ret = -1;
+				break;
+			}
+			if (PGO_ALLOC_GROW(b.f, b.nr + leaf.nr, b.alloc) < 0) {
+				ret = -1;
+				break;
+			}
+			memcpy(b.f + b.nr, leaf.f, leaf.nr * sizeof(*leaf.f));
+			b.nr += leaf.nr;
+		}
+		if (ret)
+			break;
+		cs.run = sr->run;
+		cs.pid = sr->pid;
+		cs.tid = sr->tid;
+		cs.view = sr->view;
+		cs.event = convert_str(p, sr->attr_name);
+		cs.weight_ns = sr->weight;
+		cs.samples = sr->samples;
+		cs.nr_frames = b.nr;
+		cs.frames = b.f;
+		ret = fn(&cs, data);
+	}
+	free(order);
+	free(b.f);
+	free(leaf.f);
+	return ret;
+}

@@ -1,0 +1,702 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbolizer over libdwfl (convert/symtab.h). The module is reported at bias 0, so
+ * module addresses are the link-time vaddrs of the ELF file, for PIE and non-PIE alike.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert/symtab.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "lib/report.h"
+
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+struct seg {
+	uint64_t offset, filesz, vaddr;
+	int exec;
+};
+
+/* CU address ranges: clang emits no .debug_aranges, which dwfl_module_addrdie needs */
+struct cu_range {
+	uint64_t lo, hi;
+	uint32_t cu;
+};
+
+/* ELF function symbols sorted by address: dwfl_module_addrinfo scans all symbols per call */
+struct fsym {
+	uint64_t start, size;
+	uint32_t name;
+	int rank;                      /* which of several symbols at one address wins */
+};
+
+struct cached {
+	uint32_t sym_name;
+	uint64_t sym_start, sym_size;
+	uint32_t first, nr;
+};
+
+struct convert_symtab {
+	char *path;
+	struct pgo_strtab *names;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;
+	Dwarf *dwarf;
+	Dwarf_Addr dwbias;
+	const uint8_t *build_id;
+	int build_id_len;
+	int is_dyn;
+	struct seg *segs;
+	size_t nr_segs, alloc_segs;
+	struct pgo_u64map cache;      /* addr -> index + 1 into results */
+	struct cached *results;
+	size_t nr_results, alloc_results;
+	struct convert_sym_frame *frames;
+	size_t nr_frames, alloc_frames;
+	struct fsym *syms;
+	size_t nr_syms, alloc_syms;
+	Dwarf_Die *cus;
+	size_t nr_cus, alloc_cus;
+	struct cu_range *ranges;
+	size_t nr_ranges, alloc_ranges;
+	Dwarf_Die last_sub;           /* subprogram of the previous lookup */
+	Dwarf_Off last_cu;
+	int have_last_sub;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static uint32_t intern(struct convert_symtab *st, const char *s)
+{
+	long id;
+
+	if (!s)
+		return CONVERT_NO_NAME;
+	id = pgo_strtab_intern(st->names, s);
+	return id < 0 ? CONVERT_NO_NAME : (uint32_t)id;
+}
+
+static int read_segments(struct convert_symtab *st, Elf *elf)
+{
+	size_t i, phnum;
+	GElf_Ehdr ehdr;
+
+	if (!gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &phnum) < 0)
+		return pgo_error("'%s': cannot read the ELF header: %s", st->path, elf_errmsg(-1));
+	st->is_dyn = ehdr.e_type == ET_DYN;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (PGO_ALLOC_GROW(st->segs, st->nr_segs + 1, st->alloc_segs) < 0)
+			return -1;
+		st->segs[st->nr_segs].offset = ph.p_offset;
+		st->segs[st->nr_segs].filesz = ph.p_filesz;
+		st->segs[st->nr_segs].vaddr = ph.p_vaddr;
+		st->segs[st->nr_segs].exec = !!(ph.p_flags & PF_X);
+		st->nr_segs++;
+	}
+	if (!st->nr_segs)
+		return pgo_error("'%s' has no loadable segments", st->path);
+	return 0;
+}
+
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return y->rank - x->rank;
+}
+
+static int read_symbols(struct convert_symtab *st)
+{
+	int n = dwfl_module_getsymtab(st->mod), i;
+	size_t k, m;
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		int bind;
+
+		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_FUNC || shndx == SHN_UNDEF)
+			continue;
+		if (PGO_ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms) < 0)
+			return -1;
+		bind = GELF_ST_BIND(sym.st_info);
+		st->syms[st->nr_syms].start = addr;
+		st->syms[st->nr_syms].size = sym.st_size;
+		st->syms[st->nr_syms].name = intern(st, name);
+		/* prefer sized, then global, then weak symbols among aliases */
+		st->syms[st->nr_syms].rank = (sym.st_size ? 4 : 0) + (bind == STB_GLOBAL ? 2 : 0) +
+					     (bind == STB_WEAK ? 1 : 0);
+		st->nr_syms++;
+	}
+	if (st->nr_syms > 1)
+		qsort(st->syms, st->nr_syms, sizeof(*st->syms), cmp_fsym);
+	for (k = m = 0; k < st->nr_syms; k++)
+		if (!m || st->syms[m - 1].start != st->syms[k].start)
+			st->syms[m++] = st->syms[k];
+	st->nr_syms = m;
+	return 0;
+}
+
+/* The function symbol containing addr (sized symbols only reach their size). */
+static const struct fsym *sym_of(const struct convert_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr_syms;
+	const struct fsym *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &st->syms[lo - 1];
+	if (f->size && addr - f->start >= f->size)
+		return NULL;
+	if (!f->size && lo < st->nr_syms && addr >= st->syms[lo].start)
+		return NULL;
+	return f;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int read_cus(struct convert_symtab *st)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+
+	while (dwarf_get_units(st->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
+		    unit_type != DW_UT_skeleton)
+			continue;
+		if (PGO_ALLOC_GROW(st->cus, st->nr_cus + 1, st->alloc_cus) < 0)
+			return -1;
+		st->cus[st->nr_cus] = cudie;
+		while ((o = dwarf_ranges(&cudie, o, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (PGO_ALLOC_GROW(st->ranges, st->nr_ranges + 1, st->alloc_ranges) < 0)
+				return -1;
+			st->ranges[st->nr_ranges].lo = lo;
+			st->ranges[st->nr_ranges].hi = hi;
+			st->ranges[st->nr_ranges].cu = st->nr_cus;
+			st->nr_ranges++;
+		}
+		st->nr_cus++;
+	}
+	if (st->nr_ranges > 1)
+		qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	return 0;
+}
+
+/* The CU whose ranges contain pc (a DWARF address), or NULL. */
+static Dwarf_Die *cu_of(struct convert_symtab *st, Dwarf_Addr pc)
+{
+	size_t lo = 0, hi = st->nr_ranges, k;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ranges[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs rarely overlap; look back a few in case they do */
+	for (k = 0; k < 8 && lo > 0; k++) {
+		const struct cu_range *r = &st->ranges[--lo];
+
+		if (pc < r->hi)
+			return &st->cus[r->cu];
+	}
+	return NULL;
+}
+
+int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
+			struct convert_symtab **out)
+{
+	struct convert_symtab *st;
+	GElf_Addr bias, bid_vaddr;
+	Elf *elf;
+	int fd;
+
+	*out = NULL;
+	st = pgo_calloc(1, sizeof(*st));
+	if (!st)
+		return -1;
+	st->names = names;
+	st->path = pgo_strdup(path);
+	if (!st->path)
+		goto fail;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pgo_error_errno("cannot open '%s'", path);
+		goto fail;
+	}
+	st->dwfl = dwfl_begin(&callbacks);
+	if (!st->dwfl) {
+		close(fd);
+		pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
+		goto fail;
+	}
+	dwfl_report_begin(st->dwfl);
+	/* dwfl takes the fd; bias 0 keeps link-time addresses */
+	st->mod = dwfl_report_elf(st->dwfl, path, path, fd, 0, false);
+	dwfl_report_end(st->dwfl, NULL, NULL);
+	if (!st->mod) {
+		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		goto fail;
+	}
+	elf = dwfl_module_getelf(st->mod, &bias);
+	if (!elf) {
+		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		goto fail;
+	}
+	st->elf = elf;
+	if (read_segments(st, elf) < 0)
+		goto fail;
+	if (read_symbols(st) < 0)
+		goto fail;
+	st->build_id_len = dwfl_module_build_id(st->mod, &st->build_id, &bid_vaddr);
+	if (st->build_id_len < 0)
+		st->build_id_len = 0;
+	st->dwarf = dwfl_module_getdwarf(st->mod, &st->dwbias);
+	if (st->dwarf && read_cus(st) < 0)
+		goto fail;
+	if (!st->dwarf && need_dwarf) {
+		pgo_error("'%s' has no debug info (DWARF); build it with -g (or install its "
+			  "debug symbols)", path);
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail:
+	convert_symtab_free(st);
+	return -1;
+}
+
+void convert_symtab_free(struct convert_symtab *st)
+{
+	if (!st)
+		return;
+	if (st->dwfl)
+		dwfl_end(st->dwfl);
+	pgo_u64map_release(&st->cache);
+	free(st->syms);
+	free(st->cus);
+	free(st->ranges);
+	free(st->results);
+	free(st->frames);
+	free(st->segs);
+	free(st->path);
+	free(st);
+}
+
+int convert_symtab_has_dwarf(const struct convert_symtab *st)
+{
+	return st->dwarf != NULL;
+}
+
+int convert_symtab_build_id(const struct convert_symtab *st, const uint8_t **id)
+{
+	*id = st->build_id;
+	return st->build_id_len;
+}
+
+int convert_symtab_is_pie_or_dso(const struct convert_symtab *st)
+{
+	return st->is_dyn;
+}
+
+int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+	int found = 0;
+
+	/* prefer the executable segment when a page is shared by two segments */
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+
+		if (off < s->offset || off - s->offset >= s->filesz)
+			continue;
+		*vaddr = off - s->offset + s->vaddr;
+		found = 1;
+		if (s->exec)
+			return 0;
+	}
+	return found ? 0 : -1;
+}
+
+int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)
+{
+	size_t i, size;
+	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
+
+	if (!raw)
+		return -1;
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+		uint64_t off;
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->filesz || len > s->filesz - (vaddr - s->vaddr))
+			continue;
+		off = s->offset + (vaddr - s->vaddr);
+		if (off > size || len > size - off)
+			return -1;
+		memcpy(buf, raw + off, len);
+		return 0;
+	}
+	return -1;
+}
+
+/* Length of an FF /2 instruction from its ModRM byte on (ModRM, SIB, displacement). */
+static unsigned modrm_len(const uint8_t *p, unsigned avail)
+{
+	unsigned mod = p[0] >> 6, rm = p[0] & 7, n = 1;
+
+	if (mod != 3 && rm == 4) {
+		if (avail < 2)
+			return 0;
+		n++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+	}
+	if (mod == 0 && rm == 5)
+		n += 4;
+	else if (mod == 1)
+		n += 1;
+	else if (mod == 2)
+		n += 4;
+	return n;
+}
+
+int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret)
+{
+	uint8_t code[8];
+	unsigned len;
+
+	if (ret < sizeof(code) || convert_symtab_read(st, ret - sizeof(code), code, sizeof(code)) < 0)
+		return 0;
+	/* a direct call (E8 rel32) is the common case: rule it out first */
+	if (code[3] == 0xe8)
+		return 0;
+	for (len = 2; len <= 7; len++) {
+		const uint8_t *insn = code + sizeof(code) - len;
+
+		if (insn[0] == 0xff && ((insn[1] >> 3) & 7) == 2 && 1 + modrm_len(insn + 1, len - 1) == len)
+			return 1;
+	}
+	return 0;
+}
+
+int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(st, addr);
+	uint8_t code[48];
+	size_t n = sizeof(code), i;
+
+	if (sym.sym_name == CONVERT_NO_NAME)
+		return 0;
+	if (sym.sym_size && sym.sym_size < n)
+		n = sym.sym_size;
+	if (n < 4 || convert_symtab_read(st, sym.sym_start, code, n) < 0)
+		return 0;
+	/* gcc may schedule other instructions into the prologue: look for mov %rsp,%rbp */
+	for (i = 0; i + 3 <= n; i++)
+		if (code[i] == 0x48 && code[i + 1] == 0x89 && code[i + 2] == 0xe5)
+			return addr >= sym.sym_start + i + 3;
+	return 0;
+}
+
+static uint32_t die_name(struct convert_symtab *st, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *s = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		s = dwarf_formstring(&attr);
+	if (!s && dwarf_attr_integrate(die, DW_AT_name, &attr))
+		s = dwarf_formstring(&attr);
+	return intern(st, s ? s : "[unknown]");
+}
+
+static uint32_t die_udata(Dwarf_Die *die, unsigned int at, int integrate)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!(integrate ? dwarf_attr_integrate(die, at, &attr) : dwarf_attr(die, at, &attr)))
+		return 0;
+	if (dwarf_formudata(&attr, &w) != 0)
+		return 0;
+	return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl)
+{
+	Dwarf_Files *files;
+	size_t nfiles;
+	uint32_t idx;
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr(inl, DW_AT_call_file, &attr))
+		return CONVERT_NO_NAME;
+	idx = die_udata(inl, DW_AT_call_file, 0);
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
+		return CONVERT_NO_NAME;
+	return intern(st, dwarf_filesrc(files, idx, NULL, NULL));
+}
+
+static int push_frame(struct convert_symtab *st, const struct convert_sym_frame *f)
+{
+	if (PGO_ALLOC_GROW(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
+		return -1;
+	st->frames[st->nr_frames++] = *f;
+	return 0;
+}
+
+#define MAX_DEPTH 64
+
+/*
+ * The physical nesting of DIEs that contain pc, outermost first. dwarf_getscopes()
+ * does not give it: past an inlined_subroutine it follows the abstract origin's
+ * scopes, not the function the code was inlined into.
+ */
+static int find_chain(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
+		return depth;
+	do {
+		int tag = dwarf_tag(&child), d;
+
+		switch (tag) {
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+			if (dwarf_haspc(&child, pc) == 1) {
+				chain[depth] = child;
+				return find_chain(&child, pc, chain, depth + 1);
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_module:
+			/* C++/Fortran: definitions may sit inside these, which have no pc */
+			d = find_chain(&child, pc, chain, depth);
+			if (d > depth)
+				return d;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return depth;
+}
+
+/* Build the inline chain of addr into st->frames, outermost first. */
+static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
+{
+	Dwarf_Die chain[MAX_DEPTH], *cudie;
+	Dwarf_Addr cubias, pc;
+	struct convert_sym_frame f;
+	Dwarf_Line *dl;
+	uint32_t leaf_file = CONVERT_NO_NAME, leaf_line = 0, leaf_discr = 0;
+	int n, i, k, fn[MAX_DEPTH], nfn = 0;
+
+	c->first = st->nr_frames;
+	c->nr = 0;
+	if (!st->dwarf)
+		return;
+	cubias = st->dwbias;
+	pc = addr - cubias;
+	cudie = cu_of(st, pc);
+	if (!cudie)
+		return;
+	dl = dwarf_getsrc_die(cudie, pc);
+	if (dl) {
+		int line = 0;
+		unsigned int disc = 0;
+
+		dwarf_lineno(dl, &line);
+		dwarf_linediscriminator(dl, &disc);
+		leaf_file = intern(st, dwarf_linesrc(dl, NULL, NULL));
+		leaf_line = line > 0 ? (uint32_t)line : 0;
+		leaf_discr = disc;
+	}
+	/* a cached enclosing subprogram saves scanning the CU's children again */
+	if (st->have_last_sub && st->last_cu == dwarf_dieoffset(cudie) &&
+	    dwarf_haspc(&st->last_sub, pc) == 1) {
+		chain[0] = st->last_sub;
+		n = find_chain(&st->last_sub, pc, chain, 1);
+	} else {
+		n = find_chain(cudie, pc, chain, 0);
+	}
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag == DW_TAG_subprogram && nfn == 0) {
+			st->last_sub = chain[i];
+			st->last_cu = dwarf_dieoffset(cudie);
+			st->have_last_sub = 1;
+		}
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			fn[nfn++] = i;
+	}
+	for (k = 0; k < nfn; k++) {
+		Dwarf_Die *d = &chain[fn[k]];
+
+		f.name = die_name(st, d);
+		f.start_line = die_udata(d, DW_AT_decl_line, 1);
+		if (k + 1 < nfn) {
+			/* this frame's line is where the next inner frame was inlined */
+			Dwarf_Die *inl = &chain[fn[k + 1]];
+
+			f.file = call_file(st, cudie, inl);
+			f.line = die_udata(inl, DW_AT_call_line, 0);
+			f.discr = die_udata(inl, DW_AT_GNU_discriminator, 0);
+		} else {
+			f.file = leaf_file;
+			f.line = leaf_line;
+			f.discr = leaf_discr;
+		}
+		if (push_frame(st, &f) < 0)
+			return;
+		c->nr++;
+	}
+}
+
+struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr)
+{
+	struct convert_sym out = { CONVERT_NO_NAME, 0, 0, 0, NULL };
+	uint64_t *slot;
+	struct cached *c;
+	int ret;
+
+	ret = pgo_u64map_get(&st->cache, addr, &slot);
+	if (ret < 0)
+		return out;
+	if (ret == 0) {
+		c = &st->results[*slot - 1];
+	} else {
+		const struct fsym *fs;
+
+		if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
+			*slot = 0;
+			return out;
+		}
+		c = &st->results[st->nr_results++];
+		*slot = st->nr_results;
+		memset(c, 0, sizeof(*c));
+		c->sym_name = CONVERT_NO_NAME;
+		fs = sym_of(st, addr);
+		if (fs) {
+			c->sym_name = fs->name;
+			c->sym_start = fs->start;
+			c->sym_size = fs->size;
+		}
+		resolve_frames(st, addr, c);
+	}
+	out.sym_name = c->sym_name;
+	out.sym_start = c->sym_start;
+	out.sym_size = c->sym_size;
+	out.nr_frames = c->nr;
+	out.frames = c->nr ? &st->frames[c->first] : NULL;
+	return out;
+}
+
+int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
+				     int (*fn)(uint64_t addr, void *data), void *data)
+{
+	Dwarf_Die *cudie;
+	Dwarf_Addr cubias;
+	Dwarf_Lines *lines;
+	size_t nlines, i, lo, hi;
+
+	if (!st->dwarf)
+		return 0;
+	cubias = st->dwbias;
+	cudie = cu_of(st, start - cubias);
+	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
+		return 0;
+	/* libdw sorts a CU's rows by address: binary search the first one >= start */
+	lo = 0;
+	hi = nlines;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a + cubias < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* equal addresses may precede lo in another sequence: back up over them */
+	while (lo > 0) {
+		Dwarf_Addr a;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, lo - 1), &a) != 0 || a + cubias < start)
+			break;
+		lo--;
+	}
+	for (i = lo; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool end;
+		int ret;
+
+		if (!l || dwarf_lineaddr(l, &a) != 0 || dwarf_lineendsequence(l, &end) != 0)
+			continue;
+		a += cubias;
+		if (a - start >= size && a >= start)
+			break;
+		if (end || a < start)
+			continue;
+		ret = fn(a, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

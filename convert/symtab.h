@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer: one ELF file (executable or shared library) opened with libdwfl,
+ * its debug info found in the file, through .gnu_debuglink or /usr/lib/debug/.build-id
+ * (libdwfl's standard callbacks). Addresses are link-time virtual addresses (what
+ * the ELF symbols and DWARF say), never runtime addresses.
+ *
+ * convert_symtab_lookup() resolves an address to its ELF symbol (which may be a clone
+ * such as foo.constprop.0) and its inline chain, outermost function first; each
+ * result is cached, so every address is resolved once. Strings are interned in the
+ * caller's pgo_strtab, which must outlive the symtab.
+ */
+#ifndef PGO_CONVERT_SYMTAB_H
+#define PGO_CONVERT_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pgo_strtab;
+struct convert_symtab;
+
+#define CONVERT_NO_NAME UINT32_MAX
+
+/*
+ * One level of the inline chain. For the innermost frame, line/discr are those of the
+ * address (line table); for an outer frame they are the call site of the next inner
+ * frame (DW_AT_call_line and its discriminator).
+ */
+struct convert_sym_frame {
+	uint32_t name;        /* DW_AT_linkage_name, else DW_AT_name (abstract origin followed) */
+	uint32_t file;        /* source file of line, CONVERT_NO_NAME if unknown */
+	uint32_t line;
+	uint32_t discr;
+	uint32_t start_line;  /* DW_AT_decl_line of the function (its abstract origin) */
+};
+
+struct convert_sym {
+	uint32_t sym_name;    /* ELF symbol name, CONVERT_NO_NAME if none covers the address */
+	uint64_t sym_start, sym_size;
+	uint32_t nr_frames;   /* 0: no line/scope information for this address */
+	const struct convert_sym_frame *frames; /* outermost first */
+};
+
+/*
+ * Open `path` (build_id/build_id_size: expected id, or NULL). Reports and returns -1 if
+ * the file cannot be read as ELF. need_dwarf: fail (with "build with -g") when no
+ * debug info can be found.
+ */
+int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
+			struct convert_symtab **out);
+void convert_symtab_free(struct convert_symtab *st);
+
+int convert_symtab_has_dwarf(const struct convert_symtab *st);
+/* Build-id of the ELF file; returns its length (0 if none). *id is borrowed. */
+int convert_symtab_build_id(const struct convert_symtab *st, const uint8_t **id);
+/* ET_EXEC (fixed addresses) vs ET_DYN (PIE, shared library). */
+int convert_symtab_is_pie_or_dso(const struct convert_symtab *st);
+
+/*
+ * File offset (what MMAP pgoff gives) -> link-time vaddr through the PT_LOAD segment
+ * that contains it. Returns 0, or -1 (no report) if no segment contains it.
+ */
+int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr);
+
+/* Copy len bytes of the file's contents at link-time vaddr. Returns 0, or -1 (no report). */
+int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len);
+
+/*
+ * Is the instruction that ends right before ret (a return address) an indirect call
+ * (x86-64 FF /2, register or memory operand)? 0 if not or if it cannot be told.
+ */
+int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret);
+
+/*
+ * Has the function containing addr (an ELF symbol) set up a frame pointer by addr
+ * (a mov %rsp,%rbp among its first instructions, and addr past it)? If not, a
+ * frame-pointer stack's next return address is not its caller's. x86-64 only.
+ */
+int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr);
+
+/*
+ * Resolve addr. The result is borrowed and valid until the next lookup (copy what you
+ * keep). Never NULL; unresolved addresses have sym_name CONVERT_NO_NAME and no frames.
+ */
+struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr);
+
+/*
+ * Call fn(addr, data) for every line-table address in [start, start + size): the
+ * instructions that begin a line-table row, for explicit zero counts. fn returns 0 to
+ * continue. Returns 0 or the first non-zero value of fn.
+ */
+int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
+				     int (*fn)(uint64_t addr, void *data), void *data);
+
+#endif

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/* Compare two profiles per function (self and inclusive) and decide the gate's verdict. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gate/compare.h"
+#include "lib/alloc.h"
+#include "lib/buf.h"
+#include "lib/report.h"
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int check_inputs(const struct gate_profile *b, const struct gate_profile *h,
+			const struct gate_opts *o)
+{
+	if (b->nr_runs < 2)
+		return pgo_error("'%s' has %zu run; the gate needs at least 2 runs per side "
+				 "(record with -r 5)", b->label, b->nr_runs);
+	if (h->nr_runs < 2)
+		return pgo_error("'%s' has %zu run; the gate needs at least 2 runs per side "
+				 "(collect with -r 5)", h->label, h->nr_runs);
+	if (!b->views[o->view].present || !h->views[o->view].present)
+		return pgo_error("view '%s' is missing from '%s'", gate_view_name(o->view),
+				 b->views[o->view].present ? h->label : b->label);
+	if (!o->allow_other_binary &&
+	    strcmp(base_name(b->binary_path), base_name(h->binary_path)))
+		return pgo_error("'%s' profiles binary '%s' but '%s' profiles '%s'; a baseline "
+				 "must come from the same program (--allow-other-binary overrides)",
+				 b->label, b->binary_path, h->label, h->binary_path);
+	if (strcmp(b->event, h->event))
+		return pgo_error("'%s' sampled event '%s' but '%s' sampled '%s'; collect both "
+				 "sides with the same event", b->label, b->event, h->label, h->event);
+	return 0;
+}
+
+/*
+ * Self and inclusive count matrices over the union of functions (nf = names->nr), base
+ * runs in columns [0, kb), head runs in [kb, kb + kh). Inclusive counts a function once
+ * per stack even when it recurses.
+ */
+static int build_matrices(const struct gate_profile *b, const struct gate_profile *h,
+			  enum gate_view_kind view, size_t nf, double *self, double *incl)
+{
+	const struct gate_profile *side[2] = { b, h };
+	size_t nr = b->nr_runs + h->nr_runs, col0 = 0;
+	uint64_t *stamp, gen = 0;
+	int k;
+
+	stamp = pgo_calloc(nf ? nf : 1, sizeof(*stamp));
+	if (!stamp)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		const struct gate_view *v = &side[k]->views[view];
+		size_t s, r, i, kr = side[k]->nr_runs;
+
+		for (s = 0; s < v->nr_stacks; s++) {
+			const struct gate_stack *st = &v->stacks[s];
+			const double *w = v->counts + s * kr;
+			uint32_t leaf = st->frames[st->depth - 1];
+
+			for (r = 0; r < kr; r++)
+				self[(size_t)leaf * nr + col0 + r] += w[r];
+			gen++;
+			for (i = 0; i < st->depth; i++) {
+				uint32_t f = st->frames[i];
+
+				if (stamp[f] == gen)
+					continue;
+				stamp[f] = gen;
+				for (r = 0; r < kr; r++)
+					incl[(size_t)f * nr + col0 + r] += w[r];
+			}
+		}
+		col0 += kr;
+	}
+	free(stamp);
+	return 0;
+}
+
+/*
+ * ancestor[f] bitmaps would be nf^2; the flagged set is small, so answer "is g below f
+ * in some stack" by scanning stacks once per question.
+ */
+static int is_descendant(const struct gate_profile *b, const struct gate_profile *h,
+			 enum gate_view_kind view, uint32_t anc, uint32_t desc)
+{
+	const struct gate_profile *side[2] = { b, h };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		const struct gate_view *v = &side[k]->views[view];
+		size_t s, i;
+
+		for (s = 0; s < v->nr_stacks; s++) {
+			const struct gate_stack *st = &v->stacks[s];
+			int seen = 0;
+
+			for (i = 0; i < st->depth; i++) {
+				if (st->frames[i] == anc)
+					seen = 1;
+				else if (seen && st->frames[i] == desc)
+					return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The heaviest caller of f in head (or base if f is gone from head); UINT32_MAX if none. */
+static uint32_t main_parent(const struct gate_profile *b, const struct gate_profile *h,
+			    enum gate_view_kind view, uint32_t f, size_t nf)
+{
+	const struct gate_profile *side[2] = { h, b };
+	double *w = pgo_calloc(nf ? nf : 1, sizeof(*w)), best = 0;
+	uint32_t arg = UINT32_MAX;
+	int k;
+
+	if (!w)
+		return UINT32_MAX;
+	for (k = 0; k < 2 && arg == UINT32_MAX; k++) {
+		const struct gate_view *v = &side[k]->views[view];
+		size_t s, i, r, kr = side[k]->nr_runs;
+
+		for (s = 0; s < v->nr_stacks; s++) {
+			const struct gate_stack *st = &v->stacks[s];
+
+			for (i = 1; i < st->depth; i++) {
+				if (st->frames[i] != f || st->frames[i - 1] == f)
+					continue;
+				for (r = 0; r < kr; r++)
+					w[st->frames[i - 1]] += v->counts[s * kr + r];
+			}
+		}
+		for (i = 0; i < nf; i++) {
+			if (w[i] > best) {
+				best = w[i];
+				arg = (uint32_t)i;
+			}
+		}
+	}
+	free(w);
+	return arg;
+}
+
+const char *gate_role_name(enum gate_role r)
+{
+	switch (r) {
+	case GATE_ROLE_ROOT: return "root cause";
+	case GATE_ROLE_ROOT_INCL: return "root cause (inclusive)";
+	case GATE_ROLE_VIA: return "via";
+	case GATE_ROLE_MOVED: return "moved";
+	case GATE_ROLE_IMPROVED: return "improved";
+	default: return "";
+	}
+}
+
+static int result_rank(const struct gate_result *r)
+{
+	switch (r->role) {
+	case GATE_ROLE_ROOT: return 0;
+	case GATE_ROLE_ROOT_INCL: return 1;
+	case GATE_ROLE_VIA: return 2;
+	case GATE_ROLE_MOVED: return 3;
+	case GATE_ROLE_IMPROVED: return 4;
+	default: return 5;
+	}
+}
+
+static int result_cmp(const void *a, const void *b)
+{
+	const struct gate_result *x = a, *y = b;
+	int rx = result_rank(x), ry = result_rank(y);
+	double dx = fabs(x->delta), dy = fabs(y->delta);
+
+	if (rx != ry)
+		return rx - ry;
+	if (dx != dy)
+		return (dx < dy) - (dx > dy);
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	return strcmp(x->name, y->name);
+}
+
+static double view_time(const struct gate_run *r, enum gate_view_kind v)
+{
+	switch (v) {
+	case GATE_VIEW_CPU:
+		return (double)r->cpu_ns;
+	case GATE_VIEW_OFFCPU:
+		return (double)r->offcpu_ns;
+	default:
+		return r->duration_ns ? (double)r->duration_ns : (double)(r->cpu_ns + r->offcpu_ns);
+	}
+}
+
+static int program_check(const struct gate_profile *b, const struct gate_profile *h,
+			 const struct gate_opts *o, struct gate_verdict *v)
+{
+	double *la, *lb;
+	size_t i;
+	int err = -1;
+
+	la = pgo_calloc(b->nr_runs, sizeof(*la));
+	lb = pgo_calloc(h->nr_runs, sizeof(*lb));
+	if (!la || !lb)
+		goto out;
+	err = 0;
+	for (i = 0; i < b->nr_runs; i++) {
+		double t = view_time(&b->runs[i], o->view);
+
+		if (!(t > 0))
+			goto out; /* no per-run time recorded: the check is not possible */
+		la[i] = log(t);
+	}
+	for (i = 0; i < h->nr_runs; i++) {
+		double t = view_time(&h->runs[i], o->view);
+
+		if (!(t > 0))
+			goto out;
+		lb[i] = log(t);
+	}
+	if (gate_welch(la, b->nr_runs, lb, h->nr_runs, &v->program)) {
+		err = -1;
+		goto out;
+	}
+	v->program_valid = 1;
+	v->program_rel = exp(v->program.diff) - 1;
+	v->program_flag = v->program.p <= o->q && v->program_rel >= o->program_floor;
+out:
+	free(la);
+	free(lb);
+	return err;
+}
+
+/* Fill one result row from its test. */
+static void fill_result(struct gate_result *res, const struct gate_ftest *t,
+			const struct gate_verdict *v, const struct gate_opts *o, double tq)
+{
+	double diff = t->mean_h - t->mean_b;
+
+	res->t = *t;
+	res->base_pct = v->total_b > 0 ? 100 * t->mean_b / v->total_b : 0;
+	res->head_pct = v->total_h > 0 ? 100 * t->mean_h / v->total_h : 0;
+	res->delta = v->total_b > 0 ? diff / v->total_b : 0;
+	res->rel = t->mean_b > 0 ? diff / t->mean_b : (diff > 0 ? INFINITY : 0);
+	res->ci_lo = v->total_b > 0 ? (diff - tq * t->se) / v->total_b : 0;
+	res->ci_hi = v->total_b > 0 ? (diff + tq * t->se) / v->total_b : 0;
+	res->tested = t->m0 > 0 && t->m0 >= 0.5 * o->abs_floor * v->total_b;
+	res->q = res->q_down = NAN;
+}
+
+int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
+		 const struct gate_opts *o, struct gate_verdict **out)
+{
+	struct gate_verdict *v;
+	struct gate_ftest *ts = NULL, *ti = NULL;
+	double *self = NULL, *incl = NULL, *p = NULL, *q = NULL;
+	int *side = NULL;
+	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh;
+	size_t f, r, i, m;
+	int err = -1;
+
+	*out = NULL;
+	if (b->names != h->names)
+		PGO_BUG("profiles compared with different name tables");
+	if (check_inputs(b, h, o))
+		return -1;
+	v = pgo_calloc(1, sizeof(*v));
+	if (!v)
+		return -1;
+	v->opts = *o;
+	v->kb = kb;
+	v->kh = kh;
+	v->nr_funcs = nf;
+	v->base_label = pgo_strdup(b->label);
+	v->head_label = pgo_strdup(h->label);
+	v->sf = pgo_calloc(nr, sizeof(*v->sf));
+	side = pgo_calloc(nr, sizeof(*side));
+	self = pgo_calloc(nf * nr + 1, sizeof(*self));
+	incl = pgo_calloc(nf * nr + 1, sizeof(*incl));
+	ts = pgo_calloc(nf + 1, sizeof(*ts));
+	ti = pgo_calloc(nf + 1, sizeof(*ti));
+	p = pgo_calloc(2 * nf + 1, sizeof(*p));
+	q = pgo_calloc(2 * nf + 1, sizeof(*q));
+	v->results = pgo_calloc(2 * nf + 1, sizeof(*v->results));
+	if (!v->base_label || !v->head_label || !v->sf || !side || !self || !incl || !ts ||
+	    !ti || !p || !q || !v->results)
+		goto out;
+	for (r = kb; r < nr; r++)
+		side[r] = 1;
+	if (build_matrices(b, h, o->view, nf, self, incl))
+		goto out;
+	/* Size factors come from self counts (disjoint across functions) and scale both. */
+	if (gate_size_factors(self, nf, nr, side, &o->tmm, v->sf))
+		goto out;
+	for (f = 0; f < nf; f++) {
+		for (r = 0; r < nr; r++) {
+			self[f * nr + r] /= v->sf[r];
+			incl[f * nr + r] /= v->sf[r];
+		}
+	}
+	for (r = 0; r < nr; r++) {
+		double t = 0;
+
+		for (f = 0; f < nf; f++)
+			t += self[f * nr + r];
+		if (side[r])
+			v->total_h += t / kh;
+		else
+			v->total_b += t / kb;
+	}
+	if (!(v->total_b > 0)) {
+		pgo_error("'%s' has no samples in view '%s'; nothing to compare against",
+			  b->label, gate_view_name(o->view));
+		goto out;
+	}
+	if (gate_moderated_tests(self, nf, nr, side, o->min_m0, ts, &v->alpha_self, &v->prior_self) ||
+	    gate_moderated_tests(incl, nf, nr, side, o->min_m0, ti, &v->alpha_incl, &v->prior_incl))
+		goto out;
+
+	for (f = 0; f < nf; f++) {
+		const char *name = pgo_strtab_str(b->names, f);
+
+		for (i = 0; i < 2; i++) {
+			struct gate_result *res = &v->results[2 * f + i];
+			const struct gate_ftest *t = i ? &ti[f] : &ts[f];
+
+			res->kind = i ? GATE_INCL : GATE_SELF;
+			res->name = pgo_strdup(name);
+			if (!res->name)
+				goto out;
+			fill_result(res, t, v, o, gate_t_quantile(o->ci_level, t->df));
+		}
+	}
+	v->nr_results = 2 * nf;
+
+	/* Benjamini-Hochberg over every tested hypothesis, self and inclusive together. */
+	for (i = 0, m = 0; i < v->nr_results; i++)
+		p[i] = v->results[i].tested ? v->results[i].t.p_up : NAN;
+	if (gate_bh_adjust(p, v->nr_results, q))
+		goto out;
+	for (i = 0; i < v->nr_results; i++) {
+		v->results[i].q = q[i];
+		m += v->results[i].tested;
+	}
+	v->nr_tests = m;
+	for (i = 0; i < v->nr_results; i++)
+		p[i] = v->results[i].tested ? v->results[i].t.p_down : NAN;
+	if (gate_bh_adjust(p, v->nr_results, q))
+		goto out;
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+
+		res->q_down = q[i];
+		if (!res->tested)
+			continue;
+		res->flagged = res->q <= o->q && res->delta >= o->abs_floor &&
+			       res->rel >= o->rel_floor;
+		res->improved = res->q_down <= o->q && -res->delta >= o->abs_floor &&
+				-res->rel >= o->rel_floor;
+	}
+
+	/*
+	 * Code motion (§6.3): a self-time increase that its own subtree gives back is code
+	 * that moved (inlining, outlining), not new work. For a new or vanished symbol the
+	 * subtree is its caller's.
+	 */
+	for (f = 0; f < nf; f++) {
+		struct gate_result *rs = &v->results[2 * f], *ri = &v->results[2 * f + 1];
+		int fresh = ts[f].mean_b == 0 || ts[f].mean_h == 0;
+
+		if (rs->flagged && !fresh && ri->delta < 0.5 * rs->delta)
+			rs->moved = 1;
+		if (fresh && (rs->flagged || ri->flagged)) {
+			uint32_t par = main_parent(b, h, o->view, (uint32_t)f, nf);
+			double d = rs->delta > ri->delta ? rs->delta : ri->delta;
+
+			if (par != UINT32_MAX && v->results[2 * par + 1].delta < 0.5 * d) {
+				rs->moved = rs->flagged;
+				ri->moved = ri->flagged;
+			}
+		}
+	}
+
+	/* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+		size_t j;
+
+		if (!res->flagged || res->moved)
+			continue;
+		v->nr_flagged++;
+		if (res->kind == GATE_SELF) {
+			res->root_cause = 1;
+			continue;
+		}
+		res->root_cause = 1;
+		for (j = 0; j < v->nr_results; j++) {
+			const struct gate_result *o2 = &v->results[j];
+
+			if (j / 2 == i / 2 || !o2->flagged || o2->moved)
+				continue;
+			if (is_descendant(b, h, o->view, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
+				res->root_cause = 0;
+				break;
+			}
+		}
+		/* The function's own flagged self time already names it. */
+		if (res->root_cause && v->results[i - 1].flagged && !v->results[i - 1].moved)
+			res->root_cause = 0;
+	}
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+		struct pgo_buf via = PGO_BUF_INIT;
+		size_t j;
+
+		v->nr_moved += res->moved;
+		v->nr_improved += res->improved;
+		if (!res->root_cause)
+			continue;
+		v->nr_root++;
+		for (j = 1; j < v->nr_results; j += 2) {
+			const struct gate_result *a = &v->results[j];
+
+			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause)
+				continue;
+			if (!is_descendant(b, h, o->view, (uint32_t)(j / 2), (uint32_t)(i / 2)))
+				continue;
+			if ((via.len && pgo_buf_addch(&via, ';')) || pgo_buf_adds(&via, a->name)) {
+				pgo_buf_release(&via);
+				goto out;
+			}
+		}
+		res->via = pgo_buf_detach(&via);
+	}
+	for (f = 0; f < nf; f++) {
+		for (i = 0; i < 2; i++) {
+			struct gate_result *res = &v->results[2 * f + i];
+
+			if (res->root_cause)
+				res->role = GATE_ROLE_ROOT;
+			else if (res->moved)
+				res->role = GATE_ROLE_MOVED;
+			else if (res->flagged)
+				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
+										: GATE_ROLE_VIA;
+			else if (res->improved)
+				res->role = GATE_ROLE_IMPROVED;
+		}
+	}
+	if (program_check(b, h, o, v))
+		goto out;
+	v->regression = v->nr_root > 0 || (o->program_fail && v->program_flag);
+	qsort(v->results, v->nr_results, sizeof(*v->results), result_cmp);
+	err = 0;
+out:
+	free(side);
+	free(self);
+	free(incl);
+	free(ts);
+	free(ti);
+	free(p);
+	free(q);
+	if (err)
+		gate_verdict_free(v);
+	else
+		*out = v;
+	return err;
+}
+
+void gate_verdict_free(struct gate_verdict *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; v->results && i < 2 * v->nr_funcs; i++) {
+		free(v->results[i].name);
+		free(v->results[i].via);
+	}
+	free(v->results);
+	free(v->sf);
+	free(v->base_label);
+	free(v->head_label);
+	free(v);
+}
+
+int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_verdict *second)
+{
+	size_t i, j;
+
+	for (i = 0; i < first->nr_results; i++) {
+		const struct gate_result *a = &first->results[i];
+
+		if (!a->root_cause)
+			continue;
+		for (j = 0; j < second->nr_results; j++) {
+			const struct gate_result *b = &second->results[j];
+
+			if (b->root_cause && b->kind == a->kind && !strcmp(a->name, b->name))
+				return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Compare a baseline and a head profile (gate-statistics.md): per-function one-sided
+ * tests of self and inclusive time under TMM size factors and a moderated NB model,
+ * Benjamini-Hochberg over all tests, practical floors, the code-motion filter, the
+ * root-cause list and the program-level check. The result is a verdict that the
+ * reporters (gate/report.h) print; nothing here does I/O besides diagnostics.
+ */
+#ifndef PGO_GATE_COMPARE_H
+#define PGO_GATE_COMPARE_H
+
+#include <stddef.h>
+
+#include "gate/profile.h"
+#include "gate/stats.h"
+
+struct gate_opts {
+	double q;              /* BH level: the per-PR false-failure rate under A/A (0.05) */
+	double abs_floor;      /* flag only if delta >= this fraction of baseline total (0.005) */
+	double rel_floor;      /* ... and >= this fraction of the function's own time (0.05) */
+	double program_floor;  /* program-level check: relative CPU-time increase (0.02) */
+	int program_fail;      /* 1: a program-level regression fails the gate; 0: it warns */
+	enum gate_view_kind view;
+	int allow_other_binary;/* compare profiles of different binaries (basename) */
+	double min_m0;         /* functions with pooled mean >= this fit the noise model (10) */
+	double ci_level;       /* confidence level of the reported intervals (0.95) */
+	struct gate_tmm_opts tmm;
+};
+#define GATE_OPTS_INIT { 0.05, 0.005, 0.05, 0.02, 0, GATE_VIEW_CPU, 0, 10.0, 0.95, GATE_TMM_INIT }
+
+enum gate_kind { GATE_SELF, GATE_INCL };
+
+/* What a row means in the reports. */
+enum gate_role {
+	GATE_ROLE_NONE,
+	GATE_ROLE_ROOT,      /* a root cause */
+	GATE_ROLE_ROOT_INCL, /* the inclusive time of a function whose self time is a root cause */
+	GATE_ROLE_VIA,       /* a flagged caller of a root cause */
+	GATE_ROLE_MOVED,     /* flagged, but code motion: a warning */
+	GATE_ROLE_IMPROVED,  /* a significant decrease beyond the floors */
+};
+
+/* "root cause", "root cause (inclusive)", "via", "moved", "improved" or "" */
+const char *gate_role_name(enum gate_role r);
+
+/* One hypothesis: a function's self or inclusive time. */
+struct gate_result {
+	char *name;            /* folded function name (new, owned by the verdict) */
+	enum gate_kind kind;
+	int tested;            /* passed the independent filter (pooled mean >= abs_floor/2 of T_B) */
+	struct gate_ftest t;   /* means in normalised samples per run, variances, t, p */
+	double base_pct, head_pct; /* mean / side total, in % */
+	double delta;          /* (mean_h - mean_b) / T_B: change in units of baseline total */
+	double rel;            /* (mean_h - mean_b) / mean_b; INFINITY for a new function */
+	double ci_lo, ci_hi;   /* ci_level interval of delta */
+	double q, q_down;      /* BH q-values for an increase / a decrease (NAN if not tested) */
+	int flagged;           /* regression: q <= Q and both floors cleared */
+	int improved;          /* the same rule for a decrease (reported, never fails) */
+	int moved;             /* flagged, but the code-motion filter says time moved: warn */
+	int root_cause;        /* flagged, not moved, and no flagged descendant (or self time) */
+	enum gate_role role;
+	char *via;             /* for root causes: flagged ancestors "main;process" (new) or NULL */
+};
+
+struct gate_verdict {
+	int regression;        /* the gate fails: a root cause exists (or program_fail and flagged) */
+	struct gate_opts opts;
+	char *base_label, *head_label;
+	size_t kb, kh;         /* runs per side */
+	double *sf;            /* size factors, kb baseline runs then kh head runs */
+	double total_b, total_h; /* mean normalised samples per run (T_B, T_H) */
+	double alpha_self, alpha_incl;
+	struct gate_prior prior_self, prior_incl;
+	size_t nr_funcs;       /* functions seen on either side */
+	size_t nr_tests;       /* hypotheses tested (self + inclusive), the BH m */
+	size_t nr_flagged, nr_root, nr_moved, nr_improved;
+	struct gate_result *results; /* sorted: root causes, other flags, moved, improved, rest by |delta| */
+	size_t nr_results;
+	/* Program-level check: Welch t on ln(time per run) of the view (cpu_ns for cpu). */
+	int program_valid;
+	struct gate_welch program;
+	double program_rel;    /* exp(diff) - 1 */
+	int program_flag;
+};
+
+/*
+ * Compare base and head (same name table). Errors (reported, -1): fewer than 2 runs on a
+ * side, the view missing on a side, profiles of different binaries or events (unless
+ * allowed). *out is new: gate_verdict_free().
+ */
+int gate_compare(const struct gate_profile *base, const struct gate_profile *head,
+		 const struct gate_opts *o, struct gate_verdict **out);
+void gate_verdict_free(struct gate_verdict *v);
+
+/*
+ * Confirmation (§6.5): 1 if some root cause of `second` names the same function and kind
+ * as a root cause of `first`, else 0.
+ */
+int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_verdict *second);
+
+#endif

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Read a profile JSON ("pgo-profile" v1, docs/profile-json.md) into per-run counts of
+ * folded stacks, strictly: the file may come from a PR author, so every type, version
+ * and range is checked and a bad file is reported as "'FILE': $.json.path: what is
+ * wrong" (one error, return -1), never a crash.
+ *
+ * Function identity: compiler clone suffixes (.isra.N, .constprop.N, .part.N, .cold,
+ * .cold.N, .llvm.N, .lto_priv.N, in any combination) are folded into the base name, and
+ * stacks that become identical are merged.
+ *
+ * Weights: the JSON holds nanoseconds; the gate models sample counts (Poisson within a
+ * run), so weights are turned into sample equivalents: on-CPU ns × samples / Σ on-CPU ns
+ * of the run (ns × rate_hz / 1e9 when the run has no sample count); off-CPU ns ×
+ * rate_hz / 1e9 (pseudo-samples at the sampling rate). The wall view is on-CPU plus
+ * off-CPU.
+ */
+#ifndef PGO_GATE_PROFILE_H
+#define PGO_GATE_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/hashmap.h"
+
+enum gate_view_kind {
+	GATE_VIEW_CPU,
+	GATE_VIEW_OFFCPU,
+	GATE_VIEW_WALL,
+	GATE_VIEW_NR,
+};
+
+/* "cpu", "offcpu", "wall" */
+const char *gate_view_name(enum gate_view_kind v);
+/* Returns the view for a name, or -1. */
+int gate_view_parse(const char *name);
+
+struct gate_stack {
+	uint32_t *frames;  /* function ids in the shared name table, root -> leaf */
+	size_t depth;
+};
+
+struct gate_view {
+	int present;
+	size_t nr_stacks;
+	struct gate_stack *stacks;
+	double *counts;    /* nr_stacks x nr_runs, row-major: counts[s * nr_runs + r] */
+	size_t stacks_alloc, counts_alloc;
+	struct pgo_strtab index; /* folded stack string -> stack id */
+};
+
+struct gate_run {
+	int64_t run;
+	int64_t pid;
+	uint64_t duration_ns, cpu_ns, offcpu_ns;
+	uint64_t samples, lost;
+};
+
+struct gate_profile {
+	char *label;            /* file name or "note on COMMIT", used in messages */
+	char *tool, *command, *binary_path, *build_id, *event;
+	double rate_hz;
+	size_t nr_runs;
+	struct gate_run *runs;
+	struct gate_view views[GATE_VIEW_NR];
+	struct pgo_strtab *names; /* borrowed: function names shared with the other side */
+};
+
+/*
+ * Parse a profile from memory (data need not be NUL-terminated). label names the input
+ * in error messages. names is the caller's table, shared by the profiles that will be
+ * compared so function ids agree; it must outlive the profile. *out is new: free it with
+ * gate_profile_free(). Returns 0 or -1 (reported).
+ */
+int gate_profile_parse(const char *data, size_t len, const char *label,
+		       struct pgo_strtab *names, struct gate_profile **out);
+/* Same, from a file (at most 1 GiB). */
+int gate_profile_read(const char *path, struct pgo_strtab *names, struct gate_profile **out);
+void gate_profile_free(struct gate_profile *p);
+
+/*
+ * A profile with the runs of a followed by the runs of b (same name table), e.g. the
+ * head runs of a first stage and of the confirmation stage. Metadata comes from a.
+ * *out is new. Returns 0 or -1.
+ */
+int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *b,
+		       struct gate_profile **out);
+
+/*
+ * Length of name once clone suffixes are folded ("foo.isra.0.cold" -> 3). A "_[k]"
+ * kernel marker is not part of the suffix search; callers keep it (see profile.c).
+ */
+size_t gate_fold_clone_len(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* The full verdict as JSON ("pgo-verdict" v1), for CI tooling. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "gate/report.h"
+#include "lib/atomicfile.h"
+#include "lib/report.h"
+
+/* JSON has no NaN or infinity: those become null (the "new" flag says why). */
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static int set(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+static json_t *result_json(const struct gate_result *r)
+{
+	json_t *o = json_object();
+	int e = 0;
+
+	if (!o)
+		return NULL;
+	e |= set(o, "function", json_string(r->name));
+	e |= set(o, "kind", json_string(r->kind == GATE_SELF ? "self" : "inclusive"));
+	e |= set(o, "tested", json_boolean(r->tested));
+	e |= set(o, "base_mean", num(r->t.mean_b));
+	e |= set(o, "head_mean", num(r->t.mean_h));
+	e |= set(o, "base_pct", num(r->base_pct));
+	e |= set(o, "head_pct", num(r->head_pct));
+	e |= set(o, "delta", num(r->delta));
+	e |= set(o, "delta_pp", num(100 * r->delta));
+	e |= set(o, "rel", num(r->rel));
+	e |= set(o, "new", json_boolean(isinf(r->rel)));
+	e |= set(o, "ci_low", num(r->ci_lo));
+	e |= set(o, "ci_high", num(r->ci_hi));
+	e |= set(o, "t", num(r->t.t));
+	e |= set(o, "df", num(r->t.df));
+	e |= set(o, "p", num(r->t.p_up));
+	e |= set(o, "q", num(r->q));
+	e |= set(o, "q_decrease", num(r->q_down));
+	e |= set(o, "flagged", json_boolean(r->flagged));
+	e |= set(o, "root_cause", json_boolean(r->root_cause));
+	e |= set(o, "moved", json_boolean(r->moved));
+	e |= set(o, "improved", json_boolean(r->improved));
+	e |= set(o, "role", json_string(gate_role_name(r->role)));
+	e |= set(o, "via", r->via && *r->via ? json_string(r->via) : json_null());
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *prior_json(double alpha, const struct gate_prior *p)
+{
+	json_t *o = json_object();
+
+	if (!o || set(o, "alpha", num(alpha)) || set(o, "d0", num(p->d0)) ||
+	    set(o, "d0_infinite", json_boolean(isinf(p->d0))) || set(o, "s0_sq", num(p->s02))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int gate_report_json(const struct gate_verdict *v, const char *path)
+{
+	json_t *root = json_object(), *arr = json_array(), *sf = json_array(), *opt = json_object();
+	json_t *prog = json_object(), *roots = json_array();
+	char *text = NULL;
+	size_t i;
+	int e = 0, err = -1;
+
+	if (!root || !arr || !sf || !opt || !prog || !roots) {
+		pgo_error("out of memory");
+		json_decref(arr);
+		json_decref(sf);
+		json_decref(opt);
+		json_decref(prog);
+		json_decref(roots);
+		goto out;
+	}
+	e |= set(root, "format", json_string(GATE_VERDICT_FORMAT));
+	e |= set(root, "version", json_integer(GATE_VERDICT_VERSION));
+	e |= set(root, "tool", json_string("pgo " PGO_VERSION));
+	e |= set(root, "verdict", json_string(gate_verdict_status(v)));
+	e |= set(root, "regression", json_boolean(v->regression));
+	e |= set(root, "base", json_string(v->base_label));
+	e |= set(root, "head", json_string(v->head_label));
+	e |= set(root, "view", json_string(gate_view_name(v->opts.view)));
+	e |= set(root, "base_runs", json_integer((json_int_t)v->kb));
+	e |= set(root, "head_runs", json_integer((json_int_t)v->kh));
+	e |= set(root, "functions", json_integer((json_int_t)v->nr_funcs));
+	e |= set(root, "tests", json_integer((json_int_t)v->nr_tests));
+	e |= set(root, "base_total", num(v->total_b));
+	e |= set(root, "head_total", num(v->total_h));
+	e |= set(opt, "q", num(v->opts.q));
+	e |= set(opt, "abs_floor", num(v->opts.abs_floor));
+	e |= set(opt, "rel_floor", num(v->opts.rel_floor));
+	e |= set(opt, "program_floor", num(v->opts.program_floor));
+	e |= set(opt, "program_fail", json_boolean(v->opts.program_fail));
+	e |= set(opt, "ci_level", num(v->opts.ci_level));
+	e |= json_object_set_new(root, "options", opt);
+	for (i = 0; i < v->kb + v->kh; i++)
+		e |= json_array_append_new(sf, num(v->sf[i]));
+	e |= json_object_set_new(root, "size_factors", sf);
+	e |= set(root, "self_noise", prior_json(v->alpha_self, &v->prior_self));
+	e |= set(root, "inclusive_noise", prior_json(v->alpha_incl, &v->prior_incl));
+	e |= set(prog, "valid", json_boolean(v->program_valid));
+	e |= set(prog, "rel", num(v->program_rel));
+	e |= set(prog, "t", num(v->program.t));
+	e |= set(prog, "df", num(v->program.df));
+	e |= set(prog, "p", num(v->program.p));
+	e |= set(prog, "flagged", json_boolean(v->program_flag));
+	e |= json_object_set_new(root, "program", prog);
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+		json_t *rj;
+
+		if (!r->tested && r->t.mean_b == 0 && r->t.mean_h == 0)
+			continue;
+		rj = result_json(r);
+		if (!rj) {
+			e = -1;
+			break;
+		}
+		if (r->root_cause)
+			e |= json_array_append(roots, json_object_get(rj, "function"));
+		e |= json_array_append_new(arr, rj);
+	}
+	e |= json_object_set_new(root, "root_causes", roots);
+	e |= json_object_set_new(root, "results", arr);
+	if (e) {
+		pgo_error("out of memory");
+		goto out;
+	}
+	text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!text) {
+		pgo_error("out of memory");
+		goto out;
+	}
+	err = pgo_write_file_atomic(path, text, strlen(text));
+	if (!err && !strcmp(path, "-"))
+		err = pgo_write_file_atomic(path, "\n", 1);
+out:
+	free(text);
+	json_decref(root);
+	return err;
+}

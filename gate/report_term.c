@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+/* The gate's terminal table. */
+#include <math.h>
+#include <stdio.h>
+
+#include "gate/report.h"
+#include "lib/report.h"
+
+const char *gate_verdict_status(const struct gate_verdict *v)
+{
+	return v->regression ? "regression" : "pass";
+}
+
+static void fmt_rel(char *buf, size_t n, double rel)
+{
+	if (isinf(rel))
+		snprintf(buf, n, "new");
+	else
+		snprintf(buf, n, "%+.1f%%", 100 * rel);
+}
+
+static void fmt_q(char *buf, size_t n, double q)
+{
+	if (isnan(q))
+		snprintf(buf, n, "-");
+	else if (q < 1e-4)
+		snprintf(buf, n, "<1e-4");
+	else
+		snprintf(buf, n, "%.4f", q);
+}
+
+static const char *row_note(const struct gate_result *r)
+{
+	switch (r->role) {
+	case GATE_ROLE_ROOT: return "ROOT CAUSE";
+	case GATE_ROLE_MOVED: return "moved (warning: inlining/outlining)";
+	default: return gate_role_name(r->role);
+	}
+}
+
+int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
+{
+	size_t i, shown = 0;
+
+	fprintf(out, "pgo gate: %s vs %s: %zu + %zu runs, %zu functions, %zu tests "
+		     "(q <= %g, floors %.2g%% of total and %.3g%% of the function)\n",
+		v->base_label, v->head_label, v->kb, v->kh, v->nr_funcs, v->nr_tests,
+		v->opts.q, 100 * v->opts.abs_floor, 100 * v->opts.rel_floor);
+	fprintf(out, "noise model: self alpha %.3g d0 %.3g, inclusive alpha %.3g d0 %.3g\n",
+		v->alpha_self, v->prior_self.d0, v->alpha_incl, v->prior_incl.d0);
+	fprintf(out, "\n%-32s %4s %7s %7s %8s %8s %19s %7s  %s\n", "function", "kind", "base%",
+		"head%", "delta_pp", "rel", "95% CI (pp)", "q", "");
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+		char rel[16], q[16], ci[40];
+		int notable = r->flagged || r->improved || r->moved;
+
+		if (!notable && !(verbose && r->tested) && !(shown < 5 && r->tested))
+			continue;
+		shown++;
+		fmt_rel(rel, sizeof(rel), r->rel);
+		fmt_q(q, sizeof(q), r->role == GATE_ROLE_IMPROVED ? r->q_down : r->q);
+		snprintf(ci, sizeof(ci), "[%+.2f, %+.2f]", 100 * r->ci_lo, 100 * r->ci_hi);
+		fprintf(out, "%-32.32s %4s %7.2f %7.2f %+8.2f %8s %19s %7s  %s", r->name,
+			r->kind == GATE_SELF ? "self" : "incl", r->base_pct, r->head_pct,
+			100 * r->delta, rel, ci, q, row_note(r));
+		if (r->via && *r->via)
+			fprintf(out, " (via %s)", r->via);
+		fputc('\n', out);
+	}
+	if (v->program_valid)
+		fprintf(out, "\nprogram: %s time per run %+.2f%% (Welch t %.2f, df %.1f, p %.3g)%s\n",
+			gate_view_name(v->opts.view), 100 * v->program_rel, v->program.t,
+			v->program.df, v->program.p,
+			v->program_flag ? (v->opts.program_fail ? ": REGRESSION"
+							       : ": slower (warning; runs not interleaved?)")
+					: "");
+	if (v->regression)
+		fprintf(out, "\nverdict: REGRESSION in %zu root cause%s\n", v->nr_root,
+			v->nr_root == 1 ? "" : "s");
+	else
+		fprintf(out, "\nverdict: pass (no function regressed beyond noise%s)\n",
+			v->nr_moved ? "; code motion reported as a warning" : "");
+	if (ferror(out))
+		return pgo_error("cannot write the report");
+	return 0;
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: MIT
+/* The gate's statistics: size factors, NB dispersion, moderated t, BH, Welch (pure math). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_psi.h>
+
+#include "gate/stats.h"
+#include "lib/alloc.h"
+#include "lib/report.h"
+
+/*
+ * GSL's default error handler aborts. Every call here is inside its domain by
+ * construction, but the gate reads files a PR author controls, so never let a stray
+ * NaN turn into an abort.
+ */
+static void stats_gsl_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		gsl_set_error_handler_off();
+		done = 1;
+	}
+}
+
+struct mw {
+	double m;
+	double w;
+};
+
+static int mw_cmp(const void *a, const void *b)
+{
+	double x = ((const struct mw *)a)->m, y = ((const struct mw *)b)->m;
+
+	return (x > y) - (x < y);
+}
+
+static void side_means(const double *row, size_t nr, const int *side, const double *sf,
+		       double *mb, double *mh)
+{
+	double sb = 0, sh = 0;
+	size_t r, kb = 0, kh = 0;
+
+	for (r = 0; r < nr; r++) {
+		double v = sf ? row[r] / sf[r] : row[r];
+
+		if (side[r]) {
+			sh += v;
+			kh++;
+		} else {
+			sb += v;
+			kb++;
+		}
+	}
+	*mb = kb ? sb / kb : 0;
+	*mh = kh ? sh / kh : 0;
+}
+
+/* One TMM pass over the functions with keep[f] set; writes sf[nr]. */
+static int tmm_pass(const double *c, size_t nf, size_t nr, const unsigned char *keep,
+		    const double *cbar, double trim, double *sf)
+{
+	struct mw *v;
+	double *lmean;
+	size_t f, r, n = 0;
+
+	for (f = 0; f < nf; f++)
+		n += keep[f] != 0;
+	if (!n) {
+		for (r = 0; r < nr; r++)
+			sf[r] = 1;
+		return 0;
+	}
+	v = pgo_calloc(n, sizeof(*v));
+	lmean = pgo_calloc(nf, sizeof(*lmean));
+	if (!v || !lmean) {
+		free(v);
+		free(lmean);
+		return -1;
+	}
+	for (f = 0; f < nf; f++) {
+		double s = 0;
+
+		if (!keep[f])
+			continue;
+		for (r = 0; r < nr; r++)
+			s += log(c[f * nr + r] + 0.5);
+		lmean[f] = s / nr;
+	}
+	for (r = 0; r < nr; r++) {
+		size_t i = 0, lo, hi;
+		double sw = 0, swm = 0;
+
+		for (f = 0; f < nf; f++) {
+			if (!keep[f])
+				continue;
+			v[i].m = log(c[f * nr + r] + 0.5) - lmean[f];
+			v[i].w = cbar[f];
+			i++;
+		}
+		qsort(v, n, sizeof(*v), mw_cmp);
+		/* Trim floor(trim * n) values at each end; never everything. */
+		lo = (size_t)floor(trim * (double)n);
+		hi = n - lo;
+		if (lo >= hi) {
+			lo = 0;
+			hi = n;
+		}
+		for (i = lo; i < hi; i++) {
+			sw += v[i].w;
+			swm += v[i].w * v[i].m;
+		}
+		sf[r] = sw > 0 ? exp(swm / sw) : 1;
+	}
+	free(v);
+	free(lmean);
+	return 0;
+}
+
+int gate_size_factors(const double *c, size_t nf, size_t nr, const int *side,
+		      const struct gate_tmm_opts *o, double *sf)
+{
+	unsigned char *keep;
+	double *cbar;
+	size_t f, r;
+	int err = -1;
+
+	if (!nr)
+		return 0;
+	keep = pgo_calloc(nf ? nf : 1, 1);
+	cbar = pgo_calloc(nf ? nf : 1, sizeof(*cbar));
+	if (!keep || !cbar)
+		goto out;
+	for (f = 0; f < nf; f++) {
+		double s = 0;
+
+		for (r = 0; r < nr; r++)
+			s += c[f * nr + r];
+		cbar[f] = s / nr;
+		keep[f] = cbar[f] >= o->min_mean;
+	}
+	if (tmm_pass(c, nf, nr, keep, cbar, o->trim, sf))
+		goto out;
+	/*
+	 * Second pass: a function that really changed would pull the scale towards itself,
+	 * hiding part of its own change and shifting every other function the other way.
+	 */
+	for (f = 0; f < nf; f++) {
+		double mb, mh;
+
+		if (!keep[f])
+			continue;
+		side_means(c + f * nr, nr, side, sf, &mb, &mh);
+		if (fabs(log((mh + 0.5) / (mb + 0.5))) > o->max_abs_lfc)
+			keep[f] = 0;
+	}
+	err = tmm_pass(c, nf, nr, keep, cbar, o->trim, sf);
+out:
+	free(keep);
+	free(cbar);
+	return err;
+}
+
+/* Sum over E of the Pearson statistic at dispersion a. */
+static double pearson_sum(const double *y, size_t nf, size_t nr, const int *side,
+			  const double *m0, const double *mb, const double *mh, double a)
+{
+	double s = 0;
+	size_t f, r;
+
+	for (f = 0; f < nf; f++) {
+		double v0, ss = 0;
+
+		if (m0[f] < 0)
+			continue;
+		v0 = m0[f] + a * m0[f] * m0[f];
+		for (r = 0; r < nr; r++) {
+			double d = y[f * nr + r] - (side[r] ? mh[f] : mb[f]);
+
+			ss += d * d;
+		}
+		s += ss / v0;
+	}
+	return s;
+}
+
+double gate_nb_dispersion(const double *y, size_t nf, size_t nr, const int *side,
+			  double min_m0, size_t *nused)
+{
+	double *m0 = NULL, *mb = NULL, *mh = NULL, lo = 0, hi = 1, target, alpha = 0;
+	size_t f, r, ne = 0, kb = 0;
+	int i;
+
+	if (nused)
+		*nused = 0;
+	for (r = 0; r < nr; r++)
+		kb += !side[r];
+	if (kb < 2 || nr - kb < 2 || !nf)
+		return 0;
+	m0 = pgo_calloc(nf, sizeof(*m0));
+	mb = pgo_calloc(nf, sizeof(*mb));
+	mh = pgo_calloc(nf, sizeof(*mh));
+	if (!m0 || !mb || !mh)
+		goto out;
+	for (f = 0; f < nf; f++) {
+		side_means(y + f * nr, nr, side, NULL, &mb[f], &mh[f]);
+		m0[f] = (mb[f] + mh[f]) / 2;
+		if (m0[f] >= min_m0 && m0[f] > 0)
+			ne++;
+		else
+			m0[f] = -1; /* not in E */
+	}
+	if (nused)
+		*nused = ne;
+	if (!ne)
+		goto out;
+	target = (double)ne * (double)(nr - 2);
+	/* The sum falls monotonically in alpha; alpha = 0 when even Poisson over-explains. */
+	if (pearson_sum(y, nf, nr, side, m0, mb, mh, 0) <= target)
+		goto out;
+	for (i = 0; i < 200 && pearson_sum(y, nf, nr, side, m0, mb, mh, hi) > target; i++)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (pearson_sum(y, nf, nr, side, m0, mb, mh, mid) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	alpha = (lo + hi) / 2;
+out:
+	free(m0);
+	free(mb);
+	free(mh);
+	return alpha;
+}
+
+double gate_trigamma_inverse(double y)
+{
+	double x;
+	int i;
+
+	stats_gsl_quiet();
+	if (!(y > 0))
+		return NAN;
+	/* psi'(x) ~ 1/x + 1/(2x^2) for large x and ~ 1/x^2 for small x. */
+	if (y > 1e7)
+		return 1 / sqrt(y);
+	if (y < 1e-6)
+		return 1 / y;
+	/*
+	 * Newton on 1/psi'(x) - 1/y, which is nearly linear in x (Smyth's choice): from
+	 * x = 1/2 + 1/y (above the root) the iteration decreases monotonically to it.
+	 */
+	x = 0.5 + 1 / y;
+	for (i = 0; i < 100; i++) {
+		double tri = gsl_sf_psi_1(x);
+		double step = tri * (1 - tri / y) / gsl_sf_psi_n(2, x);
+
+		x += step;
+		if (-step / x < 1e-10)
+			break;
+	}
+	return x;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int gate_fit_prior(const double *x, size_t n, double d, struct gate_prior *out)
+{
+	double *z, med, emean = 0, evar = 0, arg;
+	size_t i;
+
+	stats_gsl_quiet();
+	out->d0 = INFINITY;
+	out->s02 = 1;
+	if (n < 3)
+		return 0;
+	z = pgo_calloc(n, sizeof(*z));
+	if (!z)
+		return -1;
+	for (i = 0; i < n; i++)
+		z[i] = x[i] > 0 ? x[i] : 0;
+	qsort(z, n, sizeof(*z), dbl_cmp);
+	med = n % 2 ? z[n / 2] : (z[n / 2 - 1] + z[n / 2]) / 2;
+	if (med <= 0)
+		med = 1;
+	for (i = 0; i < n; i++) {
+		double v = x[i] > 1e-5 * med ? x[i] : 1e-5 * med;
+
+		z[i] = log(v) - gsl_sf_psi(d / 2) + log(d / 2);
+		emean += z[i];
+	}
+	emean /= n;
+	for (i = 0; i < n; i++)
+		evar += (z[i] - emean) * (z[i] - emean);
+	evar /= n - 1;
+	free(z);
+	arg = evar - gsl_sf_psi_1(d / 2);
+	if (arg > 0) {
+		out->d0 = 2 * gate_trigamma_inverse(arg);
+		out->s02 = exp(emean + gsl_sf_psi(out->d0 / 2) - log(out->d0 / 2));
+	} else {
+		/* psi(x) - ln(x) -> 0 as x -> infinity */
+		out->s02 = exp(emean);
+	}
+	return 0;
+}
+
+double gate_moderated_var(const struct gate_prior *p, double v0, double s2, double d)
+{
+	if (isinf(p->d0))
+		return p->s02 * v0;
+	return (p->d0 * p->s02 * v0 + d * s2) / (p->d0 + d);
+}
+
+double gate_t_upper_p(double t, double df)
+{
+	stats_gsl_quiet();
+	if (isnan(t))
+		return NAN;
+	if (isinf(df) || df > 1e7)
+		return gsl_cdf_ugaussian_Q(t);
+	return gsl_cdf_tdist_Q(t, df);
+}
+
+double gate_t_quantile(double level, double df)
+{
+	double p = 1 - (1 - level) / 2;
+
+	stats_gsl_quiet();
+	if (isinf(df) || df > 1e7)
+		return gsl_cdf_ugaussian_Pinv(p);
+	return gsl_cdf_tdist_Pinv(p, df);
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int pidx_cmp(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+int gate_bh_adjust(const double *p, size_t n, double *q)
+{
+	struct pidx *v;
+	size_t i, m = 0;
+	double run = 1;
+
+	v = pgo_calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (isnan(p[i]))
+			continue;
+		v[m].p = p[i];
+		v[m].i = i;
+		m++;
+	}
+	for (i = 0; i < n; i++)
+		if (isnan(p[i]))
+			q[i] = NAN;
+	qsort(v, m, sizeof(*v), pidx_cmp);
+	/* q_(i) = min over j >= i of p_(j) m / j: walk down from the largest p. */
+	for (i = m; i-- > 0;) {
+		double a = v[i].p * (double)m / (double)(i + 1);
+
+		if (a < run)
+			run = a;
+		q[v[i].i] = run;
+	}
+	free(v);
+	return 0;
+}
+
+static void mean_var(const double *a, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += a[i];
+	*mean = s / n;
+	for (i = 0; i < n; i++)
+		ss += (a[i] - *mean) * (a[i] - *mean);
+	*var = n > 1 ? ss / (n - 1) : 0;
+}
+
+int gate_welch(const double *a, size_t na, const double *b, size_t nb, struct gate_welch *out)
+{
+	double ma, va, mb, vb, ea, eb;
+
+	if (na < 2 || nb < 2)
+		return pgo_error("a Welch test needs at least 2 values per side (got %zu and %zu)",
+				 na, nb);
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	ea = va / na;
+	eb = vb / nb;
+	out->diff = mb - ma;
+	out->se = sqrt(ea + eb);
+	if (out->se > 0) {
+		out->t = out->diff / out->se;
+		out->df = (ea + eb) * (ea + eb) / (ea * ea / (na - 1) + eb * eb / (nb - 1));
+		out->p = gate_t_upper_p(out->t, out->df);
+	} else {
+		out->t = out->diff > 0 ? INFINITY : out->diff < 0 ? -INFINITY : 0;
+		out->df = (double)(na + nb - 2);
+		out->p = out->diff > 0 ? 0 : 1;
+	}
+	return 0;
+}
+
+int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
+			 struct gate_ftest *res, double *alpha_out, struct gate_prior *prior_out)
+{
+	struct gate_prior prior = { INFINITY, 1 };
+	double alpha, d, *x = NULL;
+	size_t f, r, kb = 0, kh, nx = 0, ne = 0;
+
+	for (r = 0; r < nr; r++)
+		kb += !side[r];
+	kh = nr - kb;
+	if (kb < 2 || kh < 2)
+		return pgo_error("the gate needs at least 2 runs per side (got %zu and %zu)", kb, kh);
+	d = (double)(nr - 2);
+	alpha = gate_nb_dispersion(y, nf, nr, side, min_m0, NULL);
+	for (f = 0; f < nf; f++) {
+		struct gate_ftest *t = &res[f];
+		double ss = 0;
+
+		side_means(y + f * nr, nr, side, NULL, &t->mean_b, &t->mean_h);
+		t->m0 = (t->mean_b + t->mean_h) / 2;
+		t->v0 = t->m0 + alpha * t->m0 * t->m0;
+		for (r = 0; r < nr; r++) {
+			double dv = y[f * nr + r] - (side[r] ? t->mean_h : t->mean_b);
+
+			ss += dv * dv;
+		}
+		t->s2 = ss / d;
+		if (t->m0 >= min_m0 && t->m0 > 0)
+			ne++;
+	}
+	x = pgo_calloc(nf ? nf : 1, sizeof(*x));
+	if (!x)
+		return -1;
+	/* The prior is fitted on well-sampled rows; fall back to every row with counts. */
+	for (f = 0; f < nf; f++)
+		if (res[f].m0 > 0 && (ne < 3 || res[f].m0 >= min_m0))
+			x[nx++] = res[f].s2 / res[f].v0;
+	if (gate_fit_prior(x, nx, d, &prior)) {
+		free(x);
+		return -1;
+	}
+	free(x);
+	for (f = 0; f < nf; f++) {
+		struct gate_ftest *t = &res[f];
+		double diff = t->mean_h - t->mean_b;
+
+		t->df = prior.d0 + d;
+		t->vmod = t->m0 > 0 ? gate_moderated_var(&prior, t->v0, t->s2, d) : 0;
+		t->se = sqrt(t->vmod * (1.0 / kb + 1.0 / kh));
+		if (t->se > 0) {
+			t->t = diff / t->se;
+			t->p_up = gate_t_upper_p(t->t, t->df);
+			t->p_down = gate_t_upper_p(-t->t, t->df);
+		} else {
+			t->t = 0;
+			t->p_up = t->p_down = 1;
+		}
+	}
+	if (alpha_out)
+		*alpha_out = alpha;
+	if (prior_out)
+		*prior_out = prior;
+	return 0;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Two threads fighting over a mutex: the futex wait shows up under contended().
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+offcpu_require
+
+test_expect_success BPF,PERF 'the futex wait is filed under the contended function, 100 x >= 1 ms' '
+	pgo collect -o mutex.data -- "$PGO_HELPERS/offcpu-mutex" 100 1000 >out 2>err &&
+	perf_stacks mutex.data offcpu-time >off &&
+	test_grep "futex_wait.*;__GI___lll_lock_wait;contended;worker;start_thread" off &&
+	waited=$(sum_matching "lll_lock_wait;contended;" <off) &&
+	echo "waited $waited ns under contended" &&
+	test "$waited" -ge 100000000
+'
+
+test_expect_success BPF,PERF 'where libc reuses rbp (pthread_barrier_wait) the waiting function is still named' '
+	test_grep "pthread_barrier_wait[^;]*;(hold_lock|contended)" off
+'
+
+test_expect_success BPF,PERF 'perf report shows both events for the threads' '
+	perf report -i mutex.data --stdio --sort comm,sym >report 2>report.err &&
+	test_grep "of event .offcpu-time." report &&
+	test_grep "contended" report &&
+	test_must_be_empty_err report.err
+'
+
+test_expect_success BPF,PERF 'pgo convert --threads: the two threads and main are covered, none SHORT' '
+	pgo collect -q -o mutex.data -- "$PGO_HELPERS/offcpu-mutex" 50 1000 >/dev/null &&
+	pgo convert --threads -i mutex.data >threads &&
+	test "$(grep -Ec "^ *[0-9]+ +[0-9]+ offcpu-mutex" threads)" = 3 &&
+	test_grep "^# 3 threads: " threads &&
+	test_grep -v "SHORT" threads
+'
+
+test_done

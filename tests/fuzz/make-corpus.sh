@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Regenerate the seed corpora in tests/fuzz/corpus/ from real files: perf.data from
+# perf record and pgo collect, the .afdo and profile JSON pgo convert makes of them.
+# Needs a built tree (make) and perf. Seeds are kept small so fuzzing stays fast.
+set -eu
+cd "$(dirname "$0")/../.."
+PGO=$PWD/build/bin/pgo
+CS=$PWD/build/tests/helpers/callstacks
+out=$PWD/tests/fuzz/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out/pdread" "$out/afdo" "$out/profile-json"
+cd "$tmp"
+perf record -q -e task-clock -F 499 -o perf-flat.data "$CS" 5 >/dev/null
+perf record -q -g -e task-clock -F 499 -o perf-g.data "$CS" 5 >/dev/null
+"$PGO" collect -q -F 499 -r 2 --no-off-cpu -o pgo.data -- "$CS" 3 >/dev/null
+cp perf-flat.data "$out/pdread/perf-record-flat"
+cp perf-g.data "$out/pdread/perf-record-g"
+cp pgo.data "$out/pdread/pgo-collect-r2"
+"$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo" 2>/dev/null
+"$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
+ls -l "$out"/*

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The perf.data reader on hand-built files: a valid one (records delivered in time
+ * order, fields parsed per sample_type, features read), and bad ones that must be
+ * rejected with an error, never a crash: bad magic, byte-swapped, truncated, a zero
+ * or oversized record, a callchain longer than its record, compressed records; plus
+ * random corruption of a valid file.
+ */
+#include <stdint.h>
+#include <unistd.h>
+
+#include "collect/pdread.h"
+#include "lib/buf.h"
+#include "lib/report.h"
+#include "test.h"
+
+#define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+static char path[64];
+
+static void put(struct pgo_buf *b, const void *p, size_t n)
+{
+	pgo_buf_add(b, p, n);
+}
+
+static void put64(struct pgo_buf *b, uint64_t v)
+{
+	put(b, &v, 8);
+}
+
+static void put32(struct pgo_buf *b, uint32_t v)
+{
+	put(b, &v, 4);
+}
+
+static void hdr(struct pgo_buf *b, uint32_t type, uint16_t misc, uint16_t size)
+{
+	put32(b, type);
+	put(b, &misc, 2);
+	put(b, &size, 2);
+}
+
+/* sample_id_all trailer for ST: tid, time, identifier */
+static void trailer(struct pgo_buf *b, uint32_t pid, uint64_t time)
+{
+	put32(b, pid);
+	put32(b, pid);
+	put64(b, time);
+	put64(b, 7);
+}
+
+static void sample(struct pgo_buf *b, uint64_t ip, uint32_t pid, uint64_t time, uint64_t nr_chain,
+		   uint64_t claimed_chain)
+{
+	uint64_t i;
+
+	hdr(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 8 * 6 + 8 * nr_chain);
+	put64(b, 7);
+	put64(b, ip);
+	put32(b, pid);
+	put32(b, pid);
+	put64(b, time);
+	put64(b, 1000);
+	put64(b, claimed_chain);
+	for (i = 0; i < nr_chain; i++)
+		put64(b, ip + i);
+}
+
+/*
+ * A file: header, one attr (ids [7]), data records, a CMDLINE feature. `records` is
+ * appended as the data section. Returns the whole image in b.
+ */
+static void build(struct pgo_buf *b, const struct pgo_buf *records)
+{
+	struct pd_file_header h;
+	struct perf_event_attr attr;
+	uint64_t attrs_off = sizeof(h), ids_off, data_off, feat_off;
+	const char *words[] = { "pgo", "collect" };
+	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	attr.size = sizeof(attr);
+	attr.sample_type = ST;
+	attr.sample_id_all = 1;
+	attr.sample_period = 1000;
+	ids_off = attrs_off + sizeof(attr) + 16;
+	data_off = ids_off + 8;
+	memcpy(h.magic, PD_MAGIC, 8);
+	h.size = sizeof(h);
+	h.attr_size = sizeof(attr) + 16;
+	h.attrs.offset = attrs_off;
+	h.attrs.size = sizeof(attr) + 16;
+	h.data.offset = data_off;
+	h.data.size = records->len;
+	h.adds_features[0] = 1ULL << PD_FEAT_CMDLINE;
+	put(b, &h, sizeof(h));
+	put(b, &attr, sizeof(attr));
+	put64(b, ids_off);
+	put64(b, 8);
+	put64(b, 7);
+	put(b, records->data, records->len);
+	feat_off = b->len + 16;
+	put64(b, feat_off);
+	put64(b, 4 + 2 * (4 + 8));
+	put32(b, 2);
+	for (i = 0; i < 2; i++) {
+		char w[8] = { 0 };
+
+		strcpy(w, words[i]);
+		put32(b, 8);
+		put(b, w, 8);
+	}
+}
+
+static void valid_records(struct pgo_buf *r)
+{
+	static const char comm[16] = "bench";
+	static const char fname[16] = "/bin/bench";
+
+	hdr(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 24);
+	put32(r, 42);
+	put32(r, 42);
+	put(r, comm, 16);
+	trailer(r, 42, 100);
+	hdr(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 8 + 64 + 16 + 24);
+	put32(r, 42);
+	put32(r, 42);
+	put64(r, 0x400000);
+	put64(r, 0x1000);
+	put64(r, 0);
+	put64(r, 0);
+	put64(r, 0);
+	put64(r, 0);
+	put32(r, 5); /* PROT_READ | PROT_EXEC */
+	put32(r, 2);
+	put(r, fname, 16);
+	trailer(r, 42, 101);
+	sample(r, 0x400200, 42, 300, 2, 2); /* later in the file, earlier in time */
+	hdr(r, 999, 0, 16);                 /* unknown type: skipped, counted */
+	put64(r, 0);
+	sample(r, 0x400100, 42, 200, 0, 0);
+	hdr(r, PD_RECORD_FINISHED_ROUND, 0, 8);
+	hdr(r, PERF_RECORD_LOST, 0, 8 + 16 + 24);
+	put64(r, 7);
+	put64(r, 3);
+	trailer(r, 42, 400);
+}
+
+static int write_file(const struct pgo_buf *b)
+{
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/tmp/pgo-pdread-%d.data", (int)getpid());
+	fp = fopen(path, "wb");
+	if (!fp)
+		return -1;
+	if (b->len)
+		fwrite(b->data, 1, b->len, fp);
+	return fclose(fp);
+}
+
+/* Open and walk everything; returns 0 if every record was read, -1 on any error. */
+static int read_all(const struct pgo_buf *b, uint64_t *samples)
+{
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	int ret;
+
+	*samples = 0;
+	if (write_file(b) < 0 || collect_pdread_open(path, &r) < 0) {
+		unlink(path);
+		return -1;
+	}
+	while ((ret = collect_pdread_next(r, &ev)) > 0)
+		if (ev.type == PERF_RECORD_SAMPLE)
+			(*samples)++;
+	collect_pdread_free(r);
+	unlink(path);
+	return ret < 0 ? -1 : 0;
+}
+
+static int test_valid(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	const struct collect_pdread_stats *st;
+	uint64_t times[8];
+	int n = 0;
+
+	valid_records(&rec);
+	build(&b, &rec);
+	T_ASSERT(write_file(&b) == 0);
+	T_ASSERT(collect_pdread_open(path, &r) == 0);
+	T_ASSERT_EQ_U64(collect_pdread_nr_attrs(r), 1);
+	T_ASSERT_STR(collect_pdread_attr(r, 0)->name, "task-clock");
+	T_ASSERT_STR(collect_pdread_cmdline(r), "pgo collect");
+	T_ASSERT_STR(collect_pdread_argv0(r), "pgo");
+	while (collect_pdread_next(r, &ev) > 0) {
+		T_ASSERT(n < 8);
+		times[n++] = ev.time;
+		if (ev.type == PERF_RECORD_MMAP2) {
+			T_ASSERT_STR(ev.u.mmap.filename, "/bin/bench");
+			T_ASSERT_EQ_U64(ev.u.mmap.start, 0x400000);
+			T_ASSERT_EQ_U64(ev.u.mmap.pid, 42);
+		}
+		if (ev.type == PERF_RECORD_COMM) {
+			T_ASSERT_STR(ev.u.comm.comm, "bench");
+			T_ASSERT(ev.u.comm.exec);
+		}
+		if (ev.type == PERF_RECORD_SAMPLE && ev.time == 300) {
+			T_ASSERT_EQ_U64(ev.u.sample.ip, 0x400200);
+			T_ASSERT_EQ_U64(ev.u.sample.nr_callchain, 2);
+			T_ASSERT_EQ_U64(ev.u.sample.callchain[1], 0x400201);
+			T_ASSERT_EQ_U64(ev.u.sample.period, 1000);
+			T_ASSERT_EQ_U64(ev.u.sample.tid, 42);
+		}
+		if (ev.type == PERF_RECORD_LOST)
+			T_ASSERT_EQ_U64(ev.u.lost.lost, 3);
+	}
+	/* COMM 100, MMAP2 101, sample 200, sample 300, LOST 400: time order */
+	T_ASSERT_EQ_U64(n, 5);
+	T_ASSERT(times[0] == 100 && times[1] == 101 && times[2] == 200 && times[3] == 300 &&
+		 times[4] == 400);
+	st = collect_pdread_stats(r);
+	T_ASSERT_EQ_U64(st->samples, 2);
+	T_ASSERT_EQ_U64(st->unknown, 1);
+	T_ASSERT_EQ_U64(st->lost, 3);
+	collect_pdread_free(r);
+	unlink(path);
+	pgo_buf_release(&rec);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
+static int expect_bad(struct pgo_buf *b)
+{
+	uint64_t n;
+	int ret = read_all(b, &n);
+
+	pgo_buf_release(b);
+	return ret;
+}
+
+static int test_bad_magic(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+
+	valid_records(&rec);
+	build(&b, &rec);
+	memcpy(b.data, "PERFILE3", 8);
+	T_ASSERT(expect_bad(&b) < 0);
+	build(&b, &rec);
+	{
+		uint64_t sw = PD_MAGIC_SWAPPED;
+
+		memcpy(b.data, &sw, 8);
+	}
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static int test_empty_and_tiny(void)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	uint64_t n;
+
+	T_ASSERT(read_all(&b, &n) < 0);
+	pgo_buf_add(&b, PD_MAGIC, 8);
+	T_ASSERT(read_all(&b, &n) < 0);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
+static int test_truncated(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	size_t cut;
+
+	valid_records(&rec);
+	build(&b, &rec);
+	/* every truncation point must fail cleanly (the feature table is at the end) */
+	for (cut = 0; cut < b.len; cut += 7) {
+		struct pgo_buf t = PGO_BUF_INIT;
+		uint64_t n;
+
+		pgo_buf_add(&t, b.data, cut);
+		T_ASSERT(read_all(&t, &n) < 0);
+		pgo_buf_release(&t);
+	}
+	pgo_buf_release(&b);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static int test_zero_size_record(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+
+	valid_records(&rec);
+	hdr(&rec, PERF_RECORD_SAMPLE, 0, 0);
+	put64(&rec, 0);
+	build(&b, &rec);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static int test_oversized_callchain(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+
+	sample(&rec, 0x400100, 42, 10, 1, 1000000);
+	build(&b, &rec);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_reset(&rec);
+	sample(&rec, 0x400100, 42, 10, 1, UINT64_MAX / 4);
+	build(&b, &rec);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static int test_compressed(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+
+	hdr(&rec, PD_RECORD_COMPRESSED, 0, 16);
+	put64(&rec, 0);
+	build(&b, &rec);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static int test_short_attr(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT, s = PGO_BUF_INIT;
+	struct pd_file_header h;
+	uint64_t n;
+
+	/* an older perf's 64-byte attr (PERF_ATTR_SIZE_VER0): zero-extended */
+	sample(&rec, 0x400100, 42, 10, 0, 0);
+	build(&b, &rec);
+	memcpy(&h, b.data, sizeof(h));
+	h.attr_size = PERF_ATTR_SIZE_VER0 + 16;
+	h.attrs.size = h.attr_size;
+	put(&s, &h, sizeof(h));
+	put(&s, b.data + sizeof(h), PERF_ATTR_SIZE_VER0);
+	put(&s, b.data + sizeof(h) + sizeof(struct perf_event_attr), b.len - sizeof(h) -
+	    sizeof(struct perf_event_attr));
+	/* sections after the attr moved by the difference */
+	{
+		uint64_t d = sizeof(struct perf_event_attr) - PERF_ATTR_SIZE_VER0, v;
+		struct pd_file_header *hp = (struct pd_file_header *)s.data;
+
+		memcpy(&v, s.data + sizeof(h) + PERF_ATTR_SIZE_VER0, 8);
+		v -= d;
+		memcpy(s.data + sizeof(h) + PERF_ATTR_SIZE_VER0, &v, 8);
+		hp->data.offset -= d;
+		hp->adds_features[0] = 0;
+	}
+	T_ASSERT(read_all(&s, &n) == 0);
+	T_ASSERT_EQ_U64(n, 1);
+	pgo_buf_release(&s);
+	pgo_buf_release(&b);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+/* Random corruption: any outcome but a crash, a hang or a sanitizer report is fine. */
+static int test_random_corruption(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	unsigned seed = 12345;
+	int i, k, ok = 0, bad = 0;
+
+	valid_records(&rec);
+	build(&b, &rec);
+	pgo_report_set_verbosity(-1);
+	for (i = 0; i < 400; i++) {
+		struct pgo_buf t = PGO_BUF_INIT;
+		uint64_t n;
+
+		pgo_buf_add(&t, b.data, b.len);
+		for (k = 0; k < 1 + i % 4; k++) {
+			seed = seed * 1103515245 + 12345;
+			t.data[(seed >> 8) % t.len] = (char)(seed >> 20);
+		}
+		if (read_all(&t, &n) == 0)
+			ok++;
+		else
+			bad++;
+		pgo_buf_release(&t);
+	}
+	pgo_report_set_verbosity(0);
+	T_ASSERT(ok + bad == 400);
+	pgo_buf_release(&b);
+	pgo_buf_release(&rec);
+	return T_OK;
+}
+
+static const struct t_case cases[] = {
+	{ "valid file: time order, fields, features", test_valid },
+	{ "bad and byte-swapped magic", test_bad_magic },
+	{ "empty and tiny files", test_empty_and_tiny },
+	{ "every truncation fails cleanly", test_truncated },
+	{ "zero-size record", test_zero_size_record },
+	{ "callchain longer than its record", test_oversized_callchain },
+	{ "compressed records rejected", test_compressed },
+	{ "older, shorter perf_event_attr", test_short_attr },
+	{ "random corruption never crashes", test_random_corruption },
+};
+
+T_MAIN(cases)
