@@ -17,6 +17,7 @@
 #include "collect/pdread.h"
 #include "convert/internal.h"
 #include "convert/ksyms.h"
+#include "convert/unwind.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -52,6 +53,8 @@ struct loader {
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
 	size_t frame_alloc;
+	struct convert_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
+	struct convert_unwind_frame uw_frames[CONVERT_UNWIND_MAX_FRAMES];
 };
 
 const char *convert_str(const struct convert_profile *p, uint32_t id)
@@ -305,6 +308,8 @@ static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
 	if (dso_get(L->p, L->r, m->filename, m->build_id, m->has_build_id ? m->build_id_size : 0,
 		    &dso) < 0)
 		return -1;
+	if (L->uw && convert_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
+		return -1;
 	return maptab_insert(&pr->maps, m->start, m->start + m->len, m->pgoff, dso);
 }
 
@@ -316,6 +321,8 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 
 	if (t->pid == t->ppid)
 		return 0; /* a new thread shares its process's maps */
+	if (L->uw && convert_unwind_fork(L->uw, t->pid, t->ppid) < 0)
+		return -1;
 	parent = proc_find(L, t->ppid);
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
@@ -387,6 +394,8 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 	if (!pr || proc_run(L, pr) < 0)
 		return -1;
 	if (c->exec) {
+		if (L->uw)
+			convert_unwind_exec(L->uw, c->pid);
 		free(pr->maps.e);
 		memset(&pr->maps, 0, sizeof(pr->maps));
 	}
@@ -411,12 +420,18 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 {
 	struct convert_profile *p = L->p;
 	uint64_t nr = 0, i, hash, *slot;
-	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret;
+	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret, nr_uw = 0;
 	struct stack_rec *st;
 	size_t idx;
 
+	/* dwarf mode: the user part of the chain comes from unwinding the stack copy */
+	if (L->uw && (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER)) {
+		nr_uw = convert_unwind_sample(L->uw, s, L->uw_frames, CONVERT_UNWIND_MAX_FRAMES);
+		if (nr_uw < 0)
+			return -1;
+	}
 	/* frames leaf first: callchain (which includes the IP), else the IP alone */
-	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1) + 8, L->frame_alloc) < 0)
+	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1 + nr_uw) + 8, L->frame_alloc) < 0)
 		return -1;
 	/* off-CPU stacks end in the thread state (docs/profile-json.md): a synthetic leaf */
 	if (view == CONVERT_STACK_OFFCPU) {
@@ -430,7 +445,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[1] = state;
 		nr = 1;
 	}
-	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) {
+	if ((!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) && !(nr_uw && !kernel)) {
 		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
 
 		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
@@ -448,6 +463,8 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 			ctx_first = 1;
 			continue;
 		}
+		if (!kernel && nr_uw)
+			continue; /* the unwound frames below replace a user callchain */
 		m = kernel ? NULL : maptab_find(&pr->maps, ip);
 		/* return addresses point after the call: flag them so lookups use ip - 1 */
 		L->frame_buf[2 * nr] = (kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN) |
@@ -455,6 +472,15 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
 		nr++;
 		ctx_first = 0;
+	}
+	for (i = 0; i < (uint64_t)nr_uw; i++) {
+		uint64_t ip = L->uw_frames[i].pc;
+		const struct mapent *m = maptab_find(&pr->maps, ip);
+
+		L->frame_buf[2 * nr] = (m ? m->dso : DSO_UNKNOWN) |
+				       (L->uw_frames[i].activation ? 0 : (1ULL << 32));
+		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
+		nr++;
 	}
 	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
 	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
@@ -676,6 +702,16 @@ static int load_one(struct convert_profile *p, const char *path)
 			}
 		}
 	}
+	if (p->want_stacks) {
+		for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
+			uint64_t st = collect_pdread_attr(L.r, i)->attr.sample_type;
+
+			if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
+				break;
+		}
+		if (i < collect_pdread_nr_attrs(L.r) && convert_unwind_new(&L.uw) < 0)
+			goto out;
+	}
 	if (!p->info.command && collect_pdread_cmdline(L.r))
 		p->info.command = convert_str(p, intern(p, collect_pdread_cmdline(L.r)));
 	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {
@@ -710,8 +746,11 @@ static int load_one(struct convert_profile *p, const char *path)
 	if (ret < 0)
 		goto out;
 	p->info.unknown_records += collect_pdread_stats(L.r)->unknown;
+	if (L.uw)
+		convert_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;
 out:
+	convert_unwind_free(L.uw);
 	for (i = 0; i < L.nr_procs; i++)
 		free(L.procs[i].maps.e);
 	free(L.procs);
