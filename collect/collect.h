@@ -13,7 +13,8 @@
  * Readers separate runs in either of two ways:
  *  - perf-visible: each run starts with a PERF_RECORD_FORK whose pid is the run's root and
  *    whose ppid is pgo's own pid (`perf script --show-task-events`), and ends with the
- *    kernel's PERF_RECORD_EXIT of that root;
+ *    kernel's PERF_RECORD_EXIT of that root. pgo's pid has no other record (no COMM), so
+ *    each run's root is the root of its own process tree;
  *  - pgo metadata (feature bit PD_FEAT_PGO_META, see collect/pdformat.h): one line per run,
  *    "run index=<i> pid=<root> start=<ns> end=<ns> status=<exit code> samples=<n>", times on
  *    the samples' clock (CLOCK_MONOTONIC). A record belongs to run i iff start <= time <= end.
@@ -40,8 +41,13 @@ enum collect_callgraph {
 
 /*
  * An extra event source (the off-CPU BPF sampler) plugged into the session. Every hook is
- * optional (NULL); each returns 0 or reports and returns -1, which aborts the collection.
- * `priv` belongs to the source; the session never frees it.
+ * optional (NULL); each returns 0 or reports and returns -1, which aborts the collection
+ * (no file is written). `priv` belongs to the source; the session never frees it.
+ *
+ * Records a source writes must parse like the on-CPU ones (perf checks this when it opens
+ * the file): its attrs need PERF_SAMPLE_IDENTIFIER and sample_id_all=1, ids from
+ * collect_writer_new_id(), and times on CLOCK_MONOTONIC (use_clockid=1), the on-CPU clock.
+ * The on-CPU attr is always index 0 (init runs after it was added).
  */
 struct collect_source_ops {
 	const char *name;

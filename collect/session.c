@@ -489,17 +489,12 @@ static int write_kernel_mmap(struct session *s)
 }
 
 /*
- * Run boundary visible to perf: the run's root appears as a fork of pgo itself, which is
- * named first so the root shows as "pgo" (its name until exec), not as a bare pid.
+ * Run boundary visible to perf: the run's root appears as a fork of pgo itself. pgo's own
+ * pid gets no other record (no COMM), so readers see each run's root as the root of its own
+ * process tree (convert/profile.c relies on this).
  */
 static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 {
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		char comm[16];
-		struct trailer t;
-	} comm;
 	struct {
 		struct perf_event_header h;
 		uint32_t pid, ppid, tid, ptid;
@@ -507,21 +502,6 @@ static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 		struct trailer t;
 	} rec;
 	uint32_t self = (uint32_t)getpid();
-	FILE *fp;
-
-	memset(&comm, 0, sizeof(comm));
-	comm.h.type = PERF_RECORD_COMM;
-	comm.h.size = sizeof(comm);
-	comm.pid = comm.tid = self;
-	fp = fopen("/proc/self/comm", "re");
-	if (!fp || !fgets(comm.comm, sizeof(comm.comm), fp))
-		snprintf(comm.comm, sizeof(comm.comm), "pgo");
-	if (fp)
-		fclose(fp);
-	comm.comm[strcspn(comm.comm, "\n")] = '\0';
-	fill_trailer(s, &comm.t, self, self, time);
-	if (collect_writer_record(s->w, &comm.h))
-		return -1;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.h.type = PERF_RECORD_FORK;
@@ -721,17 +701,17 @@ static int run_once(struct session *s, unsigned int index)
 		if (write_kernel_mmap(s))
 			goto cancel;
 	}
-	start = event_time(s);
-	if (write_run_fork(s, pid, start))
-		goto cancel;
 	for (k = 0; k < s->opts->nr_sources; k++) {
 		const struct collect_source *src = s->opts->sources[k];
 
 		if (src->ops->start && src->ops->start(src->priv, s->w, pid))
 			goto cancel;
 	}
+	/* the run starts now, at the uncork: the FORK's time is the root's start of life */
 	s->run_samples = 0;
 	start = event_time(s);
+	if (write_run_fork(s, pid, start))
+		goto cancel;
 	{
 		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
 

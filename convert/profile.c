@@ -16,9 +16,12 @@
 #include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
+#include "convert/ksyms.h"
 #include "convert/unwind.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
+
+#define NO_RUN UINT32_MAX
 
 struct mapent {
 	uint64_t start, end, pgoff;
@@ -33,7 +36,6 @@ struct maptab {
 struct proc {
 	uint32_t pid;
 	uint32_t run;
-	int collector;                 /* pgo itself: its forks start runs, it has none */
 	struct maptab maps;
 };
 
@@ -45,6 +47,8 @@ struct loader {
 	size_t nr_procs, alloc_procs;
 	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
 	int per_process_runs;          /* a pgo collect file: every process tree is a run */
+	const char *recorder_comm;     /* basename of the recorded argv[0] ("pgo") */
+	int64_t recorder_pid;          /* the pgo process itself (its children root runs), or -1 */
 	int first_run;                 /* runs of this file start here (-1: none yet) */
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
@@ -132,15 +136,10 @@ struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t ds
 	d = &p->dsos[dso];
 	if (!d->open_tried) {
 		d->open_tried = 1;
-		if (!is_special_path(d->path)) {
-			int level = pgo_report_verbosity();
-
-			/* a missing library only costs names in stacks: say so at -v */
-			pgo_report_set_verbosity(level >= 1 ? level : -1);
-			if (convert_symtab_open(d->path, &p->strs, 0, &d->st) < 0)
-				d->st = NULL;
-			pgo_report_set_verbosity(level);
-		}
+		/* a missing library only costs names in stacks: say so at -v */
+		if (!is_special_path(d->path) &&
+		    convert_symtab_open(d->path, &p->strs, CONVERT_SYMTAB_QUIET, &d->st) < 0)
+			d->st = NULL;
 	}
 	return d->st;
 }
@@ -191,6 +190,20 @@ static struct proc *proc_new(struct loader *L, uint32_t pid)
 		return NULL;
 	L->nr_procs++;
 	return pr;
+}
+
+/* The recorder's run is made on demand (only if it has samples of its own). */
+static int proc_run(struct loader *L, struct proc *pr)
+{
+	size_t idx = pr - L->procs;
+	uint32_t run;
+
+	if (pr->run != NO_RUN)
+		return 0;
+	if (new_run(L, pr->pid, &run) < 0)
+		return -1;
+	L->procs[idx].run = run;
+	return 0;
 }
 
 static struct proc *proc_get(struct loader *L, uint32_t pid)
@@ -311,8 +324,6 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 	if (L->uw && convert_unwind_fork(L->uw, t->pid, t->ppid) < 0)
 		return -1;
 	parent = proc_find(L, t->ppid);
-	if (parent && parent->collector)
-		parent = NULL; /* each fork of pgo collect is the root of a new run */
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
 	if (!child) {
@@ -324,8 +335,20 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 		free(child->maps.e);
 		memset(&child->maps, 0, sizeof(child->maps));
 	}
-	if (parent) {
+	if (parent && (int64_t)parent->pid == L->recorder_pid) {
+		size_t cidx = child - L->procs;
+		uint32_t run;
+
+		/* a direct child of pgo roots a run; it gets pgo's maps until it execs */
+		if (new_run(L, t->pid, &run) < 0)
+			return -1;
+		child = &L->procs[cidx];
+		parent = &L->procs[pidx];
+		child->run = run;
+	} else if (parent) {
 		child->run = parent->run;
+	}
+	if (parent) {
 		if (parent->maps.nr) {
 			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
 			if (!child->maps.e)
@@ -353,21 +376,23 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 	struct proc *pr;
 
 	/*
-	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
-	 * "pgo" as the parent; that process is not part of any run.
+	 * pgo collect writes its own COMM first: remember its pid, so that each child
+	 * of it starts a run, and give it a run only if it ever has samples.
 	 */
-	if (L->per_process_runs && !c->exec && !proc_find(L, c->pid)) {
+	if (L->per_process_runs && L->recorder_pid < 0 && !c->exec && c->pid == c->tid &&
+	    !proc_find(L, c->pid) && !strncmp(c->comm, L->recorder_comm, 15)) {
+		L->recorder_pid = c->pid;
 		pr = proc_new(L, c->pid);
 		if (!pr)
 			return -1;
-		pr->collector = 1;
+		pr->run = NO_RUN;
 		return 0;
 	}
-	pr = proc_get(L, c->pid);
-	if (!pr)
-		return -1;
-	if (pr->collector)
+	if ((int64_t)c->pid == L->recorder_pid)
 		return 0;
+	pr = proc_get(L, c->pid);
+	if (!pr || proc_run(L, pr) < 0)
+		return -1;
 	if (c->exec) {
 		if (L->uw)
 			convert_unwind_exec(L->uw, c->pid);
@@ -602,7 +627,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
 	pr = proc_get(L, s->pid);
-	if (!pr)
+	if (!pr || proc_run(L, pr) < 0)
 		return -1;
 	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
 	ru = &p->runs[pr->run];
@@ -644,7 +669,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 
 static int load_one(struct convert_profile *p, const char *path)
 {
-	struct loader L = { .p = p, .first_run = -1 };
+	struct loader L = { .p = p, .first_run = -1, .recorder_pid = -1 };
 	struct collect_pd_event ev;
 	const char *argv0, *base;
 	size_t i;
@@ -656,6 +681,7 @@ static int load_one(struct convert_profile *p, const char *path)
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
 	L.per_process_runs = base && !strncmp(base, "pgo", 3);
+	L.recorder_comm = base ? base : "";
 	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
 		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
 
@@ -764,9 +790,11 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	b->path = pgo_strdup(path);
 	if (!b->path)
 		return -1;
-	if (convert_symtab_open(path, &p->strs, 1, &b->st) < 0) {
+	/* for stacks alone a binary is a bonus: without one, no error */
+	if (convert_symtab_open(path, &p->strs,
+				CONVERT_SYMTAB_NEED_DWARF | (required ? 0 : CONVERT_SYMTAB_QUIET), &b->st) < 0) {
 		free(b->path);
-		return -1;
+		return required ? -1 : 0;
 	}
 	p->nr_bins++;
 	bid_len = convert_symtab_build_id(b->st, &bid);
@@ -792,6 +820,10 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 		d->binary = p->nr_bins;
 		matched += d->samples;
 	}
+	if (mismatched && !matched && !force && !required) {
+		pgo_warn("'%s' was rebuilt since the recording; its samples stay unresolved", path);
+		return 0;
+	}
 	if (mismatched && !matched && !force)
 		return pgo_error("'%s' was rebuilt since the recording (build-id %s, recorded %s); "
 				 "record again, or use --force to convert anyway", path, hex,
@@ -813,7 +845,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	if (!p->bins)
 		return -1;
 	for (i = 0; i < o->nr_binaries; i++)
-		if (add_binary(p, o->binaries[i], o->force, required) < 0)
+		if (add_binary(p, o->binaries[i], o->force, 1) < 0)
 			return -1;
 	if (o->nr_binaries)
 		return 0;
@@ -832,7 +864,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	}
 	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
 		  (unsigned long long)p->dsos[best].samples);
-	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0 && required) {
 		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
 			 "with -b", p->dsos[best].path);
 		return -1;
@@ -954,6 +986,7 @@ void convert_profile_free(struct convert_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->runs);
+	convert_ksyms_free(p->ksyms);
 	pgo_strtab_release(&p->dso_keys);
 	pgo_strtab_release(&p->strs);
 	free(p);
