@@ -210,7 +210,7 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	child = space_get(u, pid);
 	if (!child)
 		return -1;
-	space_drop_dwfl(child);
+	space_drop_dwfl(child); /* a reused pid */
 	child->nr = 0;
 	if (!parent)
 		return 0;
@@ -221,6 +221,12 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 		memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
 		child->nr = parent->nr;
 	}
+	/*
+	 * NEEDSWORK: the child gets a Dwfl of its own on its first sample, re-reading the
+	 * parent's files; sharing the parent's until their mappings differ would save that
+	 * for fork-heavy workloads (and sharing Elf/CFI per file across processes too).
+	 * Until then the copied mappings are not in any Dwfl of the child's.
+	 */
 	space_drop_dwfl(child);
 	return 0;
 }
