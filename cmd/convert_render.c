@@ -14,6 +14,7 @@
 #include "convert/profile_json.h"
 #include "convert/wall.h"
 #include "lib/atomicfile.h"
+#include "lib/buf.h"
 #include "lib/parse.h"
 #include "lib/report.h"
 
@@ -110,23 +111,39 @@ int cmd_render_write(const struct convert_stackset *set, const struct cmd_render
 		err = convert_folded_write(af.fp, set, &fo);
 	} else if (!strcmp(o->to, "svg")) {
 		struct convert_flame_opts fl = CONVERT_FLAME_OPTS_INIT;
+		struct pgo_buf sub = PGO_BUF_INIT;
 
 		fl.view = o->view;
 		fl.run = run;
 		fl.title = o->title;
 		fl.subtitle = o->subtitle;
 		fl.minwidth = o->minwidth;
+		/* say what the picture is of, so a file found later explains itself */
+		if (!fl.subtitle) {
+			pgo_buf_addf(&sub, "%s time", o->view == CONVERT_VIEW_OFFCPU ? "off-CPU" : "on-CPU");
+			if (set->command)
+				pgo_buf_addf(&sub, " of '%.100s'", set->command);
+			if (run >= 0)
+				pgo_buf_addf(&sub, ", run %ld", o->run);
+			else
+				pgo_buf_addf(&sub, ", %zu run%s", set->nr_runs, set->nr_runs == 1 ? "" : "s");
+			if (set->event)
+				pgo_buf_addf(&sub, ", %s", set->event);
+			fl.subtitle = pgo_buf_str(&sub);
+		}
 		err = convert_flamegraph_write(af.fp, set, &fl);
+		pgo_buf_release(&sub);
 	} else if (!strcmp(o->to, "json")) {
 		err = convert_profile_json_write(af.fp, set);
 	} else {
 		PGO_BUG("format '%s' is not rendered here", o->to);
 	}
-	if (err) {
+	if (err && !ferror(af.fp)) {
 		pgo_atomic_abort(&af);
 		return -1;
 	}
-	return pgo_atomic_commit(&af);
+	/* on a write error, commit reports it with the file name and removes the temp file */
+	return pgo_atomic_commit(&af) || err ? -1 : 0;
 }
 
 /* A profile JSON starts with '{' (after blanks); perf.data with "PERFILE2". */

@@ -35,6 +35,8 @@ struct collect_writer;
 enum collect_callgraph {
 	COLLECT_CALLGRAPH_NONE,
 	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN */
+	COLLECT_CALLGRAPH_DWARF, /* user regs + stack copy, unwound by convert (collect/callgraph.h) */
+	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf, from the benchmark binary (collect/callgraph.h) */
 };
 
 /*
@@ -73,6 +75,7 @@ struct collect_opts {
 	                             "task-clock", "cpu-clock" */
 	unsigned int freq;        /* samples per second; 0 means 999 */
 	enum collect_callgraph callgraph;
+	uint32_t stack_size;      /* dwarf: user stack bytes per sample; 0 means the default */
 	unsigned int runs;        /* 0 means 1 */
 	int argc_self;            /* pgo's own command line, for the CMDLINE feature */
 	char *const *argv_self;
@@ -94,6 +97,9 @@ struct collect_result {
 	char event[32];           /* event actually used: "cycles", "task-clock" or "cpu-clock" */
 	unsigned int freq;        /* rate asked for (Hz) */
 	int has_pmu;              /* a hardware cycles event could be opened */
+	enum collect_callgraph callgraph; /* mode used (auto resolved to fp or dwarf) */
+	uint32_t stack_size;      /* dwarf: bytes of user stack per sample */
+	char callgraph_why[160];  /* auto: why that mode ("./bench omits frame pointers ...") */
 };
 
 /* Run the whole collection. Returns 0 (see res) or -1 after reporting an error. */

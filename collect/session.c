@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/pdformat.h"
 #include "collect/pdwrite.h"
@@ -198,8 +199,7 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->sample_freq = s->res->freq;
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (s->opts->callgraph == COLLECT_CALLGRAPH_FP)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	collect_callgraph_attr(a, s->res->callgraph, s->res->stack_size);
 	a->disabled = 1;
 	a->enable_on_exec = 1;
 	a->inherit = 1;
@@ -216,6 +216,8 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->build_id = 1;
 	a->watermark = 1;
 	a->wakeup_watermark = MIN_RING_PAGES * 4096 / 2; /* fits the smallest ring we accept */
+	if (s->ring_pages > RING_PAGES)
+		a->wakeup_watermark = s->ring_pages * 4096 / 4; /* dwarf: big samples, fewer wakeups */
 }
 
 static int paranoid_level(void)
@@ -805,10 +807,11 @@ static int write_summary_meta(struct session *s)
 
 	return collect_writer_meta(s->w, "pgo version=%s", PGO_VERSION) ||
 	       collect_writer_meta(s->w, "event name=%s type=%u config=%llu freq=%u period=%llu "
-				  "callgraph=%s has_pmu=%d has_lbr=0 kernel=%d",
+				  "callgraph=%s stack_user=%u has_pmu=%d has_lbr=0 kernel=%d",
 				  r->event, s->attr.type, (unsigned long long)s->attr.config, r->freq,
 				  (unsigned long long)(r->has_pmu ? 0 : 1000000000ULL / r->freq),
-				  s->opts->callgraph == COLLECT_CALLGRAPH_FP ? "fp" : "none",
+				  collect_callgraph_name(r->callgraph),
+				  r->callgraph == COLLECT_CALLGRAPH_DWARF ? r->stack_size : 0,
 				  r->has_pmu, !s->attr.exclude_kernel) ||
 	       collect_writer_meta(s->w, "totals runs=%u samples=%llu lost=%llu lost_samples=%llu "
 				  "throttled=%llu cpu_ns=%llu duration_ns=%llu",
@@ -869,7 +872,13 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	s->res = res;
 	s->attr_idx = -1;
 	s->sigfd = -1;
-	s->ring_pages = RING_PAGES;
+	res->callgraph = opts->callgraph;
+	res->stack_size = opts->stack_size ? opts->stack_size : COLLECT_DWARF_STACK_DEFAULT;
+	if (res->callgraph == COLLECT_CALLGRAPH_AUTO)
+		res->callgraph = collect_callgraph_detect(opts->argv[0], res->callgraph_why,
+							  sizeof(res->callgraph_why));
+	s->ring_pages = collect_callgraph_ring_pages(res->callgraph, res->stack_size, res->freq,
+						     POLL_MS, RING_PAGES);
 	if (online_cpus(s))
 		goto out_free;
 	s->rings = pgo_calloc((size_t)s->ncpu, sizeof(*s->rings));

@@ -49,6 +49,7 @@ test_expect_success 'svg: well-formed XML with escaped names' '
 	xmllint --noout out.svg &&
 	test_grep "std::vector&lt;A&amp;&gt;::operator&lt;" out.svg &&
 	test_grep ">cpu &lt;test&gt;</text>" out.svg &&
+	test_grep "id=\"subtitle\"[^>]*>on-CPU time, 2 runs</text>" out.svg &&
 	test $(grep -c "<g class=\"f\"" out.svg) = 8
 '
 test_expect_success CHROMIUM 'svg: the viewer script runs in Chromium without errors' '
