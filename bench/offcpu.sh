@@ -55,7 +55,9 @@ run() { # variant -> ns per round trip on stdout
 	user)   "$PGO" collect --off-cpu --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	full)   "$PGO" collect --off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	esac || { echo "bench/offcpu.sh: variant $1 failed" >&2; exit 2; }
-	p=$(awk '/ per followed switch/ { for (i = 1; i <= NF; i++) if ($i == "ns" && $(i + 1) == "per") { print $(i - 1); exit } }' "$err")
+	# BPF program time / followed switches (the ping-pong's switches are nearly all followed)
+	p=$(awk '/off-CPU cost:/ { for (i = 1; i <= NF; i++) { if ($i == "ms" && $(i + 1) == "of") ms = $(i - 1);
+		if ($i == "of" && $(i + 1) == "them") n = $(i - 1) } if (n > 0) printf "%.0f\n", ms * 1e6 / n }' "$err")
 	awk -v p="${p:-0}" '/^[0-9]+ ns per round trip/ { w = $1 } /cpu ns per round trip/ { c = $1 } END { print w, c, p }' "$out"
 }
 

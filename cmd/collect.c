@@ -260,11 +260,13 @@ int cmd_collect(int argc, char **argv)
 			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
 			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
 			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");
-		if (st.prog_run_cnt && st.k.switches)
-			pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %.0f ns per followed switch "
-				 "(%llu switches machine-wide, %.0f ns each)", st.prog_run_ns / 1e6,
-				 (double)st.prog_run_ns / (double)st.k.switches, (unsigned long long)st.prog_run_cnt,
-				 (double)st.prog_run_ns / (double)st.prog_run_cnt);
+		/* the program runs on every switch of the machine; followed ones cost the most */
+		if (st.prog_run_cnt)
+			pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %llu context switches "
+				 "machine-wide at %.0f ns each, %llu of them followed",
+				 st.prog_run_ns / 1e6, (unsigned long long)st.prog_run_cnt,
+				 (double)st.prog_run_ns / (double)st.prog_run_cnt,
+				 (unsigned long long)st.k.switches);
 		if (st.k.map_full || st.k.storage_failed || st.k.tgid_full)
 			pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
 				 (unsigned long long)(st.k.map_full + st.k.storage_failed));
