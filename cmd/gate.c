@@ -182,23 +182,23 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 	return 0;
 }
 
-static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p)
+/* A profile from a file: JSON, or perf.data symbolized the way record would. *text is new. */
+static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p, char **text)
 {
-	char *text;
-	int err;
+	size_t len;
 
-	if (!gate_is_perf_data(path))
-		return gate_profile_read(path, names, p);
-	/* A perf.data file (pgo collect -r N): symbolize it the way record would. */
-	if (gate_perf_to_json(path, &text))
-		return pgo_error("cannot read perf.data '%s' as a gate input", path);
-	err = gate_profile_parse(text, strlen(text), path, names, p);
-	free(text);
-	return err;
+	*text = NULL;
+	if (gate_is_perf_data(path)) {
+		if (gate_perf_to_json(path, text))
+			return pgo_error("cannot read perf.data '%s' as a gate input", path);
+	} else if (pgo_read_file(path, 1UL << 30, text, &len)) {
+		return -1;
+	}
+	return gate_profile_parse(*text, strlen(*text), path, names, p);
 }
 
 static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
-			 const struct gate_profile *b, const struct gate_profile *h)
+			 const struct gate_svg_side *bs, const struct gate_svg_side *hs)
 {
 	int err = 0;
 	int to_stdout = (g->json && !strcmp(g->json, "-")) || (g->markdown && !strcmp(g->markdown, "-"));
@@ -210,7 +210,7 @@ static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
 		err = -1;
 	if (g->markdown && gate_report_markdown(v, g->markdown))
 		err = -1;
-	if (g->svg && gate_report_svg(v, b, h, g->svg))
+	if (g->svg && gate_report_svg(v, bs, hs, g->svg))
 		err = -1;
 	return err;
 }
@@ -227,9 +227,11 @@ static int head_text(const struct gate_cmd *g, const char *file, char **text);
  * (stage 1 + confirmation): fail only if the same function flags again (§6.5). Writes
  * the reports of the final verdict and returns the exit code.
  */
-static int judge(const struct gate_cmd *g, const struct gate_profile *b,
-		 const struct gate_profile *h)
+static int judge(const struct gate_cmd *g, const struct gate_profile *b, const char *btext,
+		 const struct gate_profile *h, const char *htext)
 {
+	struct gate_svg_side bs = { { btext, NULL }, 1, b->label };
+	struct gate_svg_side hs = { { htext, NULL }, 1, h->label };
 	struct gate_profile *h2 = NULL, *all = NULL;
 	struct gate_verdict *v = NULL, *v2 = NULL;
 	char *text = NULL;
@@ -238,7 +240,7 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 	if (gate_compare(b, h, &g->o, &v))
 		goto out;
 	if (!v->regression || !(g->confirm || g->confirm_profile)) {
-		if (!write_reports(g, v, b, h))
+		if (!write_reports(g, v, &bs, &hs))
 			ret = verdict_exit(v);
 		goto out;
 	}
@@ -258,7 +260,9 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 		pgo_warn("inconclusive, not reproduced: the confirmation runs did not show the "
 			 "stage-1 regression");
 	}
-	if (!write_reports(g, v2, b, all))
+	hs.text[1] = text;
+	hs.nr = 2;
+	if (!write_reports(g, v2, &bs, &hs))
 		ret = verdict_exit(v2);
 out:
 	free(text);
@@ -273,6 +277,7 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
+	char *btext = NULL, *htext = NULL;
 	int ret = PGO_EXIT_ERROR;
 
 	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
@@ -280,8 +285,10 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 			  "options only");
 		return PGO_EXIT_USAGE;
 	}
-	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
-		ret = judge(g, b, h);
+	if (!load(argv[0], &names, &b, &btext) && !load(argv[1], &names, &h, &htext))
+		ret = judge(g, b, btext, h, htext);
+	free(btext);
+	free(htext);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
@@ -356,7 +363,7 @@ static int gate_check_cmd(struct gate_cmd *g)
 	if (head_text(g, g->profile, &htext) ||
 	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	ret = judge(g, b, h);
+	ret = judge(g, b, btext, h, htext);
 out:
 	free(btext);
 	free(htext);

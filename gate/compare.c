@@ -440,6 +440,28 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		}
 		res->via = pgo_buf_detach(&via);
 	}
+	/*
+	 * Intervals of the selected (flagged) hypotheses are widened to false-coverage-rate
+	 * level 1 - R(1 - level)/m (Benjamini-Yekutieli 2005): plain 95% intervals of the
+	 * functions that looked worst would cover too rarely.
+	 */
+	for (i = 0, m = 0; i < v->nr_results; i++)
+		m += v->results[i].flagged;
+	if (m && v->nr_tests) {
+		double level = 1 - (double)m * (1 - o->ci_level) / (double)v->nr_tests;
+
+		for (i = 0; i < v->nr_results; i++) {
+			struct gate_result *res = &v->results[i];
+			double tq, mid = (res->ci_lo + res->ci_hi) / 2;
+
+			if (!res->flagged)
+				continue;
+			tq = gate_t_quantile(level, res->t.df);
+			res->ci_lo = mid - tq * res->t.se / v->total_b;
+			res->ci_hi = mid + tq * res->t.se / v->total_b;
+			res->ci_fcr = 1;
+		}
+	}
 	for (f = 0; f < nf; f++) {
 		for (i = 0; i < 2; i++) {
 			struct gate_result *res = &v->results[2 * f + i];

@@ -52,7 +52,8 @@ struct gate_result {
 	double base_pct, head_pct; /* mean / side total, in % */
 	double delta;          /* (mean_h - mean_b) / T_B: change in units of baseline total */
 	double rel;            /* (mean_h - mean_b) / mean_b; INFINITY for a new function */
-	double ci_lo, ci_hi;   /* ci_level interval of delta */
+	double ci_lo, ci_hi;   /* ci_level interval of delta (FCR-adjusted when flagged) */
+	int ci_fcr;            /* the interval is a false-coverage-rate interval of the flagged set */
 	double q, q_down;      /* BH q-values for an increase / a decrease (NAN if not tested) */
 	int flagged;           /* regression: q <= Q and both floors cleared */
 	int improved;          /* the same rule for a decrease (reported, never fails) */

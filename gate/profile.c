@@ -344,30 +344,35 @@ int gate_profile_parse(const char *data, size_t len, const char *label,
 			  (long long)json_integer_value(v));
 		goto out;
 	}
+	/* convert's writer leaves out what it does not know: event, binary, rate_hz. */
 	if (get_string(&c, root, "tool", 0, "$", &p->tool) ||
 	    get_string(&c, root, "command", 0, "$", &p->command) ||
-	    get_string(&c, root, "event", 1, "$", &p->event) ||
+	    get_string(&c, root, "event", 0, "$", &p->event) ||
 	    get_string(&c, root, "unit", 1, "$", &unit))
+		goto out;
+	if (!p->event && !(p->event = pgo_strdup("unknown")))
 		goto out;
 	if (strcmp(unit, "ns")) {
 		pgo_error("'%s': $.unit: unit '%s' is not supported (expected 'ns')", label, unit);
 		goto out;
 	}
 	bin = json_object_get(root, "binary");
-	if (!json_is_object(bin)) {
-		bad(&c, "$.binary", "missing or not an object");
+	if (bin && !json_is_object(bin)) {
+		bad(&c, "$.binary", "not an object");
 		goto out;
 	}
-	if (get_string(&c, bin, "path", 1, "$.binary", &p->binary_path) ||
-	    get_string(&c, bin, "build_id", 0, "$.binary", &p->build_id))
+	if (bin && (get_string(&c, bin, "path", 0, "$.binary", &p->binary_path) ||
+		    get_string(&c, bin, "build_id", 0, "$.binary", &p->build_id)))
+		goto out;
+	if (!p->binary_path && !(p->binary_path = pgo_strdup("[unknown]")))
 		goto out;
 	v = json_object_get(root, "rate_hz");
-	if (!v || !json_is_number(v) || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) < 0) {
-		bad(&c, "$.rate_hz", "missing or not a non-negative number");
+	if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+		  json_number_value(v) < 0)) {
+		bad(&c, "$.rate_hz", "not a non-negative number");
 		goto out;
 	}
-	p->rate_hz = json_number_value(v);
+	p->rate_hz = v ? json_number_value(v) : 0;
 	views = json_object_get(root, "views");
 	if (!json_is_array(views)) {
 		bad(&c, "$.views", "missing or not an array");

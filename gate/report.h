@@ -20,13 +20,20 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose);
 int gate_report_json(const struct gate_verdict *v, const char *path);
 /* A PR comment: verdict line, root causes, other flags, how to read it. */
 int gate_report_markdown(const struct gate_verdict *v, const char *path);
+/* One side's profile JSON texts (NUL-terminated): 1, or 2 for a head plus its confirmation runs. */
+struct gate_svg_side {
+	const char *text[2];
+	size_t nr;
+	const char *label;
+};
+
 /*
- * A differential flamegraph of head: flagged regressions red, improvements blue, the
- * rest grey. Needs the flamegraph renderer from convert; until then it reports that and
- * returns -1.
+ * A differential flamegraph (convert/flamegraph.h): head's widths (mean per run), frames of
+ * flagged functions red (root causes, their inclusive time and the callers "via"),
+ * improvements blue, the rest grey; tooltips show base, head and the change.
  */
-int gate_report_svg(const struct gate_verdict *v, const struct gate_profile *base,
-		    const struct gate_profile *head, const char *path);
+int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *base,
+		    const struct gate_svg_side *head, const char *path);
 
 /* "one word" status used by all reports: "regression", "pass" */
 const char *gate_verdict_status(const struct gate_verdict *v);

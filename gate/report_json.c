@@ -41,6 +41,7 @@ static json_t *result_json(const struct gate_result *r)
 	e |= set(o, "new", json_boolean(isinf(r->rel)));
 	e |= set(o, "ci_low", num(r->ci_lo));
 	e |= set(o, "ci_high", num(r->ci_hi));
+	e |= set(o, "ci_fcr", json_boolean(r->ci_fcr));
 	e |= set(o, "t", num(r->t.t));
 	e |= set(o, "df", num(r->t.df));
 	e |= set(o, "p", num(r->t.p_up));

@@ -68,6 +68,8 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 			fprintf(out, " (via %s)", r->via);
 		fputc('\n', out);
 	}
+	if (v->nr_flagged)
+		fprintf(out, "(intervals of flagged rows are false-coverage-rate adjusted for the selection)\n");
 	if (v->program_valid)
 		fprintf(out, "\nprogram: %s time per run %+.2f%% (Welch t %.2f, df %.1f, p %.3g)%s\n",
 			gate_view_name(v->opts.view), 100 * v->program_rel, v->program.t,

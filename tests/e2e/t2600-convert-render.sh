@@ -98,7 +98,7 @@ test_expect_success 'a failed write keeps the old output file' '
 	echo old >expect && test_cmp expect keep.svg
 '
 test_expect_success 'usage errors exit 64' '
-	test_expect_code 64 pgo convert --to svg --view wall -i profile.json 2>err &&
+	test_expect_code 64 pgo convert --to svg --view nap -i profile.json 2>err &&
 	test_grep "view" err &&
 	test_expect_code 64 pgo convert --to svg --minwidth x -i profile.json 2>err &&
 	test_expect_code 64 pgo convert --to png -i profile.json 2>err &&

@@ -76,9 +76,18 @@ test_expect_success 'a missing file and a perf.data file are errors (exit 2)' '
 	printf "PERFILE2xxxxxxxx" >perf.data &&
 	test_expect_code 2 pgo gate compare perf.data same.json 2>err && test_grep "perf.data" err
 '
-test_expect_success '--svg without the renderer is an error, never a silent pass (exit 2)' '
-	test_expect_code 2 pgo gate compare base.json same.json --svg d.svg 2>err &&
-	test_grep "svg" err && ! test -e d.svg
+test_expect_success '--svg writes a differential flamegraph: the root cause red, improvements blue' '
+	test_expect_code 1 pgo gate compare base.json slow.json --svg d.svg >out &&
+	test_grep "^<svg|<svg " d.svg &&
+	grep -o "<g class=\"f regressed\"[^>]*><title>[^<]*" d.svg | sed "s/.*<title>//" | sort -u >red &&
+	echo fn_003 >want && test_cmp want red &&
+	test_expect_code 0 pgo gate compare base.json fast.json --svg f.svg >out &&
+	grep -o "<g class=\"f improved\"[^>]*><title>[^<]*" f.svg | sed "s/.*<title>//" | sort -u >blue &&
+	test_grep "^fn_000$" blue && ! grep -q "f regressed" f.svg
+'
+test_expect_success '--svg into an unwritable place is an error, never a silent pass (exit 2)' '
+	test_expect_code 2 pgo gate compare base.json same.json --svg /nonexistent/d.svg 2>err &&
+	test_grep "nonexistent" err
 '
 test_expect_success 'usage errors exit 64' '
 	test_expect_code 64 pgo gate compare base.json 2>err &&

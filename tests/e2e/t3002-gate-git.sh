@@ -57,8 +57,11 @@ test_expect_success '--base picks the target; an unknown one is an error' '
 '
 test_expect_success '--confirm: a reproduced flag fails, an unreproduced one passes with a warning' '
 	cd repo &&
-	test_expect_code 1 pgo gate check --profile ../slow.json --confirm-profile ../slow2.json >out 2>err &&
+	test_expect_code 1 pgo gate check --profile ../slow.json --confirm-profile ../slow2.json \
+		--svg d.svg --json v.json >out 2>err &&
 	test_grep "^fn_003 .*ROOT CAUSE" out &&
+	test_grep "\"head_runs\": 10" v.json &&
+	grep -q "<g class=\"f regressed\"[^>]*><title>fn_003" d.svg &&
 	test_expect_code 0 pgo gate check --profile ../slow.json --confirm-profile ../same.json >out 2>err &&
 	test_grep "inconclusive, not reproduced" err
 '

@@ -4,9 +4,13 @@
 # to work_d's own loop fails naming exactly work_d; work_a (the hottest, 40%) made 2x
 # faster flags nothing; and the git flow records with a real collection, a regressing
 # commit is checked (exit 1) and the notes ref exists. perf.data files are gate inputs.
+# The comparisons use q = 0.01 (Q below): the test machine is shared with other jobs, and
+# at q = 0.05 an A/A false flag somewhere is expected in a few percent of runs (bench/gate.sh
+# measures that rate); the regressions here are far above the q = 0.01 detection limit.
 . "$(dirname "$0")/lib.sh"
 W=$PGO_HELPERS/gate-work
 RUN="-r 5 -F 1999"
+Q="--q 0.01"
 
 if ! test_have_prereq PERF; then skip_all "perf events not available"; test_done; fi
 
@@ -17,17 +21,17 @@ test_expect_success 'collect: baseline, A/A, +5% of total in work_d, work_a 2x f
 	pgo collect -q $RUN -o fast.data -- "$W" 50 faster 2
 '
 test_expect_success 'two collections of the same binary pass (exit 0)' '
-	test_expect_code 0 pgo gate compare base.data same.data >out &&
+	test_expect_code 0 pgo gate compare $Q base.data same.data >out &&
 	test_grep "^verdict: pass" out
 '
 test_expect_success '+5% of total in work_d fails (exit 1) with work_d the only root cause' '
-	test_expect_code 1 pgo gate compare base.data slow.data --json v.json >out &&
+	test_expect_code 1 pgo gate compare $Q base.data slow.data --json v.json >out &&
 	test_grep "^work_d +self .*ROOT CAUSE" out &&
 	test "$(grep -c "ROOT CAUSE" out)" = 1 &&
 	python3 -c "import json,sys; v=json.load(open(\"v.json\")); r=[x for x in v[\"results\"] if x[\"function\"]==\"work_d\" and x[\"kind\"]==\"self\"][0]; sys.exit(0 if v[\"root_causes\"]==[\"work_d\"] and 0.03 < r[\"delta\"] < 0.07 else 1)"
 '
 test_expect_success 'the hottest function 2x faster flags nothing else (exit 0)' '
-	test_expect_code 0 pgo gate compare base.data fast.data >out &&
+	test_expect_code 0 pgo gate compare $Q base.data fast.data >out &&
 	test_grep "^work_a +self .*improved" out &&
 	test_grep -v "ROOT CAUSE|via" out
 '
@@ -48,7 +52,7 @@ test_expect_success 'git flow: record, regressing commit, check exits 1; notes r
 	git show-ref refs/notes/pgo >refs && test_grep refs/notes/pgo refs &&
 	git checkout -q -b pr && echo "inject 5" >gate-work.inject &&
 	git -c user.name=t -c user.email=t@t commit -q -am "slower work_d" &&
-	test_expect_code 1 pgo gate check $RUN --markdown c.md -- "$W" 50 >out 2>err &&
+	test_expect_code 1 pgo gate check $RUN $Q --markdown c.md -- "$W" 50 >out 2>err &&
 	test_grep "^work_d +self .*ROOT CAUSE" out && test_grep "work_d" c.md
 '
 test_expect_success 'a failing benchmark is an error (exit 2), not a verdict' '
