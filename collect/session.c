@@ -42,6 +42,8 @@ struct ring {
 	struct perf_event_mmap_page *pc;
 	unsigned char *data;
 	uint64_t size;   /* data area bytes, a power of two */
+	uint64_t id;     /* the event's id, in every record it writes */
+	uint64_t lost_seen; /* sum of the PERF_RECORD_LOST records read from this ring */
 };
 
 struct session {
@@ -214,6 +216,12 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->clockid = CLOCK_MONOTONIC;
 	/* MMAP2 carries build-ids (5.12+): no pass over the binaries at the end. */
 	a->build_id = 1;
+	/*
+	 * The kernel writes a PERF_RECORD_LOST only when the event next writes to a ring
+	 * with room; records dropped just before the benchmark exits are reported nowhere
+	 * else than in this count (6.0+), read at the end of each run.
+	 */
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->watermark = 1;
 	a->wakeup_watermark = MIN_RING_PAGES * 4096 / 2; /* fits the smallest ring we accept */
 	if (s->ring_pages > RING_PAGES)
@@ -280,6 +288,10 @@ static int choose_event(struct session *s, pid_t pid, int cpu)
 			err = errno;
 			if (err == EINVAL && s->attr.build_id) {
 				s->attr.build_id = 0;  /* before 5.12: dev/inode MMAP2 */
+				continue;
+			}
+			if (err == EINVAL && (s->attr.read_format & PERF_FORMAT_LOST)) {
+				s->attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST; /* before 6.0 */
 				continue;
 			}
 			if (err == EINVAL && s->attr.use_clockid) {
@@ -375,6 +387,8 @@ static int open_events(struct session *s, pid_t pid)
 			pgo_error_errno("cannot read the event id");
 			goto fail;
 		}
+		s->rings[i].id = ids[i];
+		s->rings[i].lost_seen = 0;
 		if (map_ring(s, &s->rings[i]))
 			goto fail;
 	}
@@ -515,7 +529,7 @@ static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 
 /* ---- ring draining ---- */
 
-static int consume(struct session *s, const struct perf_event_header *rec)
+static int consume(struct session *s, struct ring *r, const struct perf_event_header *rec)
 {
 	const uint64_t *u = (const uint64_t *)(rec + 1);
 
@@ -524,8 +538,10 @@ static int consume(struct session *s, const struct perf_event_header *rec)
 		s->run_samples++;
 		break;
 	case PERF_RECORD_LOST: /* {id, lost} */
-		if (rec->size >= sizeof(*rec) + 16)
+		if (rec->size >= sizeof(*rec) + 16) {
 			s->res->lost += u[1];
+			r->lost_seen += u[1];
+		}
 		break;
 	case PERF_RECORD_LOST_SAMPLES: /* {lost} */
 		if (rec->size >= sizeof(*rec) + 8)
@@ -573,7 +589,7 @@ static long drain_ring(struct session *s, struct ring *r)
 			memcpy(s->copy + first, r->data, size - first);
 			h = (const void *)s->copy;
 		}
-		if (consume(s, h))
+		if (consume(s, r, h))
 			return -1;
 		tail += size;
 		n++;
@@ -600,6 +616,42 @@ static int drain_all(struct session *s)
 		const struct collect_source *src = s->opts->sources[i];
 
 		if (src->ops->drain && src->ops->drain(src->priv, s->w))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Records the kernel dropped but never reported with a PERF_RECORD_LOST (the ring had no
+ * later write): write one for each ring, so the file and the totals say what was lost.
+ */
+static int report_unseen_lost(struct session *s, pid_t pid, uint64_t time)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t id, lost;
+		struct trailer t;
+	} rec;
+	uint64_t v[3];
+	int i;
+
+	if (!(s->attr.read_format & PERF_FORMAT_LOST))
+		return 0;
+	for (i = 0; i < s->ncpu; i++) {
+		struct ring *r = &s->rings[i];
+
+		/* {value, id, lost} for read_format ID|LOST */
+		if (r->fd < 0 || read(r->fd, v, sizeof(v)) != (ssize_t)sizeof(v) || v[2] <= r->lost_seen)
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		rec.h.type = PERF_RECORD_LOST;
+		rec.h.size = sizeof(rec);
+		rec.id = r->id;
+		rec.lost = v[2] - r->lost_seen;
+		fill_trailer(s, &rec.t, (uint32_t)pid, (uint32_t)pid, time);
+		rec.t.cpu = (uint32_t)s->cpus[i];
+		rec.t.id = r->id;
+		if (consume(s, r, &rec.h))
 			return -1;
 	}
 	return 0;
@@ -755,7 +807,7 @@ static int run_once(struct session *s, unsigned int index)
 		s->res->duration_ns += now_ns(CLOCK_MONOTONIC) - t0;
 	}
 	/* The kernel wrote the last records before the exit was reported; read them. */
-	if (drain_all(s))
+	if (drain_all(s) || report_unseen_lost(s, pid, event_time(s)))
 		goto out;
 	for (k = 0; k < s->opts->nr_sources; k++) {
 		const struct collect_source *src = s->opts->sources[k];
