@@ -41,7 +41,7 @@ static void usage(FILE *fp)
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
 		"  -v, --verbose       more detail on stderr (repeatable)\n"
-		"folded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
+		"\nfolded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
 		CMD_RENDER_USAGE
 		"\nA summary (samples used, samples in other DSOs, lost, functions) goes to stderr.\n"
 		"Exit status: 0 ok, 2 error (bad input, no debug info, no samples, build-id\n"

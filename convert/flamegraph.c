@@ -40,6 +40,7 @@ struct fdraw {
 	uint32_t depth;
 	double x, w;     /* px */
 	double v, b;
+	double self;     /* head ns in the frame itself, not in callees (< 0: unknown) */
 };
 
 struct fdraws {
@@ -241,11 +242,14 @@ static int layout(const struct ftree *t, double scale, double minwidth, struct f
 	while (nst) {
 		struct pending p = stack[--nst];
 		const struct fnode *n = &t->nodes[p.node];
-		struct fdraw small = { MERGED_NAME, 0, p.depth + 1, 0, 0, 0, 0 };
-		double x = p.x;
+		struct fdraw small = { MERGED_NAME, 0, p.depth + 1, 0, 0, 0, 0, -1 };
+		double x = p.x, self = n->v;
 		uint32_t c;
 
-		if (push_draw(ds, (struct fdraw){ n->name, 0, p.depth, p.x, n->v * scale, n->v, n->b }))
+		for (c = n->child; c != NO_NODE; c = t->nodes[c].sibling)
+			self -= t->nodes[c].v;
+		if (push_draw(ds, (struct fdraw){ n->name, 0, p.depth, p.x, n->v * scale, n->v, n->b,
+						  self > 0 ? self : 0 }))
 			goto out;
 		if (p.depth > *max_depth)
 			*max_depth = p.depth;
@@ -485,6 +489,8 @@ static void write_frame(FILE *fp, const struct ftree *t, const struct fdraw *d, 
 	} else {
 		print_ns(fp, d->v);
 		fprintf(fp, ", %.2f%%", pct);
+		if (d->self >= 0 && d->depth > 0)
+			fprintf(fp, " (self %.2f%%)", total > 0 ? 100 * d->self / total : 0);
 	}
 	if (diff)
 		diff_colour(cls, d->v, d->b, rgb);

@@ -50,6 +50,8 @@ int gate_perf_to_json(const char *path, char **text)
 		goto out;
 	}
 	err = convert_profile_json_write(fp, &set);
+	if (err && ferror(fp))
+		pgo_error("cannot buffer the profile of '%s'", path);
 	if (fclose(fp) && !err)
 		err = pgo_error("cannot buffer the profile of '%s'", path);
 out:

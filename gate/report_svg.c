@@ -78,7 +78,7 @@ int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *ba
 	struct classes c = { PGO_STRTAB_INIT, NULL, 0 };
 	char subtitle[256];
 	size_t i;
-	int err = -1;
+	int err = -1, werr;
 
 	for (i = 0; i < v->nr_results; i++) {
 		const struct gate_result *r = &v->results[i];
@@ -104,11 +104,13 @@ int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *ba
 	fo.classify_data = &c;
 	if (pgo_atomic_open(&af, path))
 		goto out;
-	if (convert_flamegraph_write(af.fp, &hset, &fo)) {
+	/* a write error (ferror set, unreported) is reported by the commit, naming the file */
+	werr = convert_flamegraph_write(af.fp, &hset, &fo);
+	if (werr && !ferror(af.fp)) {
 		pgo_atomic_abort(&af);
 		goto out;
 	}
-	err = pgo_atomic_commit(&af);
+	err = pgo_atomic_commit(&af) || werr ? -1 : 0;
 out:
 	convert_stackset_release(&bset);
 	convert_stackset_release(&hset);

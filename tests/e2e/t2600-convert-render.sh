@@ -81,6 +81,16 @@ test_expect_success CHROMIUM 'svg: ?z=NAME zooms: the frame fills the width, oth
 	grep "<title>parse_line" frames | test_grep "class=\"f hide\"" - &&
 	grep "<title>main" frames | test_grep "class=\"f parent\"" -
 '
+test_expect_success CHROMIUM 'the gate differential SVG: classes, base values, script runs' '
+	pgo convert --to json -i profile.json -o a.json &&
+	pgo gate compare a.json a.json --svg diff.svg >/dev/null &&
+	xmllint --noout diff.svg &&
+	test_grep "data-pgo=\"flamegraph-diff\"" diff.svg &&
+	test_grep "<g class=\"f unflagged\" data-v=\"550\" data-b=\"550\"><title>process" diff.svg &&
+	chromium_dump "diff.svg?s=process" >dom &&
+	test_grep "data-pgo-ready=\"1\"" dom && test_grep "data-pgo-matched=\"73.3\"" dom &&
+	test_grep -v "data-pgo-error=" dom
+'
 test_expect_success 'bad input: exit 2, message names the file, no output file' '
 	echo "{\"format\": \"pgo-profile\", \"version\": 7, \"unit\": \"ns\", \"runs\": []}" >v7.json &&
 	test_expect_code 2 pgo convert --to svg -i v7.json -o out7.svg 2>err &&

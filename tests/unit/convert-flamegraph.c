@@ -84,7 +84,8 @@ static int test_layout(void)
 	T_ASSERT(g != NULL);
 	r = strstr(g, "<rect");
 	T_ASSERT(attr(r, "x") == 10 && attr(r, "width") == 750);
-	T_ASSERT(strstr(g, "750 ns, 75.00%"));
+	T_ASSERT(strstr(g, "750 ns, 75.00% (self 75.00%)"));
+	T_ASSERT(strstr(frame(s, "main"), "1000 ns (1 us), 100.00% (self 0.00%)"));
 	g = frame(s, "c");
 	r = strstr(g, "<rect");
 	T_ASSERT(attr(r, "x") == 760 && attr(r, "width") == 250);

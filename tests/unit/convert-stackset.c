@@ -2,6 +2,7 @@
 /* Unit tests for the stack set model and the folded-stack writer. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "convert/folded.h"
 #include "convert/stackset.h"
@@ -135,7 +136,43 @@ static int test_views(void)
 	return T_OK;
 }
 
+static int test_append(void)
+{
+	struct convert_stackset a = CONVERT_STACKSET_INIT, b = CONVERT_STACKSET_INIT;
+	char *s;
+
+	a.event = strdup("task-clock");
+	b.event = strdup("cycles");
+	b.command = strdup("./bench");
+	b.rate_hz = 99;
+	T_ASSERT(convert_stackset_add_run(&a, 0, 10) == 0);
+	T_ASSERT(convert_stackset_add_folded(&a, 0, CONVERT_VIEW_CPU, "main;x", 5) == 0);
+	T_ASSERT(convert_stackset_add_run(&b, 0, 20) == 0);
+	T_ASSERT(convert_stackset_add_run(&b, 7, 21) == 1);
+	T_ASSERT(convert_stackset_add_folded(&b, 0, CONVERT_VIEW_CPU, "main;y", 3) == 0);
+	T_ASSERT(convert_stackset_add_folded(&b, 1, CONVERT_VIEW_CPU, "main;x", 2) == 0);
+	T_ASSERT(convert_stackset_add_folded(&b, 1, CONVERT_VIEW_OFFCPU, "main;w", 4) == 0);
+	b.runs[1].samples = 77;
+	T_ASSERT(convert_stackset_append(&a, &b) == 0);
+	/* runs renumbered after a's, metadata kept where a has it, filled where not */
+	T_ASSERT(a.nr_runs == 3 && a.runs[1].run == 1 && a.runs[2].run == 2);
+	T_ASSERT(a.runs[2].pid == 21 && a.runs[2].samples == 77);
+	T_ASSERT_STR(a.event, "task-clock");
+	T_ASSERT_STR(a.command, "./bench");
+	T_ASSERT(a.rate_hz == 99 && a.views == 3);
+	s = folded(&a, CONVERT_VIEW_CPU, -1, 0);
+	T_ASSERT_STR(s, "main;x 7\nmain;y 3\n");
+	free(s);
+	s = folded(&a, CONVERT_VIEW_OFFCPU, 2, 0);
+	T_ASSERT_STR(s, "main;w 4\n");
+	free(s);
+	convert_stackset_release(&a);
+	convert_stackset_release(&b);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
+	{ "append merges runs and metadata", test_append },
 	{ "stacks are interned and summed per run and view", test_intern_and_sum },
 	{ "frame names are sanitized", test_sanitize_names },
 	{ "weight overflow is an error", test_overflow_is_an_error },
