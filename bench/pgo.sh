@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
 done
 PROGRAMS=${*:-recsort lua5.4 mujs bzip2}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
-need_pkgs gcc make linux-perf
+need_pkgs gcc make linux-perf time
 
 # ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it.
 
