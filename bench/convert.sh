@@ -3,9 +3,10 @@
 # Convert speed and peak memory: `pgo convert --to autofdo` against create_gcov (Debian's autofdo)
 # on the SAME perf.data. create_gcov only works on a DWARF 4 binary with --use_lbr=false (without
 # LBR it otherwise writes an empty profile; DWARF 5 is unsupported: autofdo-verification.md), so
-# the profiled program is lua5.4 from Debian source built with -O2 -gdwarf-4. Two recordings:
-# -F 999 -g (what the PGO benchmark uses) and -F 20000 -g (20x the samples). Each converter runs
-# REPS times per recording; the medians of wall time (/usr/bin/time %e) and peak RSS (%M) are shown.
+# the profiled program is lua5.4 from Debian source built with -O2 -gdwarf-4. Three recordings of
+# train.lua: 12 repetitions at -F 999 -g (what the PGO benchmark uses), 12 and 48 at -F 20000 -g.
+# Each converter runs REPS times per recording; medians of wall time, CPU time (user + sys) and
+# peak RSS (/usr/bin/time %e, %U + %S, %M) are shown.
 #   bench/convert.sh [-r REPS]
 . "$(dirname "$0")/lib.sh"
 REPS=5
@@ -27,33 +28,36 @@ gcc -O2 -Wall -o "$COMPAT" "$PGO_ROOT/bench/perfdata-compat.c" || die "cannot bu
 have_pgo=1
 pgo_works convert || { have_pgo=0; say "pgo convert is not built: only create_gcov is measured"; }
 # tmed FILE COLUMN: median of a column of "wall rss" lines.
-tmed() { awk -v c="$2" '{ print $c }' "$1" | median; }
+tmed() { awk -v c="$2" '{ print c == "cpu" ? $3 + $4 : $c }' "$1" | median; }
 
-for freq in 999 20000; do
-	data=$W/lua-F$freq.data
-	perf record -q -e task-clock -F "$freq" -g -o "$data" -- "$W/lua" "$PGO_ROOT/bench/inputs/train.lua" 12 \
+for rec in 999:12 20000:12 20000:48; do
+	freq=${rec%:*} reps=${rec#*:}
+	data=$W/lua-F$freq-x$reps.data
+	perf record -q -e task-clock -F "$freq" -g -o "$data" -- "$W/lua" "$PGO_ROOT/bench/inputs/train.lua" "$reps" \
 		>/dev/null 2>"$W/record.log" || { cat "$W/record.log" >&2; die "perf record failed"; }
 	samples=$(perf report -i "$data" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
 	"$COMPAT" "$data" "$data.compat" 2>/dev/null || die "perfdata-compat failed on $data"
 	: >"$W/cg.times"; : >"$W/pgo.times"
 	for i in $(seq 1 "$REPS"); do
-		/usr/bin/time -f '%e %M' -o "$W/t" create_gcov --binary="$W/lua" --profile="$data.compat" \
+		/usr/bin/time -f '%e %M %U %S' -o "$W/t" create_gcov --binary="$W/lua" --profile="$data.compat" \
 			--gcov="$W/lua.cg.afdo" --use_lbr=false >/dev/null 2>&1 || die "create_gcov failed"
 		cat "$W/t" >>"$W/cg.times"
 		[ "$(stat -c %s "$W/lua.cg.afdo")" -gt 1600 ] || die "create_gcov wrote an empty profile (1600 bytes)"
 		if [ $have_pgo = 1 ]; then
-			/usr/bin/time -f '%e %M' -o "$W/t" "$PGO" convert --to autofdo -i "$data" -b "$W/lua" \
+			/usr/bin/time -f '%e %M %U %S' -o "$W/t" "$PGO" convert --to autofdo -i "$data" -b "$W/lua" \
 				-o "$W/lua.pgo.afdo" >/dev/null 2>&1 || die "pgo convert failed"
 			cat "$W/t" >>"$W/pgo.times"
 		fi
 	done
-	cg_t=$(tmed "$W/cg.times" 1) cg_m=$(tmed "$W/cg.times" 2)
-	printf 'lua5.4 -F %-5s (%s samples, %s bytes): create_gcov %.2fs %d KB' "$freq" "$samples" \
-		"$(stat -c %s "$data")" "$cg_t" "$cg_m"
+	cg_t=$(tmed "$W/cg.times" 1) cg_m=$(tmed "$W/cg.times" 2) cg_c=$(tmed "$W/cg.times" cpu)
+	printf 'lua5.4 -F %-5s x%-2s (%6s samples, %3d MB): create_gcov %.2fs wall %.2fs CPU %d KB' "$freq" "$reps" \
+		"$samples" $(($(stat -c %s "$data") >> 20)) "$cg_t" "$cg_c" "$cg_m"
 	if [ $have_pgo = 1 ]; then
-		p_t=$(tmed "$W/pgo.times" 1) p_m=$(tmed "$W/pgo.times" 2)
-		printf ' | pgo convert %.2fs %d KB | speed %.1fx, memory %.1fx less' "$p_t" "$p_m" \
+		p_t=$(tmed "$W/pgo.times" 1) p_m=$(tmed "$W/pgo.times" 2) p_c=$(tmed "$W/pgo.times" cpu)
+		printf ' | pgo convert %.2fs wall %.2fs CPU %d KB | wall %.1fx, CPU %.1fx faster, %.1fx less memory' \
+			"$p_t" "$p_c" "$p_m" \
 			"$(awk -v a="$cg_t" -v b="$p_t" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+			"$(awk -v a="$cg_c" -v b="$p_c" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
 			"$(awk -v a="$cg_m" -v b="$p_m" 'BEGIN { print (b > 0 ? a / b : 0) }')"
 	fi
 	printf '\n'

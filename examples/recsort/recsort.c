@@ -26,6 +26,13 @@ struct rec {
 
 typedef int (*cmp_fn)(const void *, const void *);
 
+/* External, as they would be in a library: gcc cannot specialise them for one comparator. */
+void merge_sort(void *base, size_t n, size_t size, cmp_fn cmp, void *tmp);
+size_t lower_bound(const void *base, size_t n, size_t size, const void *key, cmp_fn cmp);
+int by_score(const void *x, const void *y);
+int by_name(const void *x, const void *y);
+int by_weight(const void *x, const void *y);
+
 static uint64_t rng_state;
 
 static uint32_t rng(void)
