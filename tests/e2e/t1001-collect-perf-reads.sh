@@ -15,7 +15,7 @@ profile_shares() {
 }
 
 test_expect_success 'collect the known-share program' '
-	pgo collect -F 4999 -o shares.data -- "$EX/shares" 60 >bench.out 2>collect.err &&
+	pgo collect --no-off-cpu -F 4999 -o shares.data -- "$EX/shares" 60 >bench.out 2>collect.err &&
 	test -s shares.data &&
 	test_grep "^pgo collect: 1 run, [0-9]+ samples, 0 lost, (task-clock|cycles) @ 4999 Hz" collect.err
 '
@@ -34,7 +34,7 @@ test_expect_success 'header: event name, cmdline, build-ids, clock' '
 	perf report -i shares.data --header-only >hdr.out 2>hdr.err &&
 	test_must_be_empty hdr.err &&
 	test_grep "event : name = (task-clock|cycles)" hdr.out &&
-	test_grep "cmdline : .*pgo collect -F 4999 -o shares.data" hdr.out &&
+	test_grep "cmdline : .*pgo collect --no-off-cpu -F 4999 -o shares.data" hdr.out &&
 	test_grep "clockid: monotonic" hdr.out &&
 	perf buildid-list -i shares.data >bid.out 2>bid.err &&
 	test_must_be_empty bid.err && test_grep "/shares$" bid.out
@@ -66,7 +66,7 @@ test_expect_success 'sample count within 10% of rate x CPU time' '
 	     exit !(r > 0.9 && r < 1.1) }"
 '
 test_expect_success 'at 20 kHz the 512 KiB rings wrap: nothing lost, every sample kept' '
-	pgo collect -F 20000 -o hi.data "$EX/shares" 100 >hi.out 2>hi.err &&
+	pgo collect --no-off-cpu -F 20000 -o hi.data "$EX/shares" 100 >hi.out 2>hi.err &&
 	test_grep "0 lost" hi.err &&
 	test $(stat -c %s hi.data) -gt $((2 * 512 * 1024 + 200000)) &&
 	perf report -i hi.data --stats >stats.out 2>stats.err && test_must_be_empty stats.err &&
@@ -77,7 +77,7 @@ test_expect_success 'at 20 kHz the 512 KiB rings wrap: nothing lost, every sampl
 	awk -v n=$n -v c=$cpu "BEGIN { r = n / (c / 1e9 * 20000); print \"ratio\", r; exit !(r > 0.9 && r < 1.1) }"
 '
 test_expect_success '--call-graph none records no stacks' '
-	pgo collect -q --call-graph none -o flat.data "$EX/shares" 5 >/dev/null 2>err &&
+	pgo collect --no-off-cpu -q --call-graph none -o flat.data "$EX/shares" 5 >/dev/null 2>err &&
 	test_must_be_empty err &&
 	perf report -i flat.data --header-only >hdr 2>/dev/null &&
 	test_grep "sample_type = IP\|TID\|TIME\|CPU\|PERIOD\|IDENTIFIER" hdr &&

@@ -6,7 +6,7 @@ EX=$PGO_ROOT/$PGO_BUILD/examples
 if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
 
 test_expect_success 'samples from every thread' '
-	pgo collect -q -o thr.data "$EX/threads" 4 150 >tids 2>err &&
+	pgo collect --no-off-cpu -q -o thr.data "$EX/threads" 4 150 >tids 2>err &&
 	test_must_be_empty err &&
 	test $(grep -c "^tid" tids) = 5 &&
 	perf script -i thr.data -F tid,ip,sym >s.out 2>s.err &&
@@ -17,7 +17,7 @@ test_expect_success 'samples from every thread' '
 	test_grep "worker_spin" s.out && test_grep "main_spin" s.out
 '
 test_expect_success 'samples from the exec child and the forked child, symbolized' '
-	pgo collect -q -o fork.data "$EX/forks" 150 >pids 2>err &&
+	pgo collect --no-off-cpu -q -o fork.data "$EX/forks" 150 >pids 2>err &&
 	test_must_be_empty err &&
 	perf script -i fork.data -F pid,ip,sym >s.out 2>s.err &&
 	test_must_be_empty s.err &&
@@ -36,7 +36,7 @@ test_expect_success 'the exec child has its own comm and maps' '
 	test $(grep -c "PERF_RECORD_FORK" ev.out) -ge 3
 '
 test_expect_success '-r 3: three runs, each a separate process tree under pgo' '
-	pgo collect -r 3 -o runs.data "$EX/shares" 5 >/dev/null 2>err &&
+	pgo collect --no-off-cpu -r 3 -o runs.data "$EX/shares" 5 >/dev/null 2>err &&
 	test_grep "^pgo collect: 3 runs, " err &&
 	perf script -i runs.data --show-task-events >ev.out 2>ev.err &&
 	test_must_be_empty ev.err &&
