@@ -47,8 +47,6 @@ struct loader {
 	size_t nr_procs, alloc_procs;
 	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
 	int per_process_runs;          /* a pgo collect file: every process tree is a run */
-	const char *recorder_comm;     /* basename of the recorded argv[0] ("pgo") */
-	int64_t recorder_pid;          /* the pgo process itself (its children root runs), or -1 */
 	int first_run;                 /* runs of this file start here (-1: none yet) */
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
@@ -192,7 +190,7 @@ static struct proc *proc_new(struct loader *L, uint32_t pid)
 	return pr;
 }
 
-/* The recorder's run is made on demand (only if it has samples of its own). */
+/* The collector's run is made on demand (only if it has samples of its own). */
 static int proc_run(struct loader *L, struct proc *pr)
 {
 	size_t idx = pr - L->procs;
@@ -335,20 +333,8 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 		free(child->maps.e);
 		memset(&child->maps, 0, sizeof(child->maps));
 	}
-	if (parent && (int64_t)parent->pid == L->recorder_pid) {
-		size_t cidx = child - L->procs;
-		uint32_t run;
-
-		/* a direct child of pgo roots a run; it gets pgo's maps until it execs */
-		if (new_run(L, t->pid, &run) < 0)
-			return -1;
-		child = &L->procs[cidx];
-		parent = &L->procs[pidx];
-		child->run = run;
-	} else if (parent) {
-		child->run = parent->run;
-	}
 	if (parent) {
+		child->run = parent->run;
 		if (parent->maps.nr) {
 			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
 			if (!child->maps.e)
@@ -376,23 +362,23 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 	struct proc *pr;
 
 	/*
-	 * pgo collect writes its own COMM first: remember its pid, so that each child
-	 * of it starts a run, and give it a run only if it ever has samples.
+	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
+	 * "pgo" as the parent; that process is not part of any run (each of its forks
+	 * starts one) and gets a run only if it has samples of its own.
 	 */
-	if (L->per_process_runs && L->recorder_pid < 0 && !c->exec && c->pid == c->tid &&
-	    !proc_find(L, c->pid) && !strncmp(c->comm, L->recorder_comm, 15)) {
-		L->recorder_pid = c->pid;
+	if (L->per_process_runs && !c->exec && c->pid == c->tid && !proc_find(L, c->pid)) {
 		pr = proc_new(L, c->pid);
 		if (!pr)
 			return -1;
+		pr->collector = 1;
 		pr->run = NO_RUN;
 		return 0;
 	}
-	if ((int64_t)c->pid == L->recorder_pid)
-		return 0;
 	pr = proc_get(L, c->pid);
-	if (!pr || proc_run(L, pr) < 0)
+	if (!pr)
 		return -1;
+	if (pr->collector)
+		return 0;
 	if (c->exec) {
 		if (L->uw)
 			convert_unwind_exec(L->uw, c->pid);
@@ -669,7 +655,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 
 static int load_one(struct convert_profile *p, const char *path)
 {
-	struct loader L = { .p = p, .first_run = -1, .recorder_pid = -1 };
+	struct loader L = { .p = p, .first_run = -1 };
 	struct collect_pd_event ev;
 	const char *argv0, *base;
 	size_t i;
@@ -681,7 +667,6 @@ static int load_one(struct convert_profile *p, const char *path)
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
 	L.per_process_runs = base && !strncmp(base, "pgo", 3);
-	L.recorder_comm = base ? base : "";
 	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
 		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
 
@@ -776,6 +761,10 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/*
+ * required: 0 = best effort (stacks; failures are quiet), 1 = must be readable and have
+ * samples, 2 = must be readable, no samples is a warning (one of several -b).
+ */
 static int add_binary(struct convert_profile *p, const char *path, int force, int required)
 {
 	struct convert_binary *b;
@@ -830,9 +819,11 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 				 rec_hex ? rec_hex : "?");
 	if (mismatched && force)
 		pgo_warn("'%s' does not match the recorded build-id; converting anyway (--force)", path);
-	if (!matched && required)
+	if (!matched && required == 1)
 		return pgo_error("no samples in '%s' (the recording has none in this binary; check "
 				 "-b and -i)", path);
+	if (!matched && required > 1)
+		pgo_warn("no samples in '%s'", path);
 	return 0;
 }
 
@@ -844,9 +835,20 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	p->bins = pgo_calloc(o->nr_binaries ? o->nr_binaries : 1, sizeof(*p->bins));
 	if (!p->bins)
 		return -1;
+	/* with several binaries, one without samples is a warning; all without, an error */
 	for (i = 0; i < o->nr_binaries; i++)
-		if (add_binary(p, o->binaries[i], o->force, 1) < 0)
+		if (add_binary(p, o->binaries[i], o->force, o->nr_binaries > 1 ? 2 : 1) < 0)
 			return -1;
+	if (o->nr_binaries > 1) {
+		uint64_t total = 0;
+
+		for (i = 0; i < p->nr_dsos; i++)
+			if (p->dsos[i].binary)
+				total += p->dsos[i].samples;
+		if (!total && required)
+			return pgo_error("no samples in any of the %zu binaries (check -b and -i)",
+					 o->nr_binaries);
+	}
 	if (o->nr_binaries)
 		return 0;
 	for (i = 0; i < p->nr_dsos; i++) {
