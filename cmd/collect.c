@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/offcpu.h"
 #include "lib/parse.h"
 #include "lib/report.h"
 
 static const char usage_line[] =
-	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph fp|none] [-r N] [-o FILE]\n"
+	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
 	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
 	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
@@ -25,8 +26,13 @@ static void help(void)
 	       "  -F, --freq HZ          samples per second of CPU time (default 999)\n"
 	       "  -e, --event EVENT      auto (default: cycles if the CPU has a PMU, else task-clock),\n"
 	       "                         cycles, task-clock or cpu-clock\n"
-	       "  -g                     record frame-pointer call stacks (the default)\n"
-	       "      --call-graph MODE  fp (default) or none\n"
+	       "  -g                     record frame-pointer call stacks (--call-graph fp)\n"
+	       "      --call-graph MODE  auto (default): fp if CMD's binary keeps frame pointers,\n"
+	       "                         else dwarf; fp: the kernel walks frame pointers (cheap,\n"
+	       "                         breaks in code built without them, Debian's libc included);\n"
+	       "                         dwarf[,SIZE]: copy SIZE bytes of user stack (default %u)\n"
+	       "                         and the registers per sample, unwound by pgo convert with\n"
+	       "                         the binaries' CFI; none: IPs only\n"
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
@@ -51,9 +57,10 @@ static void help(void)
 	       "  pgo collect ./bench                    record ./bench into pgo.data (999 Hz, call stacks)\n"
 	       "  pgo collect -r 5 -o base.data ./bench  five runs in one file, for pgo gate\n"
 	       "  pgo collect -F 4999 --call-graph none -- ./bench --size 10\n"
+	       "  pgo collect --call-graph dwarf,16384 ./bench   deep stacks in a -O2 build\n"
 	       "  pgo-collect ./bench && perf report -i pgo.data\n"
 	       "  pgo collect --off-cpu --off-cpu-stacks user ./server-bench   CPU and waiting time\n",
-	       usage_line);
+	       usage_line, COLLECT_DWARF_STACK_DEFAULT);
 }
 
 static int usage_error(const char *what, const char *arg)
@@ -100,7 +107,7 @@ int cmd_collect(int argc, char **argv)
 	uint64_t v;
 	int i, verbose = 0, quiet = 0, off_cpu = -1, ret;
 
-	o.callgraph = COLLECT_CALLGRAPH_FP;
+	o.callgraph = COLLECT_CALLGRAPH_AUTO;
 	o.argc_self = argc;
 	o.argv_self = argv;
 	for (i = 1; i < argc; i++) {
@@ -136,14 +143,8 @@ int cmd_collect(int argc, char **argv)
 			o.callgraph = COLLECT_CALLGRAPH_FP;
 		} else if (match(arg, NULL, "call-graph", &val)) {
 			NEED_VALUE();
-			if (!strcmp(val, "fp")) {
-				o.callgraph = COLLECT_CALLGRAPH_FP;
-			} else if (!strcmp(val, "none")) {
-				o.callgraph = COLLECT_CALLGRAPH_NONE;
-			} else {
-				pgo_error("invalid call-graph mode '%s' (use fp or none)", val);
+			if (collect_callgraph_parse(val, &o.callgraph, &o.stack_size))
 				return PGO_EXIT_ERROR;
-			}
 		} else if (match(arg, "r", "repeat", &val)) {
 			NEED_VALUE();
 			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
@@ -243,6 +244,12 @@ int cmd_collect(int argc, char **argv)
 		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
 		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
 		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
+	if (r.callgraph == COLLECT_CALLGRAPH_DWARF)
+		pgo_info("call stacks: dwarf, %u bytes of user stack per sample%s%s%s", r.stack_size,
+			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
+	else
+		pgo_info("call stacks: %s%s%s%s", collect_callgraph_name(r.callgraph),
+			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
 	if (offcpu) {
 		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
 			 "%llu under --off-cpu-min, libc callers recovered %llu; lost: %llu user stacks, "

@@ -17,8 +17,9 @@ struct cmd_render_opts {
 	const char *title, *subtitle;
 	double minwidth;      /* < 0: default */
 	int header;           /* folded: "# ..." unit line */
+	int wall;             /* --view wall: on-CPU + off-CPU with state frames (convert/wall.h) */
 };
-#define CMD_RENDER_OPTS_INIT { NULL, NULL, CONVERT_VIEW_CPU, -1, NULL, NULL, -1, 0 }
+#define CMD_RENDER_OPTS_INIT { NULL, NULL, CONVERT_VIEW_CPU, -1, NULL, NULL, -1, 0, 0 }
 
 /* Is fmt one of the formats written here? */
 int cmd_render_handles(const char *fmt);
@@ -43,7 +44,8 @@ int cmd_render_parse_opt(struct cmd_render_opts *o, int opt, const char *arg);
 	{ "minwidth", required_argument, NULL, CMD_RENDER_OPT_MINWIDTH },     \
 	{ "header", no_argument, NULL, CMD_RENDER_OPT_HEADER }
 #define CMD_RENDER_USAGE                                                                        \
-	"  --view cpu|offcpu   folded/svg: which view to draw (default cpu)\n"                     \
+	"  --view cpu|offcpu|wall  folded/svg: which view to draw (default cpu); wall = on-CPU\n"  \
+	"                      + off-CPU time, the thread state as the leaf frame\n"            \
 	"  --run N             folded/svg: only run N of the collection (default: all runs)\n"    \
 	"  --title T, --subtitle S   svg: titles\n"                                             \
 	"  --minwidth PX       svg: merge frames narrower than PX pixels (default 0.1)\n"         \

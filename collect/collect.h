@@ -13,7 +13,8 @@
  * Readers separate runs in either of two ways:
  *  - perf-visible: each run starts with a PERF_RECORD_FORK whose pid is the run's root and
  *    whose ppid is pgo's own pid (`perf script --show-task-events`), and ends with the
- *    kernel's PERF_RECORD_EXIT of that root;
+ *    kernel's PERF_RECORD_EXIT of that root. pgo's pid has no other record (no COMM), so
+ *    each run's root is the root of its own process tree;
  *  - pgo metadata (feature bit PD_FEAT_PGO_META, see collect/pdformat.h): one line per run,
  *    "run index=<i> pid=<root> start=<ns> end=<ns> status=<exit code> samples=<n>", times on
  *    the samples' clock (CLOCK_MONOTONIC). A record belongs to run i iff start <= time <= end.
@@ -34,12 +35,19 @@ struct collect_writer;
 enum collect_callgraph {
 	COLLECT_CALLGRAPH_NONE,
 	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN */
+	COLLECT_CALLGRAPH_DWARF, /* user regs + stack copy, unwound by convert (collect/callgraph.h) */
+	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf, from the benchmark binary (collect/callgraph.h) */
 };
 
 /*
  * An extra event source (the off-CPU BPF sampler) plugged into the session. Every hook is
- * optional (NULL); each returns 0 or reports and returns -1, which aborts the collection.
- * `priv` belongs to the source; the session never frees it.
+ * optional (NULL); each returns 0 or reports and returns -1, which aborts the collection
+ * (no file is written). `priv` belongs to the source; the session never frees it.
+ *
+ * Records a source writes must parse like the on-CPU ones (perf checks this when it opens
+ * the file): its attrs need PERF_SAMPLE_IDENTIFIER and sample_id_all=1, ids from
+ * collect_writer_new_id(), and times on CLOCK_MONOTONIC (use_clockid=1), the on-CPU clock.
+ * The on-CPU attr is always index 0 (init runs after it was added).
  */
 struct collect_source_ops {
 	const char *name;
@@ -67,6 +75,7 @@ struct collect_opts {
 	                             "task-clock", "cpu-clock" */
 	unsigned int freq;        /* samples per second; 0 means 999 */
 	enum collect_callgraph callgraph;
+	uint32_t stack_size;      /* dwarf: user stack bytes per sample; 0 means the default */
 	unsigned int runs;        /* 0 means 1 */
 	int argc_self;            /* pgo's own command line, for the CMDLINE feature */
 	char *const *argv_self;
@@ -88,6 +97,9 @@ struct collect_result {
 	char event[32];           /* event actually used: "cycles", "task-clock" or "cpu-clock" */
 	unsigned int freq;        /* rate asked for (Hz) */
 	int has_pmu;              /* a hardware cycles event could be opened */
+	enum collect_callgraph callgraph; /* mode used (auto resolved to fp or dwarf) */
+	uint32_t stack_size;      /* dwarf: bytes of user stack per sample */
+	char callgraph_why[160];  /* auto: why that mode ("./bench omits frame pointers ...") */
 };
 
 /* Run the whole collection. Returns 0 (see res) or -1 after reporting an error. */

@@ -540,7 +540,10 @@ static int write_tail(struct collect_writer *w)
 		secs[i].offset = (uint64_t)off;
 		secs[i].size = (uint64_t)(wtell(w) - off);
 	}
-	/* Id arrays, then the attrs that point at them. */
+	/* Id arrays, then the attrs that point at them, 8-byte aligned for readers that mmap. */
+	off = wtell(w);
+	if (off < 0 || wpad(w, (size_t)(ALIGN_UP(off, 8) - off)))
+		return -1;
 	idsec = pgo_calloc(w->nr_attrs ? w->nr_attrs : 1, sizeof(*idsec));
 	if (!idsec)
 		return -1;

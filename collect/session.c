@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/pdformat.h"
 #include "collect/pdwrite.h"
@@ -198,8 +199,7 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->sample_freq = s->res->freq;
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (s->opts->callgraph == COLLECT_CALLGRAPH_FP)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	collect_callgraph_attr(a, s->res->callgraph, s->res->stack_size);
 	a->disabled = 1;
 	a->enable_on_exec = 1;
 	a->inherit = 1;
@@ -216,6 +216,8 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->build_id = 1;
 	a->watermark = 1;
 	a->wakeup_watermark = MIN_RING_PAGES * 4096 / 2; /* fits the smallest ring we accept */
+	if (s->ring_pages > RING_PAGES)
+		a->wakeup_watermark = s->ring_pages * 4096 / 4; /* dwarf: big samples, fewer wakeups */
 }
 
 static int paranoid_level(void)
@@ -487,17 +489,12 @@ static int write_kernel_mmap(struct session *s)
 }
 
 /*
- * Run boundary visible to perf: the run's root appears as a fork of pgo itself, which is
- * named first so the root shows as "pgo" (its name until exec), not as a bare pid.
+ * Run boundary visible to perf: the run's root appears as a fork of pgo itself. pgo's own
+ * pid gets no other record (no COMM), so readers see each run's root as the root of its own
+ * process tree (convert/profile.c relies on this).
  */
 static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 {
-	struct {
-		struct perf_event_header h;
-		uint32_t pid, tid;
-		char comm[16];
-		struct trailer t;
-	} comm;
 	struct {
 		struct perf_event_header h;
 		uint32_t pid, ppid, tid, ptid;
@@ -505,21 +502,6 @@ static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 		struct trailer t;
 	} rec;
 	uint32_t self = (uint32_t)getpid();
-	FILE *fp;
-
-	memset(&comm, 0, sizeof(comm));
-	comm.h.type = PERF_RECORD_COMM;
-	comm.h.size = sizeof(comm);
-	comm.pid = comm.tid = self;
-	fp = fopen("/proc/self/comm", "re");
-	if (!fp || !fgets(comm.comm, sizeof(comm.comm), fp))
-		snprintf(comm.comm, sizeof(comm.comm), "pgo");
-	if (fp)
-		fclose(fp);
-	comm.comm[strcspn(comm.comm, "\n")] = '\0';
-	fill_trailer(s, &comm.t, self, self, time);
-	if (collect_writer_record(s->w, &comm.h))
-		return -1;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.h.type = PERF_RECORD_FORK;
@@ -719,17 +701,17 @@ static int run_once(struct session *s, unsigned int index)
 		if (write_kernel_mmap(s))
 			goto cancel;
 	}
-	start = event_time(s);
-	if (write_run_fork(s, pid, start))
-		goto cancel;
 	for (k = 0; k < s->opts->nr_sources; k++) {
 		const struct collect_source *src = s->opts->sources[k];
 
 		if (src->ops->start && src->ops->start(src->priv, s->w, pid))
 			goto cancel;
 	}
+	/* the run starts now, at the uncork: the FORK's time is the root's start of life */
 	s->run_samples = 0;
 	start = event_time(s);
+	if (write_run_fork(s, pid, start))
+		goto cancel;
 	{
 		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
 
@@ -825,10 +807,11 @@ static int write_summary_meta(struct session *s)
 
 	return collect_writer_meta(s->w, "pgo version=%s", PGO_VERSION) ||
 	       collect_writer_meta(s->w, "event name=%s type=%u config=%llu freq=%u period=%llu "
-				  "callgraph=%s has_pmu=%d has_lbr=0 kernel=%d",
+				  "callgraph=%s stack_user=%u has_pmu=%d has_lbr=0 kernel=%d",
 				  r->event, s->attr.type, (unsigned long long)s->attr.config, r->freq,
 				  (unsigned long long)(r->has_pmu ? 0 : 1000000000ULL / r->freq),
-				  s->opts->callgraph == COLLECT_CALLGRAPH_FP ? "fp" : "none",
+				  collect_callgraph_name(r->callgraph),
+				  r->callgraph == COLLECT_CALLGRAPH_DWARF ? r->stack_size : 0,
 				  r->has_pmu, !s->attr.exclude_kernel) ||
 	       collect_writer_meta(s->w, "totals runs=%u samples=%llu lost=%llu lost_samples=%llu "
 				  "throttled=%llu cpu_ns=%llu duration_ns=%llu",
@@ -889,7 +872,13 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	s->res = res;
 	s->attr_idx = -1;
 	s->sigfd = -1;
-	s->ring_pages = RING_PAGES;
+	res->callgraph = opts->callgraph;
+	res->stack_size = opts->stack_size ? opts->stack_size : COLLECT_DWARF_STACK_DEFAULT;
+	if (res->callgraph == COLLECT_CALLGRAPH_AUTO)
+		res->callgraph = collect_callgraph_detect(opts->argv[0], res->callgraph_why,
+							  sizeof(res->callgraph_why));
+	s->ring_pages = collect_callgraph_ring_pages(res->callgraph, res->stack_size, res->freq,
+						     POLL_MS, RING_PAGES);
 	if (online_cpus(s))
 		goto out_free;
 	s->rings = pgo_calloc((size_t)s->ncpu, sizeof(*s->rings));

@@ -177,7 +177,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	struct convert_afdo_summary want, got;
 	int err = -1;
 
-	if (sp_build(p, o->keep_discriminators, &sp) < 0)
+	if (sp_build(p, o->keep_discriminators ? SP_DISCR_EXACT : SP_DISCR_DROP, &sp) < 0)
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);

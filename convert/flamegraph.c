@@ -583,11 +583,8 @@ int convert_flamegraph_write(FILE *fp, const struct convert_stackset *set,
 	fputs("</g>\n<script type=\"text/javascript\"><![CDATA[\n", fp);
 	fputs(viewer_js, fp);
 	fputs("]]></script>\n</svg>\n", fp);
-	if (fflush(fp) || ferror(fp)) {
-		pgo_error_errno("cannot write the flame graph");
-		goto out;
-	}
-	err = 0;
+	/* a write error is reported by the caller, who knows the file's name */
+	err = ferror(fp) ? -1 : 0;
 out:
 	free(classes);
 	free(ds.d);

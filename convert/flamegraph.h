@@ -51,8 +51,10 @@ struct convert_flame_opts {
 #define CONVERT_FLAME_OPTS_INIT { NULL, NULL, CONVERT_VIEW_CPU, -1, 0, 0, -1, NULL, NULL, NULL }
 
 /*
- * Write the SVG to fp. An empty profile gives a valid graph saying so. Returns 0, or -1
- * after reporting (allocation failure, write error).
+ * Write the SVG to fp. An empty profile gives a valid graph saying so. Returns 0, or -1:
+ * after reporting (allocation failure, bad options), or on a write error with
+ * ferror(fp) set and nothing reported, so the caller names the file
+ * (pgo_atomic_commit() does).
  */
 int convert_flamegraph_write(FILE *fp, const struct convert_stackset *set,
 			     const struct convert_flame_opts *opts);

@@ -21,7 +21,6 @@ int convert_folded_write(FILE *fp, const struct convert_stackset *set,
 		fprintf(fp, "%s %" PRIu64 "\n", convert_stackset_stack(set, sw[i].stack),
 			sw[i].weight);
 	free(sw);
-	if (fflush(fp) || ferror(fp))
-		return pgo_error_errno("cannot write folded stacks");
-	return 0;
+	/* a write error is reported by the caller, who knows the file's name */
+	return ferror(fp) ? -1 : 0;
 }

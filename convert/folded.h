@@ -19,8 +19,11 @@ struct convert_folded_opts {
 };
 #define CONVERT_FOLDED_OPTS_INIT { CONVERT_VIEW_CPU, -1, 0 }
 
-/* Write the folded stacks to fp. Returns 0, or -1 after reporting (allocation failure,
- * write error on fp). */
+/*
+ * Write the folded stacks to fp. Returns 0, or -1: after reporting (allocation
+ * failure), or on a write error with ferror(fp) set and nothing reported, so the
+ * caller names the file (pgo_atomic_commit() does).
+ */
 int convert_folded_write(FILE *fp, const struct convert_stackset *set,
 			 const struct convert_folded_opts *opts);
 

@@ -24,6 +24,8 @@
 #define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
 #define ADDR_KEY_OFF(k) ((k) & ((1ULL << 40) - 1))
 
+struct convert_ksyms;
+
 struct convert_dso {
 	char *path;
 	uint8_t build_id[20];
@@ -79,6 +81,7 @@ struct convert_profile {
 	struct stack_frame *frames;
 	size_t nr_frames, alloc_frames;
 	int want_stacks;
+	struct convert_ksyms *ksyms;   /* loaded at the first kernel frame */
 };
 
 /* Open the symtab of a DSO lazily (NULL if it cannot be read). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * LLVM text sample profiles for clang (-fprofile-sample-use=FILE), from the model of
- * convert/sampleprof.h with exact discriminators:
+ * convert/sampleprof.h with base discriminators (counts scaled by the duplication
+ * factor that clang encodes in the discriminator, as create_llvm_prof does):
  *   name:total:head
  *    offset[.discr]: count
  *    offset[.discr]: callee:total      (an inlined instance, its body one space deeper)

@@ -16,8 +16,12 @@
 #include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
+#include "convert/ksyms.h"
+#include "convert/unwind.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
+
+#define NO_RUN UINT32_MAX
 
 struct mapent {
 	uint64_t start, end, pgoff;
@@ -32,7 +36,6 @@ struct maptab {
 struct proc {
 	uint32_t pid;
 	uint32_t run;
-	int collector;                 /* pgo itself: its forks start runs, it has none */
 	struct maptab maps;
 };
 
@@ -44,10 +47,14 @@ struct loader {
 	size_t nr_procs, alloc_procs;
 	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
 	int per_process_runs;          /* a pgo collect file: every process tree is a run */
+	const char *recorder_comm;     /* basename of the recorded argv[0] ("pgo") */
+	int64_t recorder_pid;          /* the pgo process itself (its children root runs), or -1 */
 	int first_run;                 /* runs of this file start here (-1: none yet) */
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
 	size_t frame_alloc;
+	struct convert_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
+	struct convert_unwind_frame uw_frames[CONVERT_UNWIND_MAX_FRAMES];
 };
 
 const char *convert_str(const struct convert_profile *p, uint32_t id)
@@ -129,15 +136,10 @@ struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t ds
 	d = &p->dsos[dso];
 	if (!d->open_tried) {
 		d->open_tried = 1;
-		if (!is_special_path(d->path)) {
-			int level = pgo_report_verbosity();
-
-			/* a missing library only costs names in stacks: say so at -v */
-			pgo_report_set_verbosity(level >= 1 ? level : -1);
-			if (convert_symtab_open(d->path, &p->strs, 0, &d->st) < 0)
-				d->st = NULL;
-			pgo_report_set_verbosity(level);
-		}
+		/* a missing library only costs names in stacks: say so at -v */
+		if (!is_special_path(d->path) &&
+		    convert_symtab_open(d->path, &p->strs, CONVERT_SYMTAB_QUIET, &d->st) < 0)
+			d->st = NULL;
 	}
 	return d->st;
 }
@@ -188,6 +190,20 @@ static struct proc *proc_new(struct loader *L, uint32_t pid)
 		return NULL;
 	L->nr_procs++;
 	return pr;
+}
+
+/* The recorder's run is made on demand (only if it has samples of its own). */
+static int proc_run(struct loader *L, struct proc *pr)
+{
+	size_t idx = pr - L->procs;
+	uint32_t run;
+
+	if (pr->run != NO_RUN)
+		return 0;
+	if (new_run(L, pr->pid, &run) < 0)
+		return -1;
+	L->procs[idx].run = run;
+	return 0;
 }
 
 static struct proc *proc_get(struct loader *L, uint32_t pid)
@@ -292,6 +308,8 @@ static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
 	if (dso_get(L->p, L->r, m->filename, m->build_id, m->has_build_id ? m->build_id_size : 0,
 		    &dso) < 0)
 		return -1;
+	if (L->uw && convert_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
+		return -1;
 	return maptab_insert(&pr->maps, m->start, m->start + m->len, m->pgoff, dso);
 }
 
@@ -303,9 +321,9 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 
 	if (t->pid == t->ppid)
 		return 0; /* a new thread shares its process's maps */
+	if (L->uw && convert_unwind_fork(L->uw, t->pid, t->ppid) < 0)
+		return -1;
 	parent = proc_find(L, t->ppid);
-	if (parent && parent->collector)
-		parent = NULL; /* each fork of pgo collect is the root of a new run */
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
 	if (!child) {
@@ -317,8 +335,20 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 		free(child->maps.e);
 		memset(&child->maps, 0, sizeof(child->maps));
 	}
-	if (parent) {
+	if (parent && (int64_t)parent->pid == L->recorder_pid) {
+		size_t cidx = child - L->procs;
+		uint32_t run;
+
+		/* a direct child of pgo roots a run; it gets pgo's maps until it execs */
+		if (new_run(L, t->pid, &run) < 0)
+			return -1;
+		child = &L->procs[cidx];
+		parent = &L->procs[pidx];
+		child->run = run;
+	} else if (parent) {
 		child->run = parent->run;
+	}
+	if (parent) {
 		if (parent->maps.nr) {
 			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
 			if (!child->maps.e)
@@ -346,22 +376,26 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 	struct proc *pr;
 
 	/*
-	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
-	 * "pgo" as the parent; that process is not part of any run.
+	 * pgo collect writes its own COMM first: remember its pid, so that each child
+	 * of it starts a run, and give it a run only if it ever has samples.
 	 */
-	if (L->per_process_runs && !c->exec && !proc_find(L, c->pid)) {
+	if (L->per_process_runs && L->recorder_pid < 0 && !c->exec && c->pid == c->tid &&
+	    !proc_find(L, c->pid) && !strncmp(c->comm, L->recorder_comm, 15)) {
+		L->recorder_pid = c->pid;
 		pr = proc_new(L, c->pid);
 		if (!pr)
 			return -1;
-		pr->collector = 1;
+		pr->run = NO_RUN;
 		return 0;
 	}
-	pr = proc_get(L, c->pid);
-	if (!pr)
-		return -1;
-	if (pr->collector)
+	if ((int64_t)c->pid == L->recorder_pid)
 		return 0;
+	pr = proc_get(L, c->pid);
+	if (!pr || proc_run(L, pr) < 0)
+		return -1;
 	if (c->exec) {
+		if (L->uw)
+			convert_unwind_exec(L->uw, c->pid);
 		free(pr->maps.e);
 		memset(&pr->maps, 0, sizeof(pr->maps));
 	}
@@ -386,12 +420,18 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 {
 	struct convert_profile *p = L->p;
 	uint64_t nr = 0, i, hash, *slot;
-	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret;
+	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret, nr_uw = 0;
 	struct stack_rec *st;
 	size_t idx;
 
+	/* dwarf mode: the user part of the chain comes from unwinding the stack copy */
+	if (L->uw && (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER)) {
+		nr_uw = convert_unwind_sample(L->uw, s, L->uw_frames, CONVERT_UNWIND_MAX_FRAMES);
+		if (nr_uw < 0)
+			return -1;
+	}
 	/* frames leaf first: callchain (which includes the IP), else the IP alone */
-	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1) + 8, L->frame_alloc) < 0)
+	if (PGO_ALLOC_GROW(L->frame_buf, 2 * (s->nr_callchain + 1 + nr_uw) + 8, L->frame_alloc) < 0)
 		return -1;
 	/* off-CPU stacks end in the thread state (docs/profile-json.md): a synthetic leaf */
 	if (view == CONVERT_STACK_OFFCPU) {
@@ -405,7 +445,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[1] = state;
 		nr = 1;
 	}
-	if (!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) {
+	if ((!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) && !(nr_uw && !kernel)) {
 		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
 
 		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
@@ -423,6 +463,8 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 			ctx_first = 1;
 			continue;
 		}
+		if (!kernel && nr_uw)
+			continue; /* the unwound frames below replace a user callchain */
 		m = kernel ? NULL : maptab_find(&pr->maps, ip);
 		/* return addresses point after the call: flag them so lookups use ip - 1 */
 		L->frame_buf[2 * nr] = (kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN) |
@@ -430,6 +472,15 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
 		nr++;
 		ctx_first = 0;
+	}
+	for (i = 0; i < (uint64_t)nr_uw; i++) {
+		uint64_t ip = L->uw_frames[i].pc;
+		const struct mapent *m = maptab_find(&pr->maps, ip);
+
+		L->frame_buf[2 * nr] = (m ? m->dso : DSO_UNKNOWN) |
+				       (L->uw_frames[i].activation ? 0 : (1ULL << 32));
+		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
+		nr++;
 	}
 	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
 	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
@@ -576,7 +627,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
 	pr = proc_get(L, s->pid);
-	if (!pr)
+	if (!pr || proc_run(L, pr) < 0)
 		return -1;
 	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
 	ru = &p->runs[pr->run];
@@ -618,7 +669,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 
 static int load_one(struct convert_profile *p, const char *path)
 {
-	struct loader L = { .p = p, .first_run = -1 };
+	struct loader L = { .p = p, .first_run = -1, .recorder_pid = -1 };
 	struct collect_pd_event ev;
 	const char *argv0, *base;
 	size_t i;
@@ -630,6 +681,7 @@ static int load_one(struct convert_profile *p, const char *path)
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
 	L.per_process_runs = base && !strncmp(base, "pgo", 3);
+	L.recorder_comm = base ? base : "";
 	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
 		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
 
@@ -649,6 +701,16 @@ static int load_one(struct convert_profile *p, const char *path)
 				p->info.period = a->attr.freq ? 0 : a->attr.sample_period;
 			}
 		}
+	}
+	if (p->want_stacks) {
+		for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
+			uint64_t st = collect_pdread_attr(L.r, i)->attr.sample_type;
+
+			if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
+				break;
+		}
+		if (i < collect_pdread_nr_attrs(L.r) && convert_unwind_new(&L.uw) < 0)
+			goto out;
 	}
 	if (!p->info.command && collect_pdread_cmdline(L.r))
 		p->info.command = convert_str(p, intern(p, collect_pdread_cmdline(L.r)));
@@ -684,8 +746,11 @@ static int load_one(struct convert_profile *p, const char *path)
 	if (ret < 0)
 		goto out;
 	p->info.unknown_records += collect_pdread_stats(L.r)->unknown;
+	if (L.uw)
+		convert_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;
 out:
+	convert_unwind_free(L.uw);
 	for (i = 0; i < L.nr_procs; i++)
 		free(L.procs[i].maps.e);
 	free(L.procs);
@@ -725,9 +790,11 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	b->path = pgo_strdup(path);
 	if (!b->path)
 		return -1;
-	if (convert_symtab_open(path, &p->strs, 1, &b->st) < 0) {
+	/* for stacks alone a binary is a bonus: without one, no error */
+	if (convert_symtab_open(path, &p->strs,
+				CONVERT_SYMTAB_NEED_DWARF | (required ? 0 : CONVERT_SYMTAB_QUIET), &b->st) < 0) {
 		free(b->path);
-		return -1;
+		return required ? -1 : 0;
 	}
 	p->nr_bins++;
 	bid_len = convert_symtab_build_id(b->st, &bid);
@@ -753,6 +820,10 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 		d->binary = p->nr_bins;
 		matched += d->samples;
 	}
+	if (mismatched && !matched && !force && !required) {
+		pgo_warn("'%s' was rebuilt since the recording; its samples stay unresolved", path);
+		return 0;
+	}
 	if (mismatched && !matched && !force)
 		return pgo_error("'%s' was rebuilt since the recording (build-id %s, recorded %s); "
 				 "record again, or use --force to convert anyway", path, hex,
@@ -774,7 +845,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	if (!p->bins)
 		return -1;
 	for (i = 0; i < o->nr_binaries; i++)
-		if (add_binary(p, o->binaries[i], o->force, required) < 0)
+		if (add_binary(p, o->binaries[i], o->force, 1) < 0)
 			return -1;
 	if (o->nr_binaries)
 		return 0;
@@ -793,7 +864,7 @@ static int select_binaries(struct convert_profile *p, const struct convert_optio
 	}
 	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
 		  (unsigned long long)p->dsos[best].samples);
-	if (add_binary(p, p->dsos[best].path, o->force, required) < 0) {
+	if (add_binary(p, p->dsos[best].path, o->force, required) < 0 && required) {
 		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
 			 "with -b", p->dsos[best].path);
 		return -1;
@@ -915,6 +986,7 @@ void convert_profile_free(struct convert_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->runs);
+	convert_ksyms_free(p->ksyms);
 	pgo_strtab_release(&p->dso_keys);
 	pgo_strtab_release(&p->strs);
 	free(p);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert/unwind.h"
+
 struct convert_profile;
 
 struct convert_options {
@@ -41,6 +43,7 @@ struct convert_info {
 	uint64_t samples_unmapped;     /* on-CPU samples no mapping covers */
 	uint64_t lost;                 /* LOST + LOST_SAMPLES */
 	uint64_t unknown_records;      /* record types skipped */
+	struct convert_unwind_stats unwind; /* dwarf-mode stacks (convert/unwind.h), all inputs */
 };
 
 int convert_profile_load(const struct convert_options *o, struct convert_profile **out);

@@ -102,13 +102,12 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 	    set_u64(root, "version", CONVERT_PROFILE_VERSION) || set_str(root, "tool", set->tool) ||
 	    set_str(root, "command", set->command))
 		goto out;
-	if (set->binary_path || set->build_id) {
-		bin = json_object();
-		if (!bin || set_str(bin, "path", set->binary_path) ||
-		    set_str(bin, "build_id", set->build_id) || json_object_set(root, "binary", bin))
-			goto out;
-	}
-	if (set_str(root, "event", set->event) || (set->rate_hz && set_u64(root, "rate_hz", set->rate_hz)) ||
+	/* binary and rate_hz are always present (possibly empty / 0): the documented shape */
+	bin = json_object();
+	if (!bin || set_str(bin, "path", set->binary_path) ||
+	    set_str(bin, "build_id", set->build_id) || json_object_set(root, "binary", bin))
+		goto out;
+	if (set_str(root, "event", set->event) || set_u64(root, "rate_hz", set->rate_hz) ||
 	    set_str(root, "unit", "ns"))
 		goto out;
 	views = json_array();
@@ -127,10 +126,14 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 		if (!r || json_array_append_new(runs, r))
 			goto out;
 	}
-	/* one stack per line keeps git diffs of notes readable */
+	/*
+	 * One stack per line keeps git diffs of notes readable. A write error is reported
+	 * by the caller, who knows the file's name; anything else is reported here.
+	 */
 	if (json_dumpf(root, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', fp) == EOF ||
-	    fflush(fp) || ferror(fp)) {
-		pgo_error_errno("cannot write the profile JSON");
+	    ferror(fp)) {
+		if (!ferror(fp))
+			pgo_error("cannot format the profile JSON (out of memory?)");
 		goto out;
 	}
 	err = 0;

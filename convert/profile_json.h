@@ -24,8 +24,10 @@
 
 /*
  * Write set as profile JSON to fp (runs in set order, stacks sorted). Missing metadata
- * is left out; a run's cpu_ns/offcpu_ns of 0 is written as the sum of its stacks.
- * Returns 0, or -1 after reporting (a weight above INT64_MAX, allocation, write error).
+ * is left out (binary is then {} and rate_hz 0); a run's cpu_ns/offcpu_ns of 0 is written as the sum of its stacks.
+ * Returns 0, or -1: after reporting (a weight above INT64_MAX, allocation failure), or
+ * on a write error with ferror(fp) set and nothing reported, so the caller names the
+ * file (pgo_atomic_commit() does).
  */
 int convert_profile_json_write(FILE *fp, const struct convert_stackset *set);
 

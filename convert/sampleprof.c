@@ -80,11 +80,41 @@ static struct sp_fn *callee_get(struct sp_fn *f, uint32_t offset, uint32_t calle
 	return f->cs[f->nr_cs++].fn;
 }
 
+/* LLVM's prefix encoding of discriminator components (base, duplication factor, copy id). */
+static unsigned llvm_prefix_decode(unsigned u)
+{
+	if (u & 1)
+		return 0;
+	u >>= 1;
+	return (u & 0x20) ? (((u >> 1) & 0xfe0) | (u & 0x1f)) : (u & 0x1f);
+}
+
+static unsigned llvm_next_component(unsigned d)
+{
+	if ((d & 1) == 0)
+		return d >> ((d & 0x40) ? 14 : 7);
+	return d >> 1;
+}
+
+static unsigned llvm_dup_factor(unsigned d)
+{
+	unsigned f = llvm_prefix_decode(llvm_next_component(d));
+
+	return f ? f : 1;
+}
+
 static uint32_t frame_offset(const struct sp_profile *sp, const struct convert_sym_frame *fr)
 {
 	uint32_t off = (fr->line - fr->start_line) << 16;
 
-	return sp->keep_discriminators ? off | (fr->discr & 0xffff) : off;
+	switch (sp->discr) {
+	case SP_DISCR_EXACT:
+		return off | (fr->discr & 0xffff);
+	case SP_DISCR_LLVM:
+		return off | (llvm_prefix_decode(fr->discr) & 0xffff);
+	default:
+		return off;
+	}
 }
 
 static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
@@ -138,6 +168,9 @@ static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp
 	pos = pos_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]));
 	if (!pos)
 		return -1;
+	/* clang: a loop body duplicated N times (unrolled, vectorized) ran N times per sample */
+	if (B->sp->discr == SP_DISCR_LLVM)
+		count *= llvm_dup_factor(sym.frames[sym.nr_frames - 1].discr);
 	if (count > pos->count)
 		pos->count = count;
 	return 0;
@@ -556,7 +589,7 @@ static int build_binary(struct builder *B)
 	return 0;
 }
 
-int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profile *sp)
+int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp)
 {
 	struct builder B;
 	size_t i, n;
@@ -564,7 +597,7 @@ int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profi
 
 	memset(sp, 0, sizeof(*sp));
 	sp->p = p;
-	sp->keep_discriminators = keep_discriminators;
+	sp->discr = discr;
 	for (i = 0; i < p->nr_bins && !err; i++) {
 		memset(&B, 0, sizeof(B));
 		B.sp = sp;

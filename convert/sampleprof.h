@@ -48,15 +48,23 @@ struct sp_fn {
 	size_t nr_cs, alloc_cs;
 };
 
+/* What happens to DWARF discriminators in offsets. */
+enum sp_discr {
+	SP_DISCR_DROP = 0,             /* gcc 12: masks them, keeps the last duplicate */
+	SP_DISCR_EXACT = 1,            /* newer gcc readers match them exactly */
+	SP_DISCR_LLVM = 2,             /* clang: base discriminator, counts scaled by the
+					  duplication factor (llvm/Support/Discriminator.h) */
+};
+
 struct sp_profile {
 	struct convert_profile *p;     /* strings live there */
 	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
 	size_t nr_fns, alloc_fns;
-	int keep_discriminators;
+	enum sp_discr discr;
 	uint64_t samples_no_line;      /* samples at addresses without line information */
 };
 
-int sp_build(struct convert_profile *p, int keep_discriminators, struct sp_profile *sp);
+int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp);
 void sp_release(struct sp_profile *sp);
 const char *sp_str(const struct sp_profile *sp, uint32_t id);
 

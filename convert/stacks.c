@@ -10,6 +10,7 @@
 
 #include "collect/offcpu.h"
 #include "convert/internal.h"
+#include "convert/ksyms.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -57,8 +58,20 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 
 	if (sf->dso == DSO_STATE)
 		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0);
-	if (sf->dso == DSO_KERNEL)
-		return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1);
+	if (sf->dso == DSO_KERNEL) {
+		const char *kname;
+
+		if (!p->ksyms)
+			p->ksyms = convert_ksyms_load(NULL);
+		kname = p->ksyms ? convert_ksyms_find(p->ksyms, sf->addr - (sf->ret ? 1 : 0)) : NULL;
+		if (!kname)
+			return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1);
+		snprintf(tmp, sizeof(tmp), "%s_[k]", kname);
+		id = pgo_strtab_intern(bracket, tmp);
+		if (id < 0)
+			return -1;
+		return push(b, pgo_strtab_str(bracket, id), "[kernel.kallsyms]", NULL, 0, 0, 1);
+	}
 	if (sf->dso == DSO_UNKNOWN || sf->dso >= p->nr_dsos)
 		return push(b, "[unknown]", NULL, NULL, 0, 0, 0);
 	d = &p->dsos[sf->dso];

@@ -75,6 +75,14 @@ struct convert_symtab {
 	int have_last_sub;
 };
 
+#define ST_ERROR(flags, ...)                                                          \
+	do {                                                                          \
+		if ((flags) & CONVERT_SYMTAB_QUIET)                                   \
+			pgo_debug(1, __VA_ARGS__);                                    \
+		else                                                                  \
+			pgo_error(__VA_ARGS__);                                       \
+	} while (0)
+
 static char *debuginfo_path;
 
 static const Dwfl_Callbacks callbacks = {
@@ -94,13 +102,15 @@ static uint32_t intern(struct convert_symtab *st, const char *s)
 	return id < 0 ? CONVERT_NO_NAME : (uint32_t)id;
 }
 
-static int read_segments(struct convert_symtab *st, Elf *elf)
+static int read_segments(struct convert_symtab *st, Elf *elf, int flags)
 {
 	size_t i, phnum;
 	GElf_Ehdr ehdr;
 
-	if (!gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &phnum) < 0)
-		return pgo_error("'%s': cannot read the ELF header: %s", st->path, elf_errmsg(-1));
+	if (!gelf_getehdr(elf, &ehdr) || elf_getphdrnum(elf, &phnum) < 0) {
+		ST_ERROR(flags, "'%s': cannot read the ELF header: %s", st->path, elf_errmsg(-1));
+		return -1;
+	}
 	st->is_dyn = ehdr.e_type == ET_DYN;
 	for (i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -115,8 +125,10 @@ static int read_segments(struct convert_symtab *st, Elf *elf)
 		st->segs[st->nr_segs].exec = !!(ph.p_flags & PF_X);
 		st->nr_segs++;
 	}
-	if (!st->nr_segs)
-		return pgo_error("'%s' has no loadable segments", st->path);
+	if (!st->nr_segs) {
+		ST_ERROR(flags, "'%s' has no loadable segments", st->path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -251,7 +263,7 @@ static Dwarf_Die *cu_of(struct convert_symtab *st, Dwarf_Addr pc)
 	return NULL;
 }
 
-int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
+int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 			struct convert_symtab **out)
 {
 	struct convert_symtab *st;
@@ -269,13 +281,13 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 		goto fail;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		pgo_error_errno("cannot open '%s'", path);
+		ST_ERROR(flags, "cannot open '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	st->dwfl = dwfl_begin(&callbacks);
 	if (!st->dwfl) {
 		close(fd);
-		pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
+		ST_ERROR(flags, "cannot start libdwfl: %s", dwfl_errmsg(-1));
 		goto fail;
 	}
 	dwfl_report_begin(st->dwfl);
@@ -283,16 +295,16 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 	st->mod = dwfl_report_elf(st->dwfl, path, path, fd, 0, false);
 	dwfl_report_end(st->dwfl, NULL, NULL);
 	if (!st->mod) {
-		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		ST_ERROR(flags, "'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
 		goto fail;
 	}
 	elf = dwfl_module_getelf(st->mod, &bias);
 	if (!elf) {
-		pgo_error("'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
+		ST_ERROR(flags, "'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
 		goto fail;
 	}
 	st->elf = elf;
-	if (read_segments(st, elf) < 0)
+	if (read_segments(st, elf, flags) < 0)
 		goto fail;
 	if (read_symbols(st) < 0)
 		goto fail;
@@ -302,8 +314,8 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwa
 	st->dwarf = dwfl_module_getdwarf(st->mod, &st->dwbias);
 	if (st->dwarf && read_cus(st) < 0)
 		goto fail;
-	if (!st->dwarf && need_dwarf) {
-		pgo_error("'%s' has no debug info (DWARF); build it with -g (or install its "
+	if (!st->dwarf && (flags & CONVERT_SYMTAB_NEED_DWARF)) {
+		ST_ERROR(flags, "'%s' has no debug info (DWARF); build it with -g (or install its "
 			  "debug symbols)", path);
 		goto fail;
 	}

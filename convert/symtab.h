@@ -41,12 +41,14 @@ struct convert_sym {
 	const struct convert_sym_frame *frames; /* outermost first */
 };
 
+#define CONVERT_SYMTAB_NEED_DWARF 1 /* fail (saying "build with -g") without debug info */
+#define CONVERT_SYMTAB_QUIET 2      /* failures are debug messages, not errors */
+
 /*
- * Open `path` (build_id/build_id_size: expected id, or NULL). Reports and returns -1 if
- * the file cannot be read as ELF. need_dwarf: fail (with "build with -g") when no
- * debug info can be found.
+ * Open `path` with CONVERT_SYMTAB_* flags. Reports and returns -1 if the file cannot be
+ * read as ELF (or has no debug info and NEED_DWARF is set).
  */
-int convert_symtab_open(const char *path, struct pgo_strtab *names, int need_dwarf,
+int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 			struct convert_symtab **out);
 void convert_symtab_free(struct convert_symtab *st);
 

@@ -99,6 +99,12 @@ int convert_thread_times(const char *path, struct convert_thread_time **out, siz
 			if (!t)
 				goto out;
 			snprintf(t->comm, sizeof(t->comm), "%s", ev.u.comm.comm);
+			/*
+			 * The program's life starts at exec: pgo collect's FORK is written before
+			 * the child waits to be uncorked, and sampling starts at exec.
+			 */
+			if (ev.u.comm.exec && ev.time > t->start_ns)
+				t->start_ns = ev.time;
 			break;
 		case PERF_RECORD_SAMPLE:
 			t = get(&a, ev.u.sample.pid, ev.u.sample.tid, ev.time, 0);
@@ -168,7 +174,7 @@ int convert_threads_report(const char *path, double min_coverage, FILE *fp)
 
 	if (convert_thread_times(path, &t, &nr, &sum) < 0)
 		return -1;
-	fprintf(fp, "# per-thread time of %s: on-CPU (sampled) + off-CPU vs lifetime (FORK -> EXIT), ms\n",
+	fprintf(fp, "# per-thread time of %s: on-CPU (sampled) + off-CPU vs lifetime (FORK or exec -> EXIT), ms\n",
 		path);
 	fprintf(fp, "%8s %8s %-16s %10s %10s %10s %9s\n", "pid", "tid", "comm", "lifetime", "on-cpu",
 		"off-cpu", "covered");

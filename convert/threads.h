@@ -2,7 +2,7 @@
 /*
  * Per-thread time accounting of a recording, the sanity check of the wall-clock view: a
  * thread's on-CPU time (sampled, from a ns clock event) plus its off-CPU time (offcpu-time
- * event) should add up to its lifetime (FORK -> EXIT). A shortfall means lost samples, a
+ * event) should add up to its lifetime (FORK, or exec if it exec'd, -> EXIT). A shortfall means lost samples, a
  * too-high --off-cpu-min, switch-out sampling, or time the off-CPU recorder could not see.
  *
  * Ownership: convert_thread_times() returns a new array (free() it).
@@ -17,7 +17,8 @@
 struct convert_thread_time {
 	uint32_t pid, tid;
 	char comm[16];                 /* last COMM seen, "" if none */
-	uint64_t start_ns, end_ns;     /* FORK and EXIT times; else first / last record seen */
+	uint64_t start_ns, end_ns;     /* FORK (or exec, if later) and EXIT times; else first / last
+					  record seen */
 	unsigned has_fork : 1, has_exit : 1;
 	uint64_t cpu_ns, offcpu_ns;    /* summed periods */
 	uint64_t cpu_samples, offcpu_samples;

@@ -33,7 +33,7 @@ test_expect_success 'output not writable: exit 2, the benchmark never runs' '
 	test ! -e ran && rm afile && no_output
 '
 test_expect_success 'bad option values: exit 2 with the value named' '
-	for bad in "-F 0" "-F abc" "-F 10ms" "-r 0" "-r -1" "--call-graph dwarf" "-e bogus"; do
+	for bad in "-F 0" "-F abc" "-F 10ms" "-r 0" "-r -1" "--call-graph lbr" "--call-graph dwarf,13" "-e bogus"; do
 		test_expect_code 2 pgo collect $bad true 2>err || exit 1
 		test_grep "invalid|unknown event" err || exit 1
 	done &&

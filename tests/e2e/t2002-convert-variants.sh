@@ -46,10 +46,30 @@ test_expect_success 'several inputs merge: counts add up' '
 	pgo convert --dump two.afdo | tail -1 | sed "s/.*sum \([0-9]*\),.*/\1/" >s2 &&
 	test "$(cat s2)" -gt "$(cat s1)"
 '
+test_expect_success 'perf record with two events, --call-graph dwarf, -a; -z is a clear error' '
+	perf record -q -e cpu-clock -e task-clock -c 100000 -o two.data ./hot 3000000 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i two.data -b hot -o two.afdo 2>err && test -s two.afdo &&
+	perf record -q --call-graph dwarf -e cpu-clock -c 200000 -o dw.data ./hot 3000000 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i dw.data -b hot -o dw.afdo && test -s dw.afdo &&
+	perf record -q -a -e cpu-clock -c 200000 -o all.data ./hot 3000000 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i all.data -b hot -o all.afdo && test -s all.afdo &&
+	if perf record -q -z -e cpu-clock -o z.data ./hot 300000 >/dev/null 2>&1; then
+		test_expect_code 2 pgo convert --to autofdo -i z.data -b hot -o z.afdo 2>err &&
+		test_grep "record without -z" err && test ! -e z.afdo
+	fi
+'
 test_expect_success 'a binary without debug info: exit 2, says build with -g' '
 	cp hot hot.stripped && strip -g hot.stripped &&
 	test_expect_code 2 pgo convert --to autofdo -i g.data -b hot.stripped -o x.afdo 2>err &&
 	test_grep "build it with -g" err && test ! -e x.afdo
+'
+test_expect_success 'debug info in a separate file through .gnu_debuglink' '
+	mkdir -p split && cp hot split/hot &&
+	objcopy --only-keep-debug split/hot split/hot.debug &&
+	strip -g split/hot && objcopy --add-gnu-debuglink=split/hot.debug split/hot &&
+	! readelf -S split/hot | grep -q debug_info &&
+	pgo convert --to autofdo -i g.data -b split/hot -o split.afdo &&
+	pgo convert --dump split.afdo >dumps && test_grep "^work: head [1-9]" dumps
 '
 test_expect_success 'a binary rebuilt since the recording: exit 2 unless --force' '
 	mkdir -p rebuilt && sed "s/2654435761u;/2654435769u;/" "$FIX/hot.c" >rebuilt/hot.c &&

@@ -9,7 +9,7 @@ CS=$PWD/build/tests/helpers/callstacks
 out=$PWD/tests/fuzz/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/pdread" "$out/afdo" "$out/profile-json"
+mkdir -p "$out/pdread" "$out/afdo" "$out/profile-json" "$out/gate-profile"
 cd "$tmp"
 perf record -q -e task-clock -F 499 -o perf-flat.data "$CS" 5 >/dev/null
 perf record -q -g -e task-clock -F 499 -o perf-g.data "$CS" 5 >/dev/null
@@ -17,6 +17,8 @@ perf record -q -g -e task-clock -F 499 -o perf-g.data "$CS" 5 >/dev/null
 cp perf-flat.data "$out/pdread/perf-record-flat"
 cp perf-g.data "$out/pdread/perf-record-g"
 cp pgo.data "$out/pdread/pgo-collect-r2"
+mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
 "$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
+cp "$out/profile-json/pgo-collect-r2.json" "$out/gate-profile/"
 ls -l "$out"/*

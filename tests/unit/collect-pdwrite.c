@@ -79,7 +79,8 @@ static int test_layout(void)
 	const struct pd_file_header *h;
 	const struct pd_file_section *secs, *ids;
 	const struct perf_event_attr *fa;
-	const uint64_t *idv, *st;
+	const uint64_t *idv;
+	uint64_t st[2];
 	char path[256], *data;
 	size_t len, i, nsec = 0, meta_i = 0, bid_i = 0, st_i = 0;
 	uint64_t want_ids[] = { 7, 8 };
@@ -118,6 +119,7 @@ static int test_layout(void)
 	T_ASSERT_EQ_U64(h->data.size, sizeof(m) + 2 * sizeof(s1) + 8);
 	T_ASSERT_EQ_U64(h->attrs.size, h->attr_size);
 	T_ASSERT(h->attrs.offset + h->attrs.size <= len);
+	T_ASSERT(h->attrs.offset % 8 == 0);
 	fa = (const void *)(data + h->attrs.offset);
 	T_ASSERT_EQ_U64(fa->sample_type, a.sample_type);
 	T_ASSERT_EQ_U64(fa->size, sizeof(*fa));
@@ -145,7 +147,7 @@ static int test_layout(void)
 	T_ASSERT(strstr(data + secs[meta_i].offset + 4, "run index=1 pid=42\n"));
 	T_ASSERT(memmem(data + secs[bid_i].offset, secs[bid_i].size, "/bin/bench", 10));
 	T_ASSERT(secs[bid_i].size == sizeof(struct pd_build_id_event) + 64);
-	st = (const void *)(data + secs[st_i].offset);
+	memcpy(st, data + secs[st_i].offset, sizeof(st)); /* feature payloads are not aligned */
 	T_ASSERT_EQ_U64(st[0], 1000);
 	T_ASSERT_EQ_U64(st[1], 2000);
 	free(data);

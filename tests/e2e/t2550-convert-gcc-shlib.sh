@@ -31,6 +31,8 @@ test_expect_success 'both the executable and the library can be converted from o
 	pgo convert --to autofdo -i both.data -b libhot.so -b shmain -o both.afdo &&
 	afdo_gcc_clean both.afdo shlib.c -fPIC && afdo_gcc_clean both.afdo shmain.c &&
 	gcc -O2 -fPIC -fauto-profile=both.afdo -c shlib.c -o shlib.o -fdump-tree-fixup_cfg3-blocks-details-lineno=both.dump &&
-	test_ge "$(afdo_line_count both.dump hot_mix shlib.c 10)" 50 "count of the loop body"
+	test_ge "$(afdo_line_count both.dump hot_mix shlib.c 10)" 50 "count of the loop body in the library" &&
+	gcc -O2 -fauto-profile=both.afdo -c shmain.c -o shmain.o -fdump-tree-fixup_cfg3-blocks-details-lineno=main.dump &&
+	test_ge "$(afdo_line_count main.dump main shmain.c 16)" 2 "count of the loop body in the executable"
 '
 test_done

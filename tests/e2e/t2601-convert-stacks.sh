@@ -13,8 +13,9 @@ shares() {
 		/;main;outer_a;leaf(;spin)? [0-9]+$/ { a += $NF }
 		/;main;outer_b;leaf(;spin)? [0-9]+$/ { b += $NF }
 		/;main;outer_b;mid;deep(;spin)? [0-9]+$/ { d += $NF }
-		END { t = a + b + d; if (t == 0) exit 1;
-		      printf "a %.1f\nb %.1f\nd %.1f\n", 100 * a / t, 100 * b / t, 100 * d / t }' "$1"
+		END { t = a + b + d; if (t == 0) { print "none of the known paths in " FILENAME; exit 1 }
+		      printf "a %.1f\nb %.1f\nd %.1f\n", 100 * a / t, 100 * b / t, 100 * d / t }' "$1" ||
+	{ head -20 "$1" >&2; return 1; }
 }
 
 # near FILE NAME EXPECTED TOLERANCE
@@ -44,7 +45,7 @@ test_expect_success 'perf record -g: json has the run, metadata and the same sta
 	test_grep "\"event\": \"task-clock\"" p.json &&
 	test_grep "\"path\": \".*callstacks\"" p.json &&
 	test_grep "\"build_id\": \"[0-9a-f]{40}\"" p.json &&
-	test $(grep -c "\"run\": " p.json) = 1 &&
+	grep -c "\"run\": " p.json >nruns && echo 1 >expect && test_cmp expect nruns &&
 	pgo convert --to folded -i p.json >from-json &&
 	test_cmp folded from-json
 '
@@ -66,7 +67,7 @@ test_expect_success CHROMIUM 'perf record -g: searching "leaf" in Chromium match
 test_expect_success 'pgo collect -r 2: two runs, each with the three paths' '
 	pgo collect -q -F 2999 -r 2 --no-off-cpu -o pgo.data -- "$CS" 20 >/dev/null 2>col.err &&
 	pgo convert --to json -i pgo.data -o two.json 2>err &&
-	test $(grep -c "\"run\": " two.json) = 2 &&
+	grep -c "\"run\": " two.json >nruns && echo 2 >expect && test_cmp expect nruns &&
 	pgo convert --to folded --run 1 -i pgo.data >run1 &&
 	shares run1 >shares1 && cat shares1 &&
 	near shares1 a 20 6 && near shares1 b 30 6 && near shares1 d 50 6 &&
@@ -75,6 +76,19 @@ test_expect_success 'pgo collect -r 2: two runs, each with the three paths' '
 	awk "{ s += \$NF } END { print s }" all >t.all &&
 	cat run0 run1 | awk "{ s += \$NF } END { print s }" >t.runs &&
 	test_cmp t.all t.runs
+'
+test_expect_success 'pgo gate compare reads the JSON pgo convert writes' '
+	pgo gate compare two.json two.json >gate.out 2>&1 &&
+	test_grep "verdict: pass" gate.out
+'
+test_expect_success BPF 'pgo collect --off-cpu: --view offcpu has the sleeping path' '
+	pgo collect -q -F 999 --off-cpu -o off.data -- "$PGO_HELPERS/offcpu-sleep" 10 20 >/dev/null 2>col.err &&
+	pgo convert --to folded --view offcpu -i off.data >off.folded &&
+	test_grep ";main;wait_for_io;.* [0-9]+\$" off.folded &&
+	pgo convert --to json -i off.data -o off.json &&
+	test_grep "\"views\": \[\s*\"cpu\",\s*\"offcpu\"" <(tr -d "\n" <off.json) &&
+	pgo convert --to svg --view offcpu -i off.data -o off.svg &&
+	xmllint --noout off.svg && test_grep "<title>wait_for_io" off.svg
 '
 test_expect_success 'a corrupt perf.data: exit 2, no output file' '
 	head -c 3000 perf.data >cut.data &&

@@ -49,6 +49,7 @@ test_expect_success 'svg: well-formed XML with escaped names' '
 	xmllint --noout out.svg &&
 	test_grep "std::vector&lt;A&amp;&gt;::operator&lt;" out.svg &&
 	test_grep ">cpu &lt;test&gt;</text>" out.svg &&
+	test_grep "id=\"subtitle\"[^>]*>on-CPU time, 2 runs</text>" out.svg &&
 	test $(grep -c "<g class=\"f\"" out.svg) = 8
 '
 test_expect_success CHROMIUM 'svg: the viewer script runs in Chromium without errors' '
@@ -97,7 +98,7 @@ test_expect_success 'a failed write keeps the old output file' '
 	echo old >expect && test_cmp expect keep.svg
 '
 test_expect_success 'usage errors exit 64' '
-	test_expect_code 64 pgo convert --to svg --view wall -i profile.json 2>err &&
+	test_expect_code 64 pgo convert --to svg --view nap -i profile.json 2>err &&
 	test_grep "view" err &&
 	test_expect_code 64 pgo convert --to svg --minwidth x -i profile.json 2>err &&
 	test_expect_code 64 pgo convert --to png -i profile.json 2>err &&

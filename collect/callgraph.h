@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How the collector records call stacks: the --call-graph option, the attr bits of each
+ * mode, the ring size a mode needs, and the "auto" choice made from the benchmark binary.
+ *
+ * Modes (enum collect_callgraph in collect/collect.h):
+ *  - fp: PERF_SAMPLE_CALLCHAIN, the kernel walks frame pointers (about 85 B per sample);
+ *  - dwarf: PERF_SAMPLE_CALLCHAIN for the kernel part only (exclude_callchain_user),
+ *    plus PERF_SAMPLE_REGS_USER (perf's x86-64 mask) and PERF_SAMPLE_STACK_USER (a copy
+ *    of the top SIZE bytes of the user stack); convert unwinds it with the CFI
+ *    (convert/unwind.h). perf script reads and unwinds these files too;
+ *  - auto: fp when the main binary keeps frame pointers, dwarf otherwise
+ *    (collect_callgraph_detect()).
+ * No function here reports except collect_callgraph_parse(), which names the bad value.
+ */
+#ifndef PGO_COLLECT_CALLGRAPH_H
+#define PGO_COLLECT_CALLGRAPH_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/collect.h"
+
+/*
+ * Default bytes of user stack copied per sample in dwarf mode. Measured (bench/unwind.sh,
+ * `pgo convert -v` prints the bytes each unwind needed): see the comment in callgraph.c.
+ */
+#define COLLECT_DWARF_STACK_DEFAULT 4096U
+/* The kernel keeps the whole sample within a u16 record size. */
+#define COLLECT_DWARF_STACK_MAX 65528U
+
+/* perf's x86-64 user register mask: AX..SS and R8..R15 (no DS/ES/FS/GS). */
+#define COLLECT_DWARF_REGS_X86_64 0xff0fffULL
+
+/*
+ * Parse "none", "fp", "dwarf", "dwarf,SIZE" or "auto" (SIZE in bytes, a multiple of 8,
+ * 8..65528; suffixes k/K allowed: "dwarf,16k"). *stack_size is set for dwarf and auto
+ * (the default when no SIZE). Returns 0, or -1 after reporting the bad value.
+ */
+int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_t *stack_size);
+
+/* "none", "fp", "dwarf" or "auto". */
+const char *collect_callgraph_name(enum collect_callgraph mode);
+
+/* Set the sample_type bits and stack/register fields of `a` for `mode` (not auto). */
+void collect_callgraph_attr(struct perf_event_attr *a, enum collect_callgraph mode,
+			    uint32_t stack_size);
+
+/*
+ * Ring pages (a power of two) for `mode` at `freq` Hz: at least `min_pages`, and enough
+ * to hold four drain periods of `poll_ms` at one sample per 1/freq s per CPU.
+ */
+unsigned int collect_callgraph_ring_pages(enum collect_callgraph mode, uint32_t stack_size,
+					  unsigned int freq, unsigned int poll_ms,
+					  unsigned int min_pages);
+
+/*
+ * The "auto" choice for the command `cmd` (looked up in PATH like execvp): fp when the
+ * ELF keeps frame pointers, dwarf when it does not or cannot be read (a script, no
+ * symbols): dwarf stacks are right either way, fp ones only with frame pointers.
+ * `why` gets a short reason ("./bench keeps frame pointers (41 of 42 functions)").
+ */
+enum collect_callgraph collect_callgraph_detect(const char *cmd, char *why, size_t why_len);
+
+/*
+ * Frame-pointer census of one ELF file: functions in its symbol table (.symtab, else
+ * .dynsym) whose first bytes set up %rbp as frame pointer, and functions examined.
+ * Returns 0, or -1 (errno set) if the file is not a readable x86-64 ELF.
+ */
+int collect_callgraph_fp_census(const char *path, size_t *with_fp, size_t *functions);
+
+#endif

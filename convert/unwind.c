@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DWARF unwinding of sampled user stacks with libdwfl (convert/unwind.h). perf builds
+ * and throws away a Dwfl for every sample, re-reading every ELF and its CFI; here each
+ * address space keeps its Dwfl, so the CFI of a file is parsed once and libdw's FDE
+ * cache stays warm across samples.
+ */
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "convert/unwind.h"
+#include "lib/alloc.h"
+#include "lib/hashmap.h"
+#include "lib/report.h"
+
+/* perf's x86-64 register numbers (arch/x86/include/uapi/asm/perf_regs.h) */
+enum {
+	PR_AX = 0, PR_BX, PR_CX, PR_DX, PR_SI, PR_DI, PR_BP, PR_SP, PR_IP,
+	PR_R8 = 16,
+};
+/* The DWARF x86-64 numbering libdwfl wants: rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip */
+static const int dwarf_from_perf[17] = {
+	PR_AX, PR_DX, PR_CX, PR_BX, PR_SI, PR_DI, PR_BP, PR_SP,
+	PR_R8, PR_R8 + 1, PR_R8 + 2, PR_R8 + 3, PR_R8 + 4, PR_R8 + 5, PR_R8 + 6, PR_R8 + 7,
+	PR_IP,
+};
+
+/* Reads this far above SP are stack reads the copy did not cover. */
+#define STACK_REACH (64ULL << 20)
+
+struct uw_map {
+	uint64_t start, end, pgoff;
+	uint32_t path;             /* id in u->paths */
+	int reported;              /* part of the space's Dwfl */
+};
+
+struct uw_space {
+	uint32_t pid;
+	struct uw_map *maps;
+	size_t nr, alloc;
+	Dwfl *dwfl;
+	int attached;
+	int rebuild;               /* a mapping was replaced: the Dwfl is stale */
+};
+
+struct convert_unwind {
+	struct uw_space *spaces;
+	size_t nr_spaces, alloc_spaces;
+	struct pgo_u64map pid2space;   /* pid -> index + 1 */
+	struct pgo_strtab paths;
+	struct convert_unwind_stats st;
+	Dwfl_Callbacks cb;
+	char *debuginfo_path;
+
+	/* the sample being unwound */
+	Dwarf_Word regs[17];
+	uint64_t sp;
+	const unsigned char *stack;
+	uint64_t stack_len;
+	uint64_t max_read;             /* highest stack byte read + 1, relative to sp */
+	int past_stack;                /* a read above the copy failed */
+	int read_failed;               /* any read failed */
+	struct convert_unwind_frame *out;
+	size_t nout, max;
+
+	uint32_t *needed;              /* stack bytes of each complete unwind */
+	size_t nr_needed, alloc_needed;
+	int needed_sorted;
+};
+
+int convert_unwind_new(struct convert_unwind **out)
+{
+	struct convert_unwind *u = pgo_calloc(1, sizeof(*u));
+
+	*out = NULL;
+	if (!u)
+		return -1;
+	elf_version(EV_CURRENT);
+	/* standard search: the file itself, .gnu_debuglink, /usr/lib/debug/.build-id */
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	*out = u;
+	return 0;
+}
+
+static void space_drop_dwfl(struct uw_space *sp)
+{
+	size_t i;
+
+	dwfl_end(sp->dwfl);
+	sp->dwfl = NULL;
+	sp->attached = 0;
+	sp->rebuild = 0;
+	for (i = 0; i < sp->nr; i++)
+		sp->maps[i].reported = 0;
+}
+
+void convert_unwind_free(struct convert_unwind *u)
+{
+	size_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->nr_spaces; i++) {
+		dwfl_end(u->spaces[i].dwfl);
+		free(u->spaces[i].maps);
+	}
+	free(u->spaces);
+	free(u->needed);
+	pgo_u64map_release(&u->pid2space);
+	pgo_strtab_release(&u->paths);
+	free(u);
+}
+
+const struct convert_unwind_stats *convert_unwind_stats(const struct convert_unwind *u)
+{
+	return &u->st;
+}
+
+static struct uw_space *space_find(struct convert_unwind *u, uint32_t pid)
+{
+	uint64_t *v = pgo_u64map_find(&u->pid2space, pid);
+
+	return v ? &u->spaces[*v - 1] : NULL;
+}
+
+static struct uw_space *space_get(struct convert_unwind *u, uint32_t pid)
+{
+	struct uw_space *sp = space_find(u, pid);
+
+	if (sp)
+		return sp;
+	if (PGO_ALLOC_GROW(u->spaces, u->nr_spaces + 1, u->alloc_spaces) < 0)
+		return NULL;
+	sp = &u->spaces[u->nr_spaces];
+	memset(sp, 0, sizeof(*sp));
+	sp->pid = pid;
+	if (pgo_u64map_put(&u->pid2space, pid, u->nr_spaces + 1) < 0)
+		return NULL;
+	u->nr_spaces++;
+	return sp;
+}
+
+static int is_special(const char *path)
+{
+	return path[0] != '/' || !strncmp(path, "//", 2) || !strncmp(path, "/memfd:", 7) ||
+	       strstr(path, " (deleted)") != NULL;
+}
+
+int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *path)
+{
+	struct uw_space *sp;
+	struct uw_map *m;
+	uint64_t end = start + len;
+	size_t i, keep = 0;
+	long id;
+
+	if (!len || end < start || is_special(path))
+		return 0;
+	sp = space_get(u, pid);
+	if (!sp)
+		return -1;
+	id = pgo_strtab_intern(&u->paths, path);
+	if (id < 0)
+		return -1;
+	for (i = 0; i < sp->nr; i++) {
+		m = &sp->maps[i];
+		if (m->start == start && m->end == end && m->pgoff == pgoff && m->path == (uint32_t)id)
+			return 0; /* the same mapping again (ld.so remaps segments in place) */
+		if (m->start < end && start < m->end) {
+			/* an overlapped mapping goes away, and modules cannot be removed from a Dwfl */
+			if (m->reported)
+				sp->rebuild = 1;
+			continue;
+		}
+		sp->maps[keep++] = *m;
+	}
+	sp->nr = keep;
+	if (PGO_ALLOC_GROW(sp->maps, sp->nr + 1, sp->alloc) < 0)
+		return -1;
+	m = &sp->maps[sp->nr++];
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->path = (uint32_t)id;
+	m->reported = 0;
+	return 0;
+}
+
+int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
+{
+	struct uw_space *child, *parent;
+	size_t pidx;
+
+	if (pid == ppid)
+		return 0;
+	parent = space_find(u, ppid);
+	pidx = parent ? (size_t)(parent - u->spaces) : 0;
+	child = space_get(u, pid);
+	if (!child)
+		return -1;
+	space_drop_dwfl(child);
+	child->nr = 0;
+	if (!parent)
+		return 0;
+	parent = &u->spaces[pidx]; /* spaces may have moved */
+	if (parent->nr) {
+		if (PGO_ALLOC_GROW(child->maps, parent->nr, child->alloc) < 0)
+			return -1;
+		memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
+		child->nr = parent->nr;
+	}
+	space_drop_dwfl(child);
+	return 0;
+}
+
+void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
+{
+	struct uw_space *sp = space_find(u, pid);
+
+	if (!sp)
+		return;
+	space_drop_dwfl(sp);
+	sp->nr = 0;
+}
+
+/* ---- building the Dwfl of a space ---- */
+
+/*
+ * Load bias of the file mapped at start with file offset pgoff: the PT_LOAD segment that
+ * holds pgoff says which link-time address sits at start.
+ */
+static int map_bias(int fd, const struct uw_map *m, uint64_t *bias)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t phnum = 0, i;
+	int ret = -1;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &phnum))
+		goto out;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (m->pgoff >= ph.p_offset && m->pgoff < ph.p_offset + ph.p_filesz) {
+			*bias = m->start - (ph.p_vaddr + (m->pgoff - ph.p_offset));
+			ret = 0;
+			break;
+		}
+	}
+out:
+	elf_end(elf);
+	return ret;
+}
+
+static void report_map(struct convert_unwind *u, struct uw_space *sp, struct uw_map *m)
+{
+	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
+	uint64_t bias;
+	size_t i;
+	int fd;
+
+	m->reported = 1;
+	/* a file mapped in several executable pieces is one module */
+	for (i = 0; i < sp->nr; i++)
+		if (&sp->maps[i] != m && sp->maps[i].reported && sp->maps[i].path == m->path &&
+		    sp->maps[i].start - sp->maps[i].pgoff == m->start - m->pgoff)
+			return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pgo_debug(1, "unwind: cannot open '%s'; its frames end the stacks", path);
+		return;
+	}
+	if (map_bias(fd, m, &bias) < 0) {
+		close(fd);
+		return;
+	}
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	/* ET_DYN: bias relative to p_vaddr; ET_EXEC: ignored (fixed addresses). Takes fd. */
+	if (!dwfl_report_elf(sp->dwfl, base, path, fd, bias, true)) {
+		pgo_debug(1, "unwind: '%s' not used: %s", path, dwfl_errmsg(-1));
+		close(fd);
+		return;
+	}
+	u->st.modules++;
+}
+
+static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)dwfl_arg;
+	(void)thread_argp;
+	return 0; /* only ever asked for one thread by tid (get_thread) */
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = dwfl_arg;
+	return true;
+}
+
+/* A word of a mapped file (read-only data, a PLT) at addr, as the file on disk has it. */
+static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	size_t phnum = 0, i, size;
+	GElf_Addr bias;
+	const char *raw;
+	Elf *elf;
+
+	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	if (!elf || elf_getphdrnum(elf, &phnum))
+		return false;
+	raw = elf_rawfile(elf, &size);
+	for (i = 0; raw && i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t rel = addr - bias;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (rel >= ph.p_vaddr && rel + 8 <= ph.p_vaddr + ph.p_filesz &&
+		    ph.p_offset + (rel - ph.p_vaddr) + 8 <= size) {
+			memcpy(result, raw + ph.p_offset + (rel - ph.p_vaddr), 8);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+	struct convert_unwind *u = dwfl_arg;
+
+	if (addr >= u->sp && addr - u->sp + 8 <= u->stack_len) {
+		memcpy(result, u->stack + (addr - u->sp), 8);
+		if (addr - u->sp + 8 > u->max_read)
+			u->max_read = addr - u->sp + 8;
+		return true;
+	}
+	if (addr >= u->sp && addr - u->sp < STACK_REACH) {
+		u->past_stack = u->read_failed = 1;
+		return false;
+	}
+	if (read_module_word(dwfl, addr, result))
+		return true;
+	/*
+	 * Just below sp: a callee-saved register's slot that an epilogue already popped (the
+	 * CFI still names it). The register then stays unknown in the caller, which only
+	 * matters if the caller's CFA depends on it, and that failure would show.
+	 */
+	if (addr < u->sp && u->sp - addr <= 256)
+		return false;
+	u->read_failed = 1;
+	pgo_debug(2, "unwind: no memory at %#llx (sp %#llx)", (unsigned long long)addr,
+		  (unsigned long long)u->sp);
+	return false;
+}
+
+static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct convert_unwind *u = thread_arg;
+
+	return dwfl_thread_state_registers(thread, 0, 17, u->regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_set_initial_registers,
+};
+
+/* Make sp->dwfl current: build it, or add the mappings that arrived since. */
+static int space_ready(struct convert_unwind *u, struct uw_space *sp)
+{
+	size_t i, before = u->st.modules;
+
+	if (sp->rebuild)
+		space_drop_dwfl(sp);
+	if (!sp->dwfl) {
+		sp->dwfl = dwfl_begin(&u->cb);
+		if (!sp->dwfl)
+			return pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
+		u->st.dwfl_builds++;
+		dwfl_report_begin(sp->dwfl);
+	} else {
+		for (i = 0; i < sp->nr && sp->maps[i].reported; i++)
+			;
+		if (i == sp->nr)
+			return 0;
+		dwfl_report_begin_add(sp->dwfl);
+	}
+	for (i = 0; i < sp->nr; i++)
+		if (!sp->maps[i].reported)
+			report_map(u, sp, &sp->maps[i]);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!sp->attached && u->st.modules > before) {
+		/* the architecture comes from the first module's ELF */
+		if (dwfl_attach_state(sp->dwfl, NULL, (pid_t)sp->pid, &thread_callbacks, u))
+			sp->attached = 1;
+		else
+			pgo_debug(1, "unwind: pid %u: %s", sp->pid, dwfl_errmsg(-1));
+	}
+	return 0;
+}
+
+static int cb_frame(Dwfl_Frame *state, void *arg)
+{
+	struct convert_unwind *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (u->nout == u->max) {
+		u->st.too_deep++;
+		return DWARF_CB_ABORT;
+	}
+	u->out[u->nout].pc = pc;
+	u->out[u->nout].activation = u->nout == 0 || activation;
+	u->nout++;
+	return DWARF_CB_OK;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
+			 struct convert_unwind_frame *frames, size_t max)
+{
+	uint64_t perf[64] = { 0 }, mask = s->user_regs_mask, have = 0, deep;
+	struct uw_space *sp;
+	size_t i, k = 0;
+	int ret;
+
+	if (!s->user_regs || s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64) {
+		u->st.no_regs++;
+		return 0;
+	}
+	for (i = 0; i < 64 && k < s->nr_user_regs; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		perf[i] = s->user_regs[k++];
+		have |= 1ULL << i;
+	}
+	if (!(have & (1ULL << PR_SP)) || !(have & (1ULL << PR_IP))) {
+		u->st.no_regs++;
+		return 0;
+	}
+	u->st.samples++;
+	for (i = 0; i < 17; i++)
+		u->regs[i] = perf[dwarf_from_perf[i]];
+	u->sp = perf[PR_SP];
+	u->stack = s->user_stack;
+	u->stack_len = s->user_stack ? s->user_stack_size : 0;
+	if (s->user_stack_dyn_size && s->user_stack_dyn_size < u->stack_len)
+		u->stack_len = s->user_stack_dyn_size;
+	if (s->user_stack_size > u->st.stack_copy)
+		u->st.stack_copy = s->user_stack_size;
+	u->max_read = 0;
+	u->past_stack = 0;
+	u->read_failed = 0;
+	u->out = frames;
+	u->nout = 0;
+	u->max = max;
+
+	sp = space_find(u, s->pid);
+	if (sp && space_ready(u, sp) < 0)
+		return -1;
+	if (!sp || !sp->attached) {
+		/* no file mapped: nothing to unwind with, the IP alone */
+		frames[0].pc = perf[PR_IP];
+		frames[0].activation = 1;
+		u->st.truncated_cfi++;
+		u->st.frames++;
+		return 1;
+	}
+	deep = u->st.too_deep;
+	ret = dwfl_getthread_frames(sp->dwfl, (pid_t)(s->tid ? s->tid : s->pid), cb_frame, u);
+	if (!u->nout) {
+		frames[0].pc = perf[PR_IP];
+		frames[0].activation = 1;
+		u->nout = 1;
+	}
+	/*
+	 * libdwfl ends the walk without an error when it cannot read a return address (it
+	 * takes that for the end of the stack), so a clean return is complete only if no
+	 * read failed on the way.
+	 */
+	if (ret == 0 && !u->read_failed) {
+		u->st.complete++;
+		if (PGO_ALLOC_GROW(u->needed, u->nr_needed + 1, u->alloc_needed) < 0)
+			return -1;
+		u->needed[u->nr_needed++] = (uint32_t)(u->max_read < UINT32_MAX ? u->max_read : UINT32_MAX);
+		u->needed_sorted = 0;
+	} else if (u->st.too_deep == deep) {
+		pgo_debug(2, "unwind: pid %u tid %u: stopped after %zu frames at %#llx: %s", s->pid,
+			  s->tid, u->nout, (unsigned long long)u->out[u->nout - 1].pc,
+			  ret ? dwfl_errmsg(-1) : "a read failed");
+		if (u->past_stack)
+			u->st.truncated_stack++;
+		else
+			u->st.truncated_cfi++;
+	}
+	u->st.frames += u->nout;
+	return (int)u->nout;
+}
+
+int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
+			  struct convert_unwind_frame *frames, size_t max)
+{
+	uint64_t t0 = cpu_ns();
+	int nr = unwind_sample(u, s, frames, max);
+
+	u->st.ns += cpu_ns() - t0;
+	return nr;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
+{
+	size_t i;
+
+	if (!u->nr_needed)
+		return 0;
+	if (!u->needed_sorted) {
+		qsort(u->needed, u->nr_needed, sizeof(*u->needed), cmp_u32);
+		u->needed_sorted = 1;
+	}
+	if (pct <= 0)
+		return u->needed[0];
+	i = (size_t)(pct / 100.0 * (double)u->nr_needed + 0.999999);
+	if (i > u->nr_needed)
+		i = u->nr_needed;
+	return u->needed[i ? i - 1 : 0];
+}
+
+/* Percentage of the complete unwinds that needed at most `bytes` of stack. */
+static double fits(struct convert_unwind *u, uint64_t bytes)
+{
+	size_t lo = 0, hi;
+
+	if (!u->nr_needed)
+		return 0;
+	convert_unwind_stack_needed(u, 0); /* sorts */
+	hi = u->nr_needed;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->needed[mid] <= bytes)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 100.0 * (double)lo / (double)u->nr_needed;
+}
+
+void convert_unwind_report(struct convert_unwind *u, const char *path,
+			   struct convert_unwind_stats *sum)
+{
+	const struct convert_unwind_stats *st = &u->st;
+	uint64_t trunc = st->truncated_stack + st->truncated_cfi + st->too_deep;
+
+	sum->samples += st->samples;
+	sum->complete += st->complete;
+	sum->truncated_stack += st->truncated_stack;
+	sum->truncated_cfi += st->truncated_cfi;
+	sum->too_deep += st->too_deep;
+	sum->no_regs += st->no_regs;
+	sum->frames += st->frames;
+	sum->dwfl_builds += st->dwfl_builds;
+	sum->modules += st->modules;
+	sum->ns += st->ns;
+	if (st->stack_copy > sum->stack_copy)
+		sum->stack_copy = st->stack_copy;
+	if (!st->samples)
+		return;
+	(trunc * 20 > st->samples ? pgo_warn : pgo_info)(
+		"%s: unwound %llu user stacks: %llu complete, %llu truncated (%llu past the "
+		"%llu-byte stack copy: record with --call-graph dwarf,SIZE; %llu without usable "
+		"CFI; %llu deeper than %d frames); stack bytes needed p50 %llu, p95 %llu, max %llu",
+		path, (unsigned long long)st->samples, (unsigned long long)st->complete,
+		(unsigned long long)trunc, (unsigned long long)st->truncated_stack,
+		(unsigned long long)st->stack_copy, (unsigned long long)st->truncated_cfi,
+		(unsigned long long)st->too_deep, CONVERT_UNWIND_MAX_FRAMES,
+		(unsigned long long)convert_unwind_stack_needed(u, 50),
+		(unsigned long long)convert_unwind_stack_needed(u, 95),
+		(unsigned long long)convert_unwind_stack_needed(u, 100));
+	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) with %llu Dwfl sessions, %llu "
+		  "modules, %llu frames; complete unwinds that a copy of 1/2/4/8/16/32 KiB holds: "
+		  "%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
+		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
+		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
+		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096),
+		  fits(u, 8192), fits(u, 16384), fits(u, 32768));
+}

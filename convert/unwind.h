@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DWARF unwinder: turns a sample's user registers and copied user stack
+ * (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER, `pgo collect --call-graph dwarf` or
+ * `perf record --call-graph dwarf`) into the user call chain, with libdwfl
+ * (dwfl_attach_state + dwfl_getthread_frames) and the CFI of each mapped file
+ * (.eh_frame, and .debug_frame when present, also from separate debug files).
+ *
+ * Address spaces: the caller replays the process events (executable MMAP/MMAP2, FORK
+ * of a process, COMM exec) in time order. Each process has one Dwfl, built on its first
+ * sample and kept across samples: a new mapping is added to it, a mapping that replaces
+ * another (or an exec) rebuilds it. Threads use their process's (samples carry the pid).
+ * Memory reads are served from the stack copy and, for other addresses, from the
+ * mapped files; nothing is read from the live system.
+ *
+ * x86-64 only (perf's register layout); samples of another ABI count as no_regs.
+ *
+ * Ownership: convert_unwind_new() returns a new unwinder, freed with
+ * convert_unwind_free(). Errors: functions return -1 only on allocation failure
+ * (after reporting); a stack that cannot be unwound is counted, never an error.
+ */
+#ifndef PGO_CONVERT_UNWIND_H
+#define PGO_CONVERT_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/pdread.h"
+
+struct convert_unwind;
+
+/* Deepest user chain returned (perf's kernel.perf_event_max_stack default). */
+#define CONVERT_UNWIND_MAX_FRAMES 127
+
+struct convert_unwind_stats {
+	uint64_t samples;          /* samples with user registers and a stack copy */
+	uint64_t complete;         /* unwound up to the outermost frame (_start, clone) */
+	uint64_t truncated_stack;  /* stopped: the next frame lies past the stack copy */
+	uint64_t truncated_cfi;    /* stopped: no module, no CFI, or CFI that did not apply */
+	uint64_t too_deep;         /* stopped at CONVERT_UNWIND_MAX_FRAMES */
+	uint64_t no_regs;          /* no user registers (kernel thread) or another ABI */
+	uint64_t frames;           /* user frames returned */
+	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
+	uint64_t modules;          /* files reported to them */
+	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
+	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
+};
+
+int convert_unwind_new(struct convert_unwind **out);
+void convert_unwind_free(struct convert_unwind *u);
+
+/* An executable file mapping of process pid (MMAP/MMAP2). Anonymous and special ("[vdso]",
+ * "//anon") mappings are ignored: they have no file to read CFI from. */
+int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
+			uint64_t pgoff, const char *path);
+/* A new process (FORK with pid != ppid): it starts with its parent's mappings. */
+int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid);
+/* The process image was replaced (COMM exec): its mappings and Dwfl are dropped. */
+void convert_unwind_exec(struct convert_unwind *u, uint32_t pid);
+
+/* One frame of an unwound user chain. */
+struct convert_unwind_frame {
+	uint64_t pc;
+	int activation;            /* pc is where the thread was (the sampled IP, or a signal
+				      frame), not a return address: symbolize pc, not pc - 1 */
+};
+
+/*
+ * Unwind the user stack of sample s (needs REGS_USER with SP and IP, and STACK_USER).
+ * Fills frames leaf first (frames[0] is the user IP at the sample) and returns how many
+ * (0 when the sample cannot be unwound at all: no registers), or -1 on allocation
+ * failure. `max` must be at least 1.
+ */
+int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
+			  struct convert_unwind_frame *frames, size_t max);
+
+const struct convert_unwind_stats *convert_unwind_stats(const struct convert_unwind *u);
+
+/*
+ * Stack bytes the complete unwinds needed (from the sampled SP to the end of the highest
+ * stack word read), at percentile pct (0..100) of the complete unwinds; 0 if none. This
+ * is what --call-graph dwarf,SIZE must copy for them to stay complete.
+ */
+uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct);
+
+/*
+ * Add u's counts to *sum and say what happened to the stacks of input `path` on stderr:
+ * complete and truncated unwinds, by cause, and the stack bytes they needed (one line;
+ * a warning when more than 5% of the stacks are truncated). Nothing when u saw no sample.
+ */
+void convert_unwind_report(struct convert_unwind *u, const char *path,
+			   struct convert_unwind_stats *sum);
+
+#endif
