@@ -182,18 +182,23 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 	return 0;
 }
 
-/* A profile from a file: JSON, or perf.data symbolized the way record would. *text is new. */
-static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p, char **text)
+/* The text of a profile file: JSON as is, perf.data symbolized the way record would. */
+static int profile_text(const char *path, char **text)
 {
 	size_t len;
 
 	*text = NULL;
-	if (gate_is_perf_data(path)) {
-		if (gate_perf_to_json(path, text))
-			return pgo_error("cannot read perf.data '%s' as a gate input", path);
-	} else if (pgo_read_file(path, 1UL << 30, text, &len)) {
+	if (!gate_is_perf_data(path))
+		return pgo_read_file(path, 1UL << 30, text, &len);
+	if (gate_perf_to_json(path, text))
+		return pgo_error("cannot read perf.data '%s' as a gate input", path);
+	return 0;
+}
+
+static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p, char **text)
+{
+	if (profile_text(path, text))
 		return -1;
-	}
 	return gate_profile_parse(*text, strlen(*text), path, names, p);
 }
 
@@ -309,10 +314,8 @@ static int collect_profile(const struct gate_cmd *g, char **text)
 /* The head profile text: --profile FILE (or confirm_profile) or a fresh collection. */
 static int head_text(const struct gate_cmd *g, const char *file, char **text)
 {
-	size_t len;
-
 	if (file)
-		return pgo_read_file(file, 1UL << 30, text, &len);
+		return profile_text(file, text);
 	if (!g->cmdc)
 		return pgo_error("no benchmark: give '-- CMD [ARGS]' or --profile FILE");
 	return collect_profile(g, text);

@@ -6,6 +6,7 @@
 #include "convert/flamegraph.h"
 #include "convert/profile_json.h"
 #include "convert/stackset.h"
+#include "convert/wall.h"
 #include "gate/report.h"
 #include "lib/alloc.h"
 #include "lib/atomicfile.h"
@@ -91,10 +92,24 @@ int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *ba
 	}
 	if (load_side(base, &bset) || load_side(head, &hset))
 		goto out;
-	snprintf(subtitle, sizeof(subtitle), "%s vs %s: %s (red: regressed, blue: improved, "
-		 "grey: within noise)%s", v->base_label, v->head_label,
-		 v->regression ? "REGRESSION" : "pass",
-		 v->opts.view == GATE_VIEW_WALL ? "; on-CPU view drawn" : "");
+	if (v->opts.view == GATE_VIEW_WALL) {
+		/* convert's wall view: on-CPU stacks get a "[running]" leaf, drawn as CPU view. */
+		struct convert_stackset bw = CONVERT_STACKSET_INIT, hw = CONVERT_STACKSET_INIT;
+
+		if (convert_stackset_wall(&bset, &bw))
+			goto out;
+		if (convert_stackset_wall(&hset, &hw)) {
+			convert_stackset_release(&bw);
+			goto out;
+		}
+		convert_stackset_release(&bset);
+		convert_stackset_release(&hset);
+		bset = bw;
+		hset = hw;
+	}
+	snprintf(subtitle, sizeof(subtitle), "%s vs %s, %s view: %s (red: regressed, blue: "
+		 "improved, grey: within noise)", v->base_label, v->head_label,
+		 gate_view_name(v->opts.view), v->regression ? "REGRESSION" : "pass");
 	fo.title = "pgo gate: differential flame graph (head widths)";
 	fo.subtitle = subtitle;
 	fo.view = v->opts.view == GATE_VIEW_OFFCPU ? CONVERT_VIEW_OFFCPU : CONVERT_VIEW_CPU;

@@ -22,9 +22,11 @@ test_expect_success 'a longer sleep passes the cpu view and fails the offcpu vie
 	test_grep "^\[io\] +self .*ROOT CAUSE" out &&
 	test_grep "^fn_001 +incl .*via" out
 '
-test_expect_success 'the wall view sees it too' '
-	test_expect_code 1 pgo gate compare --view wall base.json sleepy.json >out &&
-	test_grep "ROOT CAUSE" out
+test_expect_success 'the wall view sees it too, and draws it' '
+	test_expect_code 1 pgo gate compare --view wall base.json sleepy.json --svg w.svg >out &&
+	test_grep "ROOT CAUSE" out &&
+	grep -q "<g class=\"f regressed\"[^>]*><title>\[io\]" w.svg &&
+	test_grep "\[running\]" w.svg
 '
 test_expect_success 'a view missing from a side is an error (exit 2)' '
 	test_expect_code 2 pgo gate compare --view offcpu base.json cpuonly.json 2>err &&

@@ -55,6 +55,13 @@ test_expect_success 'git flow: record, regressing commit, check exits 1; notes r
 	test_expect_code 1 pgo gate check $RUN $Q --markdown c.md -- "$W" 50 >out 2>err &&
 	test_grep "^work_d +self .*ROOT CAUSE" out && test_grep "work_d" c.md
 '
+test_expect_success 'check --confirm collects more runs on a flag and still fails on a real one' '
+	cd repo &&
+	test_expect_code 1 pgo gate check $RUN $Q --confirm --json v.json -- "$W" 50 >out 2>err &&
+	test_grep "confirming on more head runs" err &&
+	test_grep "\"head_runs\": 10" v.json &&
+	test_grep "^work_d +self .*ROOT CAUSE" out
+'
 test_expect_success 'a failing benchmark is an error (exit 2), not a verdict' '
 	cd repo &&
 	test_expect_code 2 pgo gate check $RUN -- "$W" 2>err &&
