@@ -36,6 +36,7 @@ struct maptab {
 struct proc {
 	uint32_t pid;
 	uint32_t run;
+	int collector;                 /* pgo itself: its forks start runs, it has none */
 	struct maptab maps;
 };
 
@@ -322,6 +323,8 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 	if (L->uw && convert_unwind_fork(L->uw, t->pid, t->ppid) < 0)
 		return -1;
 	parent = proc_find(L, t->ppid);
+	if (parent && parent->collector)
+		parent = NULL; /* each fork of pgo collect is the root of a new run */
 	pidx = parent ? (size_t)(parent - L->procs) : 0;
 	child = proc_find(L, t->pid);
 	if (!child) {
