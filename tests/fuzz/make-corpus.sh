@@ -18,7 +18,7 @@ cp perf-flat.data "$out/pdread/perf-record-flat"
 cp perf-g.data "$out/pdread/perf-record-g"
 cp pgo.data "$out/pdread/pgo-collect-r2"
 mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
-"$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo" 2>/dev/null
+"$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo-seed" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
 cp "$out/profile-json/pgo-collect-r2.json" "$out/gate-profile/"
 ls -l "$out"/*
