@@ -241,7 +241,7 @@ static int read_stacks(struct jctx *c, json_t *obj, const char *prefix, const ch
 static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stackset *set)
 {
 	char prefix[48];
-	uint64_t num = 0;
+	uint64_t num;
 	json_t *v;
 	long ri;
 	size_t i;
@@ -251,11 +251,11 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	pgo_buf_adds(&c->path, prefix);
 	if (!json_is_object(r))
 		return bad(c, "expected an object");
+	/* A run without a number is numbered by its position, as the gate always did. */
 	v = json_object_get(r, "run");
 	at(c, prefix, "run");
-	if (!v)
-		return bad(c, "missing");
-	if (get_u64(c, v, &num))
+	num = idx;
+	if (v && get_u64(c, v, &num))
 		return -1;
 	for (i = 0; i < set->nr_runs; i++)
 		if (set->runs[i].run == num)
@@ -311,8 +311,8 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 	if (!json_is_integer(v))
 		return bad(c, "expected an integer");
 	if (json_integer_value(v) != CONVERT_PROFILE_VERSION)
-		return pgo_error("'%s' is a version %" JSON_INTEGER_FORMAT
-				 " pgo profile; this pgo reads version %d (upgrade pgo)",
+		return pgo_error("invalid profile '%s': version: version %" JSON_INTEGER_FORMAT
+				 " is not supported; this pgo reads version %d (upgrade pgo)",
 				 c->name, json_integer_value(v), CONVERT_PROFILE_VERSION);
 	v = json_object_get(root, "unit");
 	at(c, NULL, "unit");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Read and strictly validate a "pgo-profile" JSON into per-run folded-stack counts. */
+/*
+ * The gate's view of a "pgo-profile" JSON: per-run sample-equivalent counts of
+ * clone-folded stacks. Parsing and validation are convert's (convert/profile_json.h),
+ * so the writer and both readers agree on one contract; this file only reshapes.
+ */
 #include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "convert/profile_json.h"
 #include "gate/profile.h"
 #include "lib/alloc.h"
 #include "lib/atomicfile.h"
@@ -14,8 +16,6 @@
 #include "lib/report.h"
 
 #define PROFILE_MAX_BYTES (1UL << 30)
-#define PROFILE_MAX_RUNS 100000
-#define PROFILE_MAX_DEPTH 8192
 
 static const char *const view_names[GATE_VIEW_NR] = { "cpu", "offcpu", "wall" };
 
@@ -82,60 +82,6 @@ size_t gate_fold_clone_len(const char *name, size_t len)
 	return len;
 }
 
-struct parse_ctx {
-	const char *label;
-	struct gate_profile *p;
-	struct pgo_buf key;
-	uint32_t *frames;
-	size_t frames_alloc;
-};
-
-static int bad(struct parse_ctx *c, const char *path, const char *what)
-{
-	return pgo_error("'%s': %s: %s (not a valid pgo-profile; regenerate it with 'pgo convert --to json')",
-			 c->label, path, what);
-}
-
-static int get_string(struct parse_ctx *c, json_t *obj, const char *key, int required,
-		      const char *where, char **out)
-{
-	json_t *v = json_object_get(obj, key);
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s.%s", where, key);
-	if (!v) {
-		if (!required)
-			return 0;
-		return bad(c, path, "missing");
-	}
-	if (!json_is_string(v))
-		return bad(c, path, "expected a string");
-	if (strlen(json_string_value(v)) != json_string_length(v))
-		return bad(c, path, "contains a NUL character");
-	*out = pgo_strdup(json_string_value(v));
-	return *out ? 0 : -1;
-}
-
-static int get_u64(struct parse_ctx *c, json_t *obj, const char *key, int required,
-		   const char *where, uint64_t *out)
-{
-	json_t *v = json_object_get(obj, key);
-	char path[128];
-
-	snprintf(path, sizeof(path), "%s.%s", where, key);
-	if (!v) {
-		if (!required)
-			return 0;
-		return bad(c, path, "missing");
-	}
-	if (!json_is_integer(v))
-		return bad(c, path, "expected an integer");
-	if (json_integer_value(v) < 0)
-		return bad(c, path, "expected a non-negative integer");
-	*out = (uint64_t)json_integer_value(v);
-	return 0;
-}
-
 static int view_reserve(struct gate_view *v, size_t nr_runs)
 {
 	if (PGO_ALLOC_GROW(v->stacks, v->nr_stacks + 1, v->stacks_alloc) ||
@@ -144,32 +90,34 @@ static int view_reserve(struct gate_view *v, size_t nr_runs)
 	return 0;
 }
 
+struct build_ctx {
+	struct gate_profile *p;
+	struct pgo_buf key;
+	uint32_t *frames;
+	size_t frames_alloc;
+};
+
 /*
  * Add weight w (sample equivalents) of a folded stack to run r of view v. The stack's
- * frames are folded for clones; c->key holds the folded text.
+ * frames are folded for clones; c->key holds the folded text. convert's reader has
+ * already checked the stack (no empty frame, bounded depth).
  */
-static int add_stack(struct parse_ctx *c, struct gate_view *v, const char *stack, size_t slen,
-		     size_t r, double w, const char *path)
+static int add_stack(struct build_ctx *c, struct gate_view *v, const char *stack, size_t r,
+		     double w)
 {
 	struct gate_profile *p = c->p;
-	size_t depth = 0, i = 0;
+	size_t depth = 0, slen = strlen(stack), i = 0;
 	long sid;
 
 	pgo_buf_reset(&c->key);
-	if (!slen)
-		return bad(c, path, "empty stack");
 	while (i <= slen) {
 		const char *f = stack + i, *end = memchr(f, ';', slen - i);
-		size_t flen = end ? (size_t)(end - f) : slen - i, base = flen, klen;
+		size_t flen = end ? (size_t)(end - f) : slen - i, base, klen;
 		long id;
 
-		if (!flen)
-			return bad(c, path, "empty frame name in stack");
 		/* Keep the kernel marker outside the clone search: "foo.isra.0_[k]" -> "foo_[k]". */
 		klen = (flen > 4 && !memcmp(f + flen - 4, "_[k]", 4)) ? 4 : 0;
 		base = gate_fold_clone_len(f, flen - klen);
-		if (depth >= PROFILE_MAX_DEPTH)
-			return bad(c, path, "stack deeper than 8192 frames");
 		if (PGO_ALLOC_GROW(c->frames, depth + 1, c->frames_alloc))
 			return -1;
 		if ((c->key.len && pgo_buf_addch(&c->key, ';')) || pgo_buf_add(&c->key, f, base) ||
@@ -202,98 +150,81 @@ static int add_stack(struct parse_ctx *c, struct gate_view *v, const char *stack
 	return 0;
 }
 
-/* Validate a stack object; returns the sum of its weights in *sum. */
-static int sum_stacks(struct parse_ctx *c, json_t *obj, const char *where, double *sum)
+/*
+ * Turn the ns of run r into sample equivalents (see profile.h) and add them to the view
+ * and to the wall view. Stacks go in stack id order, i.e. the order of the file.
+ */
+static int add_run_view(struct build_ctx *c, const struct convert_stackset *set, size_t r,
+			enum convert_view cv, enum gate_view_kind kind)
 {
-	const char *k;
-	json_t *v;
-	char path[160];
+	const struct convert_run *run = &set->runs[r];
+	double rate = c->p->rate_hz > 0 ? c->p->rate_hz : 1000, scale = rate / 1e9;
+	uint64_t total = convert_run_total(run, cv);
+	size_t id;
 
-	*sum = 0;
-	if (!json_is_object(obj))
-		return bad(c, where, "expected an object of stack -> ns");
-	json_object_foreach(obj, k, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0) {
-			snprintf(path, sizeof(path), "%s[\"%.60s\"]", where, k);
-			return bad(c, path, "expected a non-negative integer weight in ns");
-		}
-		*sum += (double)json_integer_value(v);
-	}
-	return 0;
-}
+	if (cv == CONVERT_VIEW_CPU && run->samples && total)
+		scale = (double)run->samples / (double)total;
+	for (id = 0; id < set->stacks.nr; id++) {
+		const uint64_t *ns = pgo_u64map_find(&run->weights[cv], id);
+		const char *stack = convert_stackset_stack(set, id);
 
-static int add_stacks(struct parse_ctx *c, json_t *obj, const char *where, size_t r,
-		      double scale, enum gate_view_kind kind)
-{
-	const char *k;
-	json_t *v;
-	char path[160];
-
-	json_object_foreach(obj, k, v) {
-		double w = (double)json_integer_value(v) * scale;
-		size_t klen = strlen(k);
-
-		snprintf(path, sizeof(path), "%s[\"%.60s\"]", where, k);
-		if (add_stack(c, &c->p->views[kind], k, klen, r, w, path) ||
-		    add_stack(c, &c->p->views[GATE_VIEW_WALL], k, klen, r, w, path))
+		if (!ns)
+			continue;
+		if (add_stack(c, &c->p->views[kind], stack, r, (double)*ns * scale) ||
+		    add_stack(c, &c->p->views[GATE_VIEW_WALL], stack, r, (double)*ns * scale))
 			return -1;
 	}
 	return 0;
 }
 
-static int parse_run(struct parse_ctx *c, json_t *run, size_t r, int want_offcpu)
+static int dup_or(const char *s, const char *fallback, char **out)
+{
+	if (!s && !fallback)
+		return 0;
+	*out = pgo_strdup(s ? s : fallback);
+	return *out ? 0 : -1;
+}
+
+/* Build the gate's model of a profile that convert's reader has validated. */
+static int from_stackset(struct build_ctx *c, const struct convert_stackset *set,
+			 const char *label)
 {
 	struct gate_profile *p = c->p;
-	struct gate_run *gr = &p->runs[r];
-	char where[64];
-	json_t *cpu, *off, *v;
-	double cpu_sum, off_sum = 0, scale;
-	uint64_t u = 0;
+	int offcpu = !!(set->views & (1u << CONVERT_VIEW_OFFCPU));
+	size_t r;
 
-	snprintf(where, sizeof(where), "$.runs[%zu]", r);
-	if (!json_is_object(run))
-		return bad(c, where, "expected an object");
-	v = json_object_get(run, "run");
-	if (v && !json_is_integer(v))
-		return bad(c, where, "'run' is not an integer");
-	gr->run = v ? json_integer_value(v) : (int64_t)r;
-	v = json_object_get(run, "pid");
-	if (v && !json_is_integer(v))
-		return bad(c, where, "'pid' is not an integer");
-	gr->pid = v ? json_integer_value(v) : 0;
-	if (get_u64(c, run, "duration_ns", 0, where, &gr->duration_ns) ||
-	    get_u64(c, run, "cpu_ns", 1, where, &gr->cpu_ns) ||
-	    get_u64(c, run, "offcpu_ns", 0, where, &gr->offcpu_ns) ||
-	    get_u64(c, run, "samples", 1, where, &gr->samples) ||
-	    get_u64(c, run, "lost", 0, where, &u))
+	if (!set->nr_runs)
+		return pgo_error("invalid profile '%s': runs: no runs (regenerate it with "
+				 "'pgo convert --to json')", label);
+	if (dup_or(label, NULL, &p->label) || dup_or(set->tool, NULL, &p->tool) ||
+	    dup_or(set->command, NULL, &p->command) ||
+	    dup_or(set->binary_path, "[unknown]", &p->binary_path) ||
+	    dup_or(set->build_id, NULL, &p->build_id) || dup_or(set->event, "unknown", &p->event))
 		return -1;
-	gr->lost = u;
-	if (gr->lost)
-		pgo_warn("'%s': run %zu lost %llu samples; its counts are low by that much", c->label,
-			 r, (unsigned long long)gr->lost);
-	cpu = json_object_get(run, "cpu");
-	snprintf(where, sizeof(where), "$.runs[%zu].cpu", r);
-	if (!cpu)
-		return bad(c, where, "missing");
-	if (sum_stacks(c, cpu, where, &cpu_sum))
+	p->rate_hz = (double)set->rate_hz;
+	p->nr_runs = set->nr_runs;
+	p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs));
+	if (!p->runs)
 		return -1;
-	off = json_object_get(run, "offcpu");
-	if (off && !json_is_null(off)) {
-		snprintf(where, sizeof(where), "$.runs[%zu].offcpu", r);
-		if (sum_stacks(c, off, where, &off_sum))
-			return -1;
-	}
-	if (gr->samples && cpu_sum > 0)
-		scale = (double)gr->samples / cpu_sum;
-	else
-		scale = (p->rate_hz > 0 ? p->rate_hz : 1000) / 1e9;
-	snprintf(where, sizeof(where), "$.runs[%zu].cpu", r);
-	if (add_stacks(c, cpu, where, r, scale, GATE_VIEW_CPU))
-		return -1;
-	if (off && !json_is_null(off) && want_offcpu) {
-		snprintf(where, sizeof(where), "$.runs[%zu].offcpu", r);
-		scale = (p->rate_hz > 0 ? p->rate_hz : 1000) / 1e9;
-		if (add_stacks(c, off, where, r, scale, GATE_VIEW_OFFCPU))
+	p->views[GATE_VIEW_CPU].present = 1;
+	p->views[GATE_VIEW_OFFCPU].present = offcpu;
+	p->views[GATE_VIEW_WALL].present = offcpu;
+	for (r = 0; r < set->nr_runs; r++) {
+		const struct convert_run *cr = &set->runs[r];
+		struct gate_run *gr = &p->runs[r];
+
+		gr->run = (int64_t)cr->run;
+		gr->pid = cr->pid;
+		gr->duration_ns = cr->duration_ns;
+		gr->cpu_ns = cr->cpu_ns ? cr->cpu_ns : convert_run_total(cr, CONVERT_VIEW_CPU);
+		gr->offcpu_ns = cr->offcpu_ns ? cr->offcpu_ns : convert_run_total(cr, CONVERT_VIEW_OFFCPU);
+		gr->samples = cr->samples;
+		gr->lost = cr->lost;
+		if (gr->lost)
+			pgo_warn("'%s': run %zu lost %llu samples; its counts are low by that much",
+				 label, r, (unsigned long long)gr->lost);
+		if (add_run_view(c, set, r, CONVERT_VIEW_CPU, GATE_VIEW_CPU) ||
+		    (offcpu && add_run_view(c, set, r, CONVERT_VIEW_OFFCPU, GATE_VIEW_OFFCPU)))
 			return -1;
 	}
 	return 0;
@@ -302,134 +233,26 @@ static int parse_run(struct parse_ctx *c, json_t *run, size_t r, int want_offcpu
 int gate_profile_parse(const char *data, size_t len, const char *label,
 		       struct pgo_strtab *names, struct gate_profile **out)
 {
-	struct parse_ctx c = { .label = label, .key = PGO_BUF_INIT };
-	struct gate_profile *p;
-	json_error_t jerr;
-	json_t *root, *v, *bin, *runs, *views;
-	char *unit = NULL, *format = NULL;
-	size_t i;
-	int err = -1, want_offcpu = 0, has_cpu = 0;
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
+	struct build_ctx c = { .key = PGO_BUF_INIT };
+	int err;
 
 	*out = NULL;
-	p = pgo_calloc(1, sizeof(*p));
-	if (!p)
+	if (convert_profile_json_parse(data, len, label, &set))
 		return -1;
-	p->names = names;
-	c.p = p;
-	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		pgo_error("'%s': line %d: %s (truncated or not JSON?)", label, jerr.line, jerr.text);
-		goto out;
+	c.p = pgo_calloc(1, sizeof(*c.p));
+	err = c.p ? 0 : -1;
+	if (c.p) {
+		c.p->names = names;
+		err = from_stackset(&c, &set, label);
 	}
-	if (!(p->label = pgo_strdup(label)))
-		goto out;
-	if (!json_is_object(root)) {
-		bad(&c, "$", "expected an object");
-		goto out;
-	}
-	if (get_string(&c, root, "format", 1, "$", &format))
-		goto out;
-	if (strcmp(format, "pgo-profile")) {
-		pgo_error("'%s': $.format: '%s' is not a pgo-profile", label, format);
-		goto out;
-	}
-	v = json_object_get(root, "version");
-	if (!v || !json_is_integer(v)) {
-		bad(&c, "$.version", "missing or not an integer");
-		goto out;
-	}
-	if (json_integer_value(v) != 1) {
-		pgo_error("'%s': $.version: version %lld is not supported (this pgo reads version 1); "
-			  "upgrade pgo or regenerate the profile", label,
-			  (long long)json_integer_value(v));
-		goto out;
-	}
-	/* convert's writer leaves out what it does not know: event, binary, rate_hz. */
-	if (get_string(&c, root, "tool", 0, "$", &p->tool) ||
-	    get_string(&c, root, "command", 0, "$", &p->command) ||
-	    get_string(&c, root, "event", 0, "$", &p->event) ||
-	    get_string(&c, root, "unit", 1, "$", &unit))
-		goto out;
-	if (!p->event && !(p->event = pgo_strdup("unknown")))
-		goto out;
-	if (strcmp(unit, "ns")) {
-		pgo_error("'%s': $.unit: unit '%s' is not supported (expected 'ns')", label, unit);
-		goto out;
-	}
-	bin = json_object_get(root, "binary");
-	if (bin && !json_is_object(bin)) {
-		bad(&c, "$.binary", "not an object");
-		goto out;
-	}
-	if (bin && (get_string(&c, bin, "path", 0, "$.binary", &p->binary_path) ||
-		    get_string(&c, bin, "build_id", 0, "$.binary", &p->build_id)))
-		goto out;
-	if (!p->binary_path && !(p->binary_path = pgo_strdup("[unknown]")))
-		goto out;
-	v = json_object_get(root, "rate_hz");
-	if (v && (!json_is_number(v) || !isfinite(json_number_value(v)) ||
-		  json_number_value(v) < 0)) {
-		bad(&c, "$.rate_hz", "not a non-negative number");
-		goto out;
-	}
-	p->rate_hz = v ? json_number_value(v) : 0;
-	views = json_object_get(root, "views");
-	if (!json_is_array(views)) {
-		bad(&c, "$.views", "missing or not an array");
-		goto out;
-	}
-	for (i = 0; i < json_array_size(views); i++) {
-		json_t *e = json_array_get(views, i);
-		char path[32];
-
-		snprintf(path, sizeof(path), "$.views[%zu]", i);
-		if (!json_is_string(e)) {
-			bad(&c, path, "expected a string");
-			goto out;
-		}
-		if (!strcmp(json_string_value(e), "cpu"))
-			has_cpu = 1;
-		else if (!strcmp(json_string_value(e), "offcpu"))
-			want_offcpu = 1;
-	}
-	if (!has_cpu) {
-		bad(&c, "$.views", "the 'cpu' view is required");
-		goto out;
-	}
-	runs = json_object_get(root, "runs");
-	if (!json_is_array(runs)) {
-		bad(&c, "$.runs", "missing or not an array");
-		goto out;
-	}
-	p->nr_runs = json_array_size(runs);
-	if (!p->nr_runs) {
-		bad(&c, "$.runs", "no runs");
-		goto out;
-	}
-	if (p->nr_runs > PROFILE_MAX_RUNS) {
-		bad(&c, "$.runs", "more than 100000 runs");
-		goto out;
-	}
-	p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs));
-	if (!p->runs)
-		goto out;
-	p->views[GATE_VIEW_CPU].present = 1;
-	p->views[GATE_VIEW_WALL].present = want_offcpu;
-	p->views[GATE_VIEW_OFFCPU].present = want_offcpu;
-	for (i = 0; i < p->nr_runs; i++)
-		if (parse_run(&c, json_array_get(runs, i), i, want_offcpu))
-			goto out;
-	err = 0;
-out:
-	json_decref(root);
-	free(unit);
-	free(format);
+	convert_stackset_release(&set);
 	free(c.frames);
 	pgo_buf_release(&c.key);
 	if (err)
-		gate_profile_free(p);
+		gate_profile_free(c.p);
 	else
-		*out = p;
+		*out = c.p;
 	return err;
 }
 

@@ -2,8 +2,9 @@
 /*
  * Read a profile JSON ("pgo-profile" v1, docs/profile-json.md) into per-run counts of
  * folded stacks, strictly: the file may come from a PR author, so every type, version
- * and range is checked and a bad file is reported as "'FILE': $.json.path: what is
- * wrong" (one error, return -1), never a crash.
+ * and range is checked by convert's reader (convert/profile_json.h) and a bad file is
+ * reported naming the file and the field ("invalid profile 'FILE': runs[0].cpu: ..."),
+ * one error, return -1, never a crash.
  *
  * Function identity: compiler clone suffixes (.isra.N, .constprop.N, .part.N, .cold,
  * .cold.N, .llvm.N, .lto_priv.N, in any combination) are folded into the base name, and

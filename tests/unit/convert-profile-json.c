@@ -109,7 +109,7 @@ static int test_rejects(void)
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\"}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": {}}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [1]}",
-		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"cpu\": {}}]}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"cpu\": {}}, {\"run\": 0, \"cpu\": {}}]}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0}]}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": -1, \"cpu\": {}}]}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": {\"a\": -5}}]}",

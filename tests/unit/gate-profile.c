@@ -94,7 +94,7 @@ static int test_rejects_tampered(void)
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":1}}"));
 	T_ASSERT(rejects("{\"format\":\"pgo-verdict\",\"version\":1}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[]}"));
-	T_ASSERT(rejects(HDR "\"views\":[\"offcpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":1}}]}"));
+	T_ASSERT(rejects(HDR "\"views\":[\"cpu\",\"gpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":1}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":\"1\"}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":-1}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":1.5}}]}"));
@@ -102,7 +102,7 @@ static int test_rejects_tampered(void)
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"\":1}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1,\"cpu\":{\"a\":1,\"a\":2}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":1,\"samples\":1}]}"));
-	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"samples\":1,\"cpu\":{}}]}"));
+	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[{\"cpu_ns\":-1,\"samples\":1,\"cpu\":{}}]}"));
 	T_ASSERT(rejects(HDR "\"views\":[\"cpu\"],\"runs\":[3]}"));
 	T_ASSERT(rejects("{\"format\":\"pgo-profile\",\"version\":2,\"binary\":{\"path\":\"b\"},"
 			 "\"event\":\"e\",\"rate_hz\":1,\"unit\":\"ns\",\"views\":[\"cpu\"],\"runs\":[]}"));
