@@ -257,6 +257,10 @@ static int parse_run(struct parse_ctx *c, json_t *run, size_t r, int want_offcpu
 	if (v && !json_is_integer(v))
 		return bad(c, where, "'run' is not an integer");
 	gr->run = v ? json_integer_value(v) : (int64_t)r;
+	/* A copied run would count its noise twice and shrink the variance the test sees. */
+	for (size_t i = 0; i < r; i++)
+		if (p->runs[i].run == gr->run)
+			return bad(c, where, "run number appears twice");
 	v = json_object_get(run, "pid");
 	if (v && !json_is_integer(v))
 		return bad(c, where, "'pid' is not an integer");
