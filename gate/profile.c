@@ -16,6 +16,8 @@
 #define PROFILE_MAX_BYTES (1UL << 30)
 #define PROFILE_MAX_RUNS 100000
 #define PROFILE_MAX_DEPTH 8192
+/* No symbol is this long; a longer name is damage or a hostile note (docs/profile-json.md). */
+#define PROFILE_MAX_FRAME (1u << 20)
 
 static const char *const view_names[GATE_VIEW_NR] = { "cpu", "offcpu", "wall" };
 
@@ -165,6 +167,8 @@ static int add_stack(struct parse_ctx *c, struct gate_view *v, const char *stack
 
 		if (!flen)
 			return bad(c, path, "empty frame name in stack");
+		if (flen > PROFILE_MAX_FRAME)
+			return bad(c, path, "frame name longer than 1 MiB");
 		/* Keep the kernel marker outside the clone search: "foo.isra.0_[k]" -> "foo_[k]". */
 		klen = (flen > 4 && !memcmp(f + flen - 4, "_[k]", 4)) ? 4 : 0;
 		base = gate_fold_clone_len(f, flen - klen);
