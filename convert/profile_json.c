@@ -16,6 +16,8 @@
 /* Bounds that keep hostile input from costing quadratic time or absurd graphs. */
 #define PROFILE_MAX_RUNS 100000
 #define PROFILE_MAX_DEPTH 8192
+/* No symbol is this long; a longer name is damage or a hostile file (docs/profile-json.md). */
+#define PROFILE_MAX_FRAME (1u << 20)
 
 static int set_str(json_t *obj, const char *key, const char *val)
 {
@@ -200,12 +202,16 @@ static int opt_u64(struct jctx *c, json_t *obj, const char *prefix, const char *
 
 static const char *stack_problem(const char *s)
 {
-	size_t len = strlen(s), depth = 1;
+	size_t len = strlen(s), depth = 1, flen = 0;
 
 	if (!len || s[0] == ';' || s[len - 1] == ';' || strstr(s, ";;"))
 		return "empty frame in folded stack";
-	for (; *s; s++)
+	for (; *s; s++) {
 		depth += *s == ';';
+		flen = *s == ';' ? 0 : flen + 1;
+		if (flen > PROFILE_MAX_FRAME)
+			return "frame name longer than 1 MiB";
+	}
 	if (depth > PROFILE_MAX_DEPTH)
 		return "stack deeper than 8192 frames";
 	return NULL;
