@@ -20,6 +20,7 @@ static void af_release(struct pgo_atomic_file *af)
 	af->path = af->tmp = NULL;
 	af->fp = NULL;
 	af->fd = -1;
+	af->in_place = 0;
 }
 
 int pgo_atomic_open(struct pgo_atomic_file *af, const char *path)
@@ -27,12 +28,31 @@ int pgo_atomic_open(struct pgo_atomic_file *af, const char *path)
 	struct pgo_buf tmp = PGO_BUF_INIT;
 	char *d = NULL, *b = NULL;
 	const char *slash;
+	struct stat st;
 
 	*af = (struct pgo_atomic_file)PGO_ATOMIC_FILE_INIT;
 	if (!strcmp(path, "-")) {
 		af->path = pgo_strdup(path);
 		af->fp = stdout;
 		return af->path ? 0 : -1;
+	}
+	/*
+	 * An existing device or FIFO (-o /dev/null, a pipe) is written in place: a rename
+	 * would replace the device node with a regular file.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		af->path = pgo_strdup(path);
+		if (!af->path)
+			return -1;
+		af->fp = fopen(path, "w");
+		if (!af->fp) {
+			pgo_error_errno("cannot write '%s'", path);
+			af_release(af);
+			return -1;
+		}
+		af->fd = fileno(af->fp);
+		af->in_place = 1;
+		return 0;
 	}
 	slash = strrchr(path, '/');
 	if (slash) {
@@ -81,9 +101,12 @@ int pgo_atomic_commit(struct pgo_atomic_file *af)
 
 	if (!af->fp)
 		return pgo_error("internal: commit of an unopened output file");
-	if (!af->tmp) { /* stdout */
+	if (!af->tmp) { /* stdout, or a device/FIFO written in place */
 		if (fflush(af->fp) || ferror(af->fp))
-			err = pgo_error_errno("write failure on standard output");
+			err = af->in_place ? pgo_error_errno("cannot write '%s'", af->path)
+					   : pgo_error_errno("write failure on standard output");
+		if (af->in_place && fclose(af->fp) && !err)
+			err = pgo_error_errno("cannot write '%s'", af->path);
 		af_release(af);
 		return err;
 	}
@@ -107,6 +130,8 @@ void pgo_atomic_abort(struct pgo_atomic_file *af)
 	if (af->fp && af->tmp) {
 		fclose(af->fp);
 		unlink(af->tmp);
+	} else if (af->fp && af->in_place) {
+		fclose(af->fp);
 	}
 	af_release(af);
 }

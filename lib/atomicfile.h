@@ -3,7 +3,8 @@
  * Output files that appear whole or not at all: write to a temporary file in the same
  * directory (".NAME.tmp.XXXXXX"), then fsync and rename() it over NAME on commit.
  * A crash or kill at any moment leaves the previous NAME (if any) untouched; at worst a
- * stray temporary file remains. "-" means stdout (no atomicity, no rename).
+ * stray temporary file remains. "-" means stdout, and an existing device or FIFO
+ * (/dev/null, a named pipe) is written in place: neither can be replaced atomically.
  */
 #ifndef PGO_LIB_ATOMICFILE_H
 #define PGO_LIB_ATOMICFILE_H
@@ -15,8 +16,9 @@ struct pgo_atomic_file {
 	char *tmp;   /* temporary name (new), NULL for stdout */
 	FILE *fp;    /* open for writing; use it freely until commit/abort */
 	int fd;
+	int in_place; /* a device or FIFO opened directly */
 };
-#define PGO_ATOMIC_FILE_INIT { NULL, NULL, NULL, -1 }
+#define PGO_ATOMIC_FILE_INIT { NULL, NULL, NULL, -1, 0 }
 
 /* Create the temporary file. Reports and returns -1 if the directory is not writable. */
 int pgo_atomic_open(struct pgo_atomic_file *af, const char *path);

@@ -155,6 +155,25 @@ static int test_atomic_enospc(void)
 	return T_OK;
 }
 
+static int test_atomic_device(void)
+{
+	struct pgo_atomic_file af;
+	struct stat st;
+
+	/* -o /dev/null must write to the device, never rename a regular file over it */
+	T_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	T_ASSERT(pgo_atomic_open(&af, "/dev/null") == 0);
+	fputs("discarded\n", af.fp);
+	T_ASSERT(pgo_atomic_commit(&af) == 0);
+	T_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	T_ASSERT(pgo_write_file_atomic("/dev/null", "x", 1) == 0);
+	T_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	T_ASSERT(pgo_atomic_open(&af, "/dev/null") == 0);
+	pgo_atomic_abort(&af);
+	T_ASSERT(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
 	{ "parse_u64 is strict", test_parse_u64 },
 	{ "parse_double and durations", test_parse_double_duration },
@@ -163,6 +182,7 @@ static const struct t_case cases[] = {
 	{ "strtab interns", test_strtab },
 	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
 	{ "atomic file: ENOSPC fails the commit, no file", test_atomic_enospc },
+	{ "atomic file: a device is written in place, not replaced", test_atomic_device },
 };
 
 T_MAIN(cases)
