@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "collect/collect.h"
+#include "collect/offcpu.h"
 #include "convert/profile.h"
 #include "convert/profile_json.h"
 #include "convert/stackset.h"
@@ -64,16 +65,57 @@ out:
 	return err;
 }
 
+/*
+ * The off-CPU source the way pgo collect makes it: required (off_cpu > 0) it must load;
+ * by default a machine without BPF gets a note and an on-CPU-only profile.
+ */
+static int offcpu_source(int off_cpu, struct collect_offcpu **offcpu, struct collect_source **src)
+{
+	struct collect_offcpu_opts oo = COLLECT_OFFCPU_OPTS_INIT;
+	char why[256];
+
+	*offcpu = NULL;
+	*src = NULL;
+	if (!off_cpu)
+		return 0;
+	if (collect_offcpu_probe(why, sizeof(why))) {
+		if (off_cpu > 0)
+			return pgo_error("cannot record off-CPU time: %s", why);
+		pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
+		return 0;
+	}
+	if (collect_offcpu_open(offcpu, &oo)) {
+		if (off_cpu > 0)
+			return -1;
+		pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
+		return 0;
+	}
+	if (!(*src = collect_offcpu_source_new(*offcpu))) {
+		collect_offcpu_free(*offcpu);
+		*offcpu = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 {
 	struct collect_opts o = { 0 };
 	struct collect_result r = { 0 };
+	struct collect_offcpu *offcpu;
+	struct collect_offcpu_stats st;
+	struct collect_source *src;
 	char dir[] = "/tmp/pgo-gate.XXXXXX", data[sizeof(dir) + 16];
-	int err = -1;
+	int err = -1, ret;
 
 	*text = NULL;
-	if (!mkdtemp(dir))
+	if (offcpu_source(opts->off_cpu, &offcpu, &src))
+		return -1;
+	if (!mkdtemp(dir)) {
+		collect_offcpu_source_free(src);
+		collect_offcpu_free(offcpu);
 		return pgo_error_errno("cannot create a temporary directory");
+	}
 	snprintf(data, sizeof(data), "%s/pgo.data", dir);
 	o.argv = opts->argv;
 	o.output = data;
@@ -82,7 +124,16 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 	o.runs = opts->runs;
 	o.argc_self = opts->argc_self;
 	o.argv_self = opts->argv_self;
-	if (collect_run(&o, &r))
+	if (src) {
+		o.sources = &src;
+		o.nr_sources = 1;
+	}
+	ret = collect_run(&o, &r);
+	if (offcpu)
+		collect_offcpu_get_stats(offcpu, &st);
+	collect_offcpu_source_free(src);
+	collect_offcpu_free(offcpu);
+	if (ret)
 		goto out;
 	if (r.interrupted) {
 		pgo_error("the collection was interrupted after %u of %u runs", r.runs, opts->runs);
@@ -98,6 +149,19 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
 	pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %.2f s CPU)", r.runs,
 		 (unsigned long long)r.samples, r.event, r.freq, r.cpu_ns / 1e9);
+	if (offcpu) {
+		pgo_info("off-CPU: %.2f s in %llu samples", st.total_ns / 1e9,
+			 (unsigned long long)st.samples);
+		if (st.k.ustack_dropped || st.k.kstack_dropped || st.k.map_full || st.k.storage_failed ||
+		    st.k.tgid_full)
+			pgo_warn("off-CPU losses: %llu user stacks, %llu kernel stacks, %llu map-full, "
+				 "%llu no storage, %llu unfollowed forks (the offcpu view under-counts)",
+				 (unsigned long long)st.k.ustack_dropped,
+				 (unsigned long long)st.k.kstack_dropped,
+				 (unsigned long long)st.k.map_full,
+				 (unsigned long long)st.k.storage_failed,
+				 (unsigned long long)st.k.tgid_full);
+	}
 	err = gate_perf_to_json(data, text);
 out:
 	unlink(data);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The gate on off-CPU time: tests/helpers/gate-lock has two threads contending a mutex in
+# contended() while the other holds it for 10 ms in hold_lock() (sleeping: "io" mode),
+# then both compute 1 ms in compute() and sleep 10 ms in wait_for_io(). Doubling the hold
+# time raises contended()'s share of the off-CPU time (about +4 points) and leaves the CPU
+# profile alone. The offcpu view fails (exit 1) with contended() flagged; two collections
+# of the baseline pass; the CPU view does not blame contended(), hold_lock() or busy().
+# The git flow (record/check) collects off-CPU by default, so check --view offcpu has both
+# sides; --no-off-cpu does not.
+# q = 0.01 as in t3004. The offcpu comparisons also use --abs-floor 2%: preemption
+# ([runnable]) depends on the machine's load, which differs between two collections
+# that are not interleaved; on this shared 2-core machine it moved by up to 1.3 points of
+# the off-CPU total between an idle and a loaded A/A, while the regression is 3-5 points.
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+L=$PGO_HELPERS/gate-lock
+RUN="-r 5"
+Q="--q 0.01"
+OFF="--view offcpu --abs-floor 2%"
+
+if ! test_have_prereq BPF || ! test_have_prereq PERF; then
+	skip_all "needs BPF and perf events"; test_done
+fi
+offcpu_require
+
+test_expect_success 'collect: baseline twice, and the lock held twice as long' '
+	pgo collect -q $RUN -o base.data -- "$L" 16 10000 10000 io &&
+	pgo collect -q $RUN -o same.data -- "$L" 16 10000 10000 io &&
+	pgo collect -q $RUN -o head.data -- "$L" 16 20000 10000 io
+'
+test_expect_success 'offcpu view: the doubled hold fails (exit 1) and flags contended()' '
+	test_expect_code 1 pgo gate compare $Q $OFF base.data head.data --json v.json >out &&
+	cat out &&
+	test_grep "^verdict: REGRESSION" out &&
+	test_grep "^contended +incl .*(ROOT CAUSE|root cause|via|moved)" out &&
+	python3 -c "import json,sys; v=json.load(open(\"v.json\")); r=[x for x in v[\"results\"] if x[\"function\"]==\"contended\" and x[\"kind\"]==\"inclusive\"][0]; sys.exit(0 if r[\"flagged\"] and r[\"delta\"] > 0.025 else 1)"
+'
+test_expect_success 'offcpu view: two collections of the baseline pass (exit 0)' '
+	test_expect_code 0 pgo gate compare $Q $OFF base.data same.data >out &&
+	test_grep "^verdict: pass" out
+'
+test_expect_success 'cpu view: the doubled hold blames none of contended(), hold_lock(), busy()' '
+	pgo gate compare $Q --view cpu base.data head.data >out; echo "cpu view exit $?" &&
+	cat out &&
+	test_grep -v "^(contended|busy|hold_lock) .*(ROOT CAUSE|root cause|via)" out
+'
+test_expect_success 'git flow: record stores the off-CPU view, check --view offcpu exits 1' '
+	mkdir repo && cd repo && git init -q -b main &&
+	echo base >f && git add f && git -c user.name=t -c user.email=t@t commit -q -m base &&
+	pgo gate record $RUN -- "$L" 16 10000 10000 io 2>err &&
+	test_grep "off-CPU: .* s in [0-9]+ samples" err &&
+	test_grep "stored a 5-run profile" err &&
+	git checkout -q -b pr &&
+	test_expect_code 1 pgo gate check $RUN $Q $OFF -- "$L" 16 20000 10000 io >out 2>err &&
+	cat out &&
+	test_grep "^contended +incl .*(ROOT CAUSE|root cause|via|moved)" out
+'
+test_expect_success 'check --no-off-cpu --view offcpu: the head has no offcpu view (exit 2)' '
+	cd repo &&
+	test_expect_code 2 pgo gate check $RUN --no-off-cpu --view offcpu -- "$L" 16 10000 10000 io 2>err &&
+	test_grep "offcpu.* missing" err
+'
+test_done
