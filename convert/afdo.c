@@ -26,7 +26,6 @@
 #define AFDO_HIST_INDIR_CALL_TOPN 7u
 #define AFDO_MAX_DEPTH 128
 
-
 /* ---- writer ---- */
 
 static int put32(struct pgo_buf *b, uint32_t v)
@@ -93,19 +92,18 @@ static int put_instance(struct pgo_buf *b, const struct names *n, const struct s
 	err |= put32(b, f->nr_cs);
 	for (i = 0; i < f->nr_pos; i++) {
 		const struct sp_pos *p = &f->pos[i];
-		uint64_t count = p->count * CONVERT_AFDO_COUNT_SCALE;
 
 		err |= put32(b, p->offset);
 		err |= put32(b, p->nr_targets);
-		err |= put64(b, count);
+		err |= put64(b, p->count);
 		s->positions++;
-		s->sum_counts += count;
-		if (count > s->max_count)
-			s->max_count = count;
+		s->sum_counts += p->count;
+		if (p->count > s->max_count)
+			s->max_count = p->count;
 		for (k = 0; k < p->nr_targets; k++) {
 			err |= put32(b, AFDO_HIST_INDIR_CALL_TOPN);
 			err |= put64(b, name_index(n, p->targets[k].name));
-			err |= put64(b, p->targets[k].count * CONVERT_AFDO_COUNT_SCALE);
+			err |= put64(b, p->targets[k].count);
 			s->targets++;
 		}
 	}
@@ -152,11 +150,9 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 		goto out;
 	mark = b->len;
 	for (i = 0; i < sp->nr_fns; i++) {
-		uint64_t head = sp->fns[i]->head * CONVERT_AFDO_COUNT_SCALE;
-
-		if (put64(b, head) || put_instance(b, &n, sp->fns[i], s))
+		if (put64(b, sp->fns[i]->head) || put_instance(b, &n, sp->fns[i], s))
 			goto out;
-		s->sum_heads += head;
+		s->sum_heads += sp->fns[i]->head;
 		s->functions++;
 	}
 	{

@@ -14,18 +14,6 @@
 
 struct convert_profile;
 
-/*
- * Every count, target count and head is written times CONVERT_AFDO_COUNT_SCALE. gcc 12
- * calls a count hot only when it is above the number of runs, which it fixes at 1
- * (autofdo-gcc12-format.md section 5): a line with one sample reads as cold. Call instructions are rarely sampled
- * (a call costs little time of its own), so a hot call site often has 1 sample; read as
- * cold, ipa-cp would not clone and the inliner would not inline through it. With the
- * scale, every sampled line is hot while all ratios stay as sampled. Measured on
- * examples/recsort (bench/NOTES.md): 4 collections lost the size-32 merge_sort clone in
- * 3 cases unscaled (0.99-1.03x of -O2), in none scaled (1.09-1.13x).
- */
-#define CONVERT_AFDO_COUNT_SCALE 10u
-
 struct convert_afdo_options {
 	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
 };
