@@ -58,6 +58,7 @@ struct convert_binary {
 	struct pairmap branches;       /* LBR (from, to) vaddrs -> count */
 	struct pairmap ranges;         /* LBR straight-line (begin, end) vaddrs -> count */
 	struct pairmap calls;          /* call stacks: (return address, callee address) -> samples */
+	struct pairmap ucalls;         /* the same from DWARF-unwound stacks (frameless callees too) */
 	uint64_t samples;
 };
 
@@ -71,6 +72,7 @@ struct convert_profile {
 	struct pairmap branches;       /* ADDR_KEY pairs, as in struct convert_binary */
 	struct pairmap ranges;
 	struct pairmap calls;
+	struct pairmap ucalls;
 	struct convert_binary *bins;
 	size_t nr_bins;
 	struct convert_run_info *runs;

@@ -603,6 +603,29 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 	return 0;
 }
 
+/*
+ * Call edges of a DWARF-unwound user stack. Unlike a frame-pointer chain, CFI also
+ * unwinds out of a frameless leaf, so the edge into it is real.
+ */
+static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s,
+			     const struct proc *pr)
+{
+	uint64_t inner, outer;
+	int i, n;
+
+	n = convert_unwind_sample(L->uw, s, L->uw_frames, CONVERT_UNWIND_MAX_FRAMES);
+	if (n < 0)
+		return -1;
+	for (i = 0; i + 1 < n; i++) {
+		if (L->uw_frames[i + 1].activation || !map_key(pr, L->uw_frames[i].pc, &inner) ||
+		    !map_key(pr, L->uw_frames[i + 1].pc, &outer))
+			continue;
+		if (pairmap_add(&L->p->ucalls, outer, inner, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 {
 	const struct collect_pd_sample *s = &ev->u.sample;
@@ -650,6 +673,11 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 			return -1;
 		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr) < 0)
 			return -1;
+		/* stacks unwind in add_stack; compiler profiles only need the edges */
+		if (L->uw && !p->want_stacks && !classify_kernel(s->cpumode, s->ip) &&
+		    (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER) &&
+		    add_unwound_calls(L, s, pr) < 0)
+			return -1;
 	}
 	if (p->want_stacks)
 		return add_stack(L, s, pr, view, weight);
@@ -690,7 +718,7 @@ static int load_one(struct convert_profile *p, const char *path)
 			}
 		}
 	}
-	if (p->want_stacks) {
+	{
 		for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
 			uint64_t st = collect_pdread_attr(L.r, i)->attr.sample_type;
 
@@ -896,7 +924,7 @@ static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, 
 		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
 		    convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
 			continue;
-		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : &b->calls;
+		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : which == 2 ? &b->calls : &b->ucalls;
 		if (pairmap_add(out, va, vb, e->count) < 0)
 			return -1;
 	}
@@ -934,7 +962,7 @@ static int attribute_samples(struct convert_profile *p)
 	}
 	p->info.samples_other_dso = user - p->info.samples_binary;
 	if (attribute_pairs(p, &p->branches, 0) < 0 || attribute_pairs(p, &p->ranges, 1) < 0 ||
-	    attribute_pairs(p, &p->calls, 2) < 0)
+	    attribute_pairs(p, &p->calls, 2) < 0 || attribute_pairs(p, &p->ucalls, 3) < 0)
 		return -1;
 	return 0;
 }
@@ -975,6 +1003,7 @@ void convert_profile_free(struct convert_profile *p)
 		pairmap_release(&p->bins[i].branches);
 		pairmap_release(&p->bins[i].ranges);
 		pairmap_release(&p->bins[i].calls);
+		pairmap_release(&p->bins[i].ucalls);
 		free(p->bins[i].path);
 	}
 	free(p->bins);
@@ -987,6 +1016,7 @@ void convert_profile_free(struct convert_profile *p)
 	pairmap_release(&p->branches);
 	pairmap_release(&p->ranges);
 	pairmap_release(&p->calls);
+	pairmap_release(&p->ucalls);
 	pgo_u64map_release(&p->stack_index);
 	free(p->stacks);
 	free(p->frames);

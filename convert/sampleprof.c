@@ -491,13 +491,14 @@ static int stack_targets(struct builder *B)
 	struct convert_binary *b = B->bin;
 	size_t i;
 
-	for (i = 0; i < b->calls.nr; i++) {
-		const struct pair_ent *e = &b->calls.e[i];
+	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
+		int unwound = i >= b->calls.nr;
+		const struct pair_ent *e = unwound ? &b->ucalls.e[i - b->calls.nr] : &b->calls.e[i];
 		struct convert_sym callee;
 
-		/* a function without a frame hides its caller from frame-pointer stacks */
+		/* a function without a frame hides its caller from frame-pointer stacks (not CFI) */
 		if (!convert_symtab_is_indirect_call(b->st, e->a) ||
-		    !convert_symtab_frame_ready(b->st, e->b))
+		    (!unwound && !convert_symtab_frame_ready(b->st, e->b)))
 			continue;
 		callee = convert_symtab_lookup(b->st, e->b);
 		if (callee.sym_name == CONVERT_NO_NAME)

@@ -26,7 +26,8 @@ run gcc -O2 -g -o recsort "$SRC" || exit 2
 step "2. collect samples on the training input"
 if pgo_works collect; then
 	# Three runs: ~6000 samples; sparser profiles leave warm code cold (bench/NOTES.md).
-	run "$PGO" collect -F 999 -r 3 -g -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
+	# The default --call-graph auto: DWARF unwinding for this -O2 binary (no frame pointers).
+	run "$PGO" collect -F 999 -r 3 -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
 else
 	echo "(pgo collect is not built yet: recording with perf record instead)"
 	run perf record -q -e task-clock -F 999 -g -o train.data -- ./recsort "${TRAIN[@]}" || die "perf record failed"
