@@ -10,7 +10,7 @@ test_expect_success BPF,PERF 'the futex wait is filed under the contended functi
 	test_grep "futex_wait.*;__GI___lll_lock_wait;contended;worker;start_thread" off &&
 	waited=$(sum_matching "lll_lock_wait;contended;" <off) &&
 	echo "waited $waited ns under contended" &&
-	test "$waited" -ge 100000000
+	test "$waited" -ge 90000000 # 100 waits of about 1 ms: the holder sleeps 1 ms, the waiter blocks just after it took the lock
 '
 
 test_expect_success BPF,PERF 'where libc reuses rbp (pthread_barrier_wait) the waiting function is still named' '
