@@ -171,7 +171,7 @@ FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(CON
 build/fuzz/obj/%.o: %.c | $(SKELS)
 	@mkdir -p $(@D)
 	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
-		-fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+		-fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJS)
 	$(call msg,FUZZ,$@)
 	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \

@@ -59,7 +59,8 @@ static int check_stdout(int ret)
 	if (fstat(fileno(stdout), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return ret;
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
-		pgo_error_errno("write failure on standard output");
+		if (ret == PGO_EXIT_OK) /* a failed command has reported its error already */
+			pgo_error_errno("write failure on standard output");
 		return ret == PGO_EXIT_OK ? PGO_EXIT_ERROR : ret;
 	}
 	return ret;

@@ -194,14 +194,8 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 			  (unsigned long long)got.sum_counts, (unsigned long long)want.sum_counts);
 		goto out;
 	}
-	if (!strcmp(path, "-")) {
-		if (fwrite(b.data, 1, b.len, stdout) != b.len) {
-			pgo_error_errno("cannot write the profile to stdout");
-			goto out;
-		}
-	} else if (pgo_write_file_atomic(path, b.data, b.len) < 0) {
+	if (pgo_write_file_atomic(path, b.data, b.len) < 0) /* "-" is stdout */
 		goto out;
-	}
 	*sum = want;
 	err = 0;
 out:

@@ -89,14 +89,8 @@ int convert_llvm_write(struct convert_profile *p, const char *path, uint64_t *fu
 		pgo_error("out of memory writing '%s'", path);
 		goto out;
 	}
-	if (!strcmp(path, "-")) {
-		if (fwrite(b.data, 1, b.len, stdout) != b.len) {
-			pgo_error_errno("cannot write the profile to stdout");
-			goto out;
-		}
-	} else if (pgo_write_file_atomic(path, b.data, b.len) < 0) {
+	if (pgo_write_file_atomic(path, b.data, b.len) < 0) /* "-" is stdout */
 		goto out;
-	}
 	*functions = sp.nr_fns;
 	err = 0;
 out:
