@@ -16,7 +16,7 @@ if ! test_have_prereq PERF || ! perf record -q -e cpu-clock -o probe.data true 2
 	pgo convert --dump dw.afdo >dumpd &&
 	off=$(grep -n "acc += f(i);" "$FIX/icall.c" | cut -d: -f1) &&
 	m=$(grep -n "^main(" "$FIX/icall.c" | cut -d: -f1) &&
-	test_grep "^  \+$((off - m)): [0-9]+  targets: op_hot=[1-9][0-9]*$" dumpd &&
+	test_grep "^  \+$((off - m)): [0-9]+  targets: op_hot=[1-9][0-9]*( |$)" dumpd &&
 	gcc -O2 -fauto-profile=dw.afdo -c "$FIX/icall.c" -o dw.o -fdump-ipa-afdo-details &&
 	test_grep "Indirect call -> direct call .* => op_hot" dw.c.*afdo
 '
@@ -55,7 +55,7 @@ test_expect_success 'DWARF-unwound stacks of a -O2 build (no frame pointers) giv
 	pgo convert --dump dw.afdo >dumpd &&
 	off=$(grep -n "acc += f(i);" "$FIX/icall.c" | cut -d: -f1) &&
 	m=$(grep -n "^main(" "$FIX/icall.c" | cut -d: -f1) &&
-	test_grep "^  \+$((off - m)): [0-9]+  targets: op_hot=[1-9][0-9]*$" dumpd &&
+	test_grep "^  \+$((off - m)): [0-9]+  targets: op_hot=[1-9][0-9]*( |$)" dumpd &&
 	gcc -O2 -fauto-profile=dw.afdo -c "$FIX/icall.c" -o dw.o -fdump-ipa-afdo-details &&
 	test_grep "Indirect call -> direct call .* => op_hot" dw.c.*afdo
 '
