@@ -33,8 +33,11 @@ test_expect_success '--dump shows the hot loop of work and the inline instances 
 	test_grep "^  \+$hel: inlined helper" dump
 '
 test_expect_success 'lines with code but no samples get explicit zeros' '
+	# the printf line runs once: a record must exist, and a sample landing on it (seen
+	# once in CI) may make it 1; other unsampled lines of main must be explicit zeros
 	pr=$(line_offset "printf(" main) &&
-	c=$(dump_count dump main "$pr") && test "$c" = 0
+	c=$(dump_count dump main "$pr") && test -n "$c" && test "$c" -le 1 &&
+	awk "/^[^ #]/ { in_f = (\$1 == \"main:\") } in_f && /^  [+-][0-9]+: 0\$/ { z++ } END { exit !(z >= 1) }" dump
 '
 test_expect_success 'gcc -fauto-profile accepts it with no diagnostics' '
 	gcc -O2 -Wall -Wextra -fauto-profile=hot.afdo -c "$FIX/hot.c" -o p.o \
