@@ -7,19 +7,6 @@
 
 if ! test_have_prereq PERF || ! perf record -q -e cpu-clock -o probe.data true 2>/dev/null; then
 	skip_all "perf record does not work here"
-	test_expect_success 'DWARF-unwound stacks of a -O2 build (no frame pointers) give the target too' '
-	gcc -O2 -g -o icall-nofp "$FIX/icall.c" &&
-	perf record -q --call-graph dwarf,4096 -e cpu-clock -c 50000 -o dw.data ./icall-nofp 5000000 \
-		>/dev/null 2>&1 &&
-	pgo convert --to autofdo -i dw.data -b icall-nofp -o dw.afdo 2>dw.err &&
-	test_grep "unwound [0-9]+ user stacks" dw.err &&
-	pgo convert --dump dw.afdo >dumpd &&
-	off=$(grep -n "acc += f(i);" "$FIX/icall.c" | cut -d: -f1) &&
-	m=$(grep -n "^main(" "$FIX/icall.c" | cut -d: -f1) &&
-	test_grep "^  \+$((off - m)): [0-9]+  targets: op_hot=[1-9][0-9]*( |$)" dumpd &&
-	gcc -O2 -fauto-profile=dw.afdo -c "$FIX/icall.c" -o dw.o -fdump-ipa-afdo-details &&
-	test_grep "Indirect call -> direct call .* => op_hot" dw.c.*afdo
-'
 test_done
 fi
 
