@@ -28,9 +28,18 @@ struct mapent {
 	uint32_t dso;
 };
 
+/*
+ * A process's executable mappings, sorted by start and disjoint. The block is shared
+ * copy-on-write by a parent and the children it forks (refs): a copy per fork would let a
+ * file with M mmaps and F forks cost M x F entries (a 1 MB file asked for 600 MB).
+ */
+struct mapblock {
+	size_t refs, nr, alloc;
+	struct mapent e[];
+};
+
 struct maptab {
-	struct mapent *e;
-	size_t nr, alloc;
+	struct mapblock *b;            /* NULL: no mappings */
 };
 
 struct proc {
@@ -220,74 +229,112 @@ static struct proc *proc_get(struct loader *L, uint32_t pid)
 	return pr;
 }
 
-/* Insert [start, end) -> dso, cutting whatever it overlaps. Keeps the table sorted. */
+static void maptab_release(struct maptab *t)
+{
+	if (t->b && !--t->b->refs)
+		free(t->b);
+	t->b = NULL;
+}
+
+/* dst shares src's mappings (a fork); dst's own are dropped. */
+static void maptab_share(struct maptab *dst, const struct maptab *src)
+{
+	maptab_release(dst);
+	dst->b = src->b;
+	if (dst->b)
+		dst->b->refs++;
+}
+
+/* Make t's block its own, with room for `need` entries (copy on write). */
+static int maptab_own(struct maptab *t, size_t need)
+{
+	struct mapblock *old = t->b, *nb;
+	size_t nr = old ? old->nr : 0, alloc;
+
+	if (old && old->refs == 1 && old->alloc >= need)
+		return 0;
+	alloc = need < 2 * nr ? 2 * nr : need;
+	if (alloc < 8)
+		alloc = 8;
+	nb = pgo_calloc(1, sizeof(*nb) + alloc * sizeof(nb->e[0]));
+	if (!nb)
+		return -1;
+	nb->refs = 1;
+	nb->nr = nr;
+	nb->alloc = alloc;
+	if (nr)
+		memcpy(nb->e, old->e, nr * sizeof(nb->e[0]));
+	maptab_release(t);
+	t->b = nb;
+	return 0;
+}
+
+/*
+ * Insert [start, end) -> dso, cutting whatever it overlaps: the head of an entry that
+ * starts before, the tail of one that ends after survive. Binary search and one memmove,
+ * not a rebuild of the table per mmap (quadratic in a file with many mmaps).
+ */
 static int maptab_insert(struct maptab *t, uint64_t start, uint64_t end, uint64_t pgoff,
 			 uint32_t dso)
 {
-	struct mapent *old = t->e, nw = { start, end, pgoff, dso };
-	size_t nr = t->nr, i;
-	struct maptab n = { NULL, 0, 0 };
-	int placed = 0;
+	struct mapent repl[3], *e;
+	size_t lo, hi, mid, nr, k = 0;
 
-	for (i = 0; i <= nr; i++) {
-		struct mapent e;
-
-		if (i < nr && old[i].end <= start) {
-			e = old[i];
-			goto keep;
-		}
-		if (!placed && (i == nr || old[i].start >= start || old[i].end > start)) {
-			/* head of an overlapped entry survives before the new one */
-			if (i < nr && old[i].start < start) {
-				e = old[i];
-				e.end = start;
-				if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
-					goto oom;
-				n.e[n.nr++] = e;
-			}
-			if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
-				goto oom;
-			n.e[n.nr++] = nw;
-			placed = 1;
-		}
-		if (i == nr)
-			break;
-		e = old[i];
-		if (e.end <= end && e.start >= start)
-			continue;
-		if (e.start < end && e.end > end) {
-			e.pgoff += end > e.start ? end - e.start : 0;
-			e.start = end > e.start ? end : e.start;
-		} else if (e.start < start) {
-			continue;
-		}
-keep:
-		if (PGO_ALLOC_GROW(n.e, n.nr + 1, n.alloc) < 0)
-			goto oom;
-		n.e[n.nr++] = e;
-	}
-	free(t->e);
-	*t = n;
-	return 0;
-oom:
-	free(n.e);
-	return -1;
-}
-
-static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
-{
-	size_t lo = 0, hi = t->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->e[mid].start <= ip)
+	if (maptab_own(t, (t->b ? t->b->nr : 0) + 2) < 0)
+		return -1;
+	e = t->b->e;
+	nr = t->b->nr;
+	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
+	for (lo = 0, hi = nr; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if (e[mid].end <= start)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo && ip < t->e[lo - 1].end)
-		return &t->e[lo - 1];
+	for (hi = nr, mid = lo; mid < hi;) {
+		size_t m = mid + (hi - mid) / 2;
+
+		if (e[m].start < end)
+			mid = m + 1;
+		else
+			hi = m;
+	}
+	hi = mid;
+	if (lo < hi && e[lo].start < start) {
+		repl[k] = e[lo];
+		repl[k++].end = start;
+	}
+	repl[k].start = start;
+	repl[k].end = end;
+	repl[k].pgoff = pgoff;
+	repl[k++].dso = dso;
+	if (lo < hi && e[hi - 1].end > end) {
+		repl[k] = e[hi - 1];
+		repl[k].pgoff += end - repl[k].start;
+		repl[k++].start = end;
+	}
+	memmove(e + lo + k, e + hi, (nr - hi) * sizeof(*e));
+	memcpy(e + lo, repl, k * sizeof(*e));
+	t->b->nr = nr - (hi - lo) + k;
+	return 0;
+}
+
+static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
+{
+	size_t lo = 0, hi = t->b ? t->b->nr : 0;
+	const struct mapent *e = t->b ? t->b->e : NULL;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < e[lo - 1].end)
+		return &e[lo - 1];
 	return NULL;
 }
 
@@ -333,18 +380,11 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 			return -1;
 		parent = parent ? &L->procs[pidx] : NULL; /* procs may have moved */
 	} else {
-		free(child->maps.e);
-		memset(&child->maps, 0, sizeof(child->maps));
+		maptab_release(&child->maps);
 	}
 	if (parent) {
 		child->run = parent->run;
-		if (parent->maps.nr) {
-			child->maps.e = pgo_calloc(parent->maps.nr, sizeof(*child->maps.e));
-			if (!child->maps.e)
-				return -1;
-			memcpy(child->maps.e, parent->maps.e, parent->maps.nr * sizeof(*child->maps.e));
-			child->maps.nr = child->maps.alloc = parent->maps.nr;
-		}
+		maptab_share(&child->maps, &parent->maps);
 		return 0;
 	}
 	{
@@ -385,8 +425,7 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 	if (c->exec) {
 		if (L->uw)
 			convert_unwind_exec(L->uw, c->pid);
-		free(pr->maps.e);
-		memset(&pr->maps, 0, sizeof(pr->maps));
+		maptab_release(&pr->maps);
 	}
 	ru = &L->p->runs[pr->run];
 	if (ru->pid == c->pid && c->pid == c->tid)
@@ -768,7 +807,7 @@ static int load_one(struct convert_profile *p, const char *path)
 out:
 	convert_unwind_free(L.uw);
 	for (i = 0; i < L.nr_procs; i++)
-		free(L.procs[i].maps.e);
+		maptab_release(&L.procs[i].maps);
 	free(L.procs);
 	free(L.frame_buf);
 	pgo_u64map_release(&L.pid2proc);

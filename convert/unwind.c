@@ -39,13 +39,22 @@ static const int dwarf_from_perf[17] = {
 struct uw_map {
 	uint64_t start, end, pgoff;
 	uint32_t path;             /* id in u->paths */
-	int reported;              /* part of the space's Dwfl */
+};
+
+/*
+ * A space's mappings, shared copy-on-write by a parent and the children it forks (refs):
+ * a copy per fork would let a file with M mmaps and F forks cost M x F entries.
+ */
+struct uw_maps {
+	size_t refs, nr, alloc;
+	struct uw_map e[];
 };
 
 struct uw_space {
 	uint32_t pid;
-	struct uw_map *maps;
-	size_t nr, alloc;
+	struct uw_maps *maps;          /* NULL: none */
+	uint8_t *reported;             /* per mapping: part of this space's Dwfl; own, not shared */
+	size_t reported_alloc;         /* flags beyond it are 0 */
 	Dwfl *dwfl;
 	int attached;
 	int rebuild;               /* a mapping was replaced: the Dwfl is stale */
@@ -93,16 +102,55 @@ int convert_unwind_new(struct convert_unwind **out)
 	return 0;
 }
 
+static size_t space_nr(const struct uw_space *sp)
+{
+	return sp->maps ? sp->maps->nr : 0;
+}
+
 static void space_drop_dwfl(struct uw_space *sp)
 {
-	size_t i;
-
 	dwfl_end(sp->dwfl);
 	sp->dwfl = NULL;
 	sp->attached = 0;
 	sp->rebuild = 0;
-	for (i = 0; i < sp->nr; i++)
-		sp->maps[i].reported = 0;
+	if (sp->reported)
+		memset(sp->reported, 0, sp->reported_alloc);
+}
+
+static void space_drop_maps(struct uw_space *sp)
+{
+	if (sp->maps && !--sp->maps->refs)
+		free(sp->maps);
+	sp->maps = NULL;
+}
+
+/* Make sp's mappings its own, with room for `need` (copy on write). */
+static int space_own_maps(struct uw_space *sp, size_t need)
+{
+	struct uw_maps *old = sp->maps, *nb;
+	size_t nr = space_nr(sp), alloc;
+
+	if (old && old->refs == 1 && old->alloc >= need)
+		return 0;
+	alloc = need < 2 * nr ? 2 * nr : need;
+	if (alloc < 8)
+		alloc = 8;
+	nb = pgo_calloc(1, sizeof(*nb) + alloc * sizeof(nb->e[0]));
+	if (!nb)
+		return -1;
+	nb->refs = 1;
+	nb->nr = nr;
+	nb->alloc = alloc;
+	if (nr)
+		memcpy(nb->e, old->e, nr * sizeof(nb->e[0]));
+	space_drop_maps(sp);
+	sp->maps = nb;
+	return 0;
+}
+
+static int is_reported(const struct uw_space *sp, size_t i)
+{
+	return i < sp->reported_alloc && sp->reported[i];
 }
 
 void convert_unwind_free(struct convert_unwind *u)
@@ -113,7 +161,8 @@ void convert_unwind_free(struct convert_unwind *u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++) {
 		dwfl_end(u->spaces[i].dwfl);
-		free(u->spaces[i].maps);
+		space_drop_maps(&u->spaces[i]);
+		free(u->spaces[i].reported);
 	}
 	free(u->spaces);
 	free(u->needed);
@@ -163,7 +212,7 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	struct uw_space *sp;
 	struct uw_map *m;
 	uint64_t end = start + len;
-	size_t i, keep = 0;
+	size_t i, nr, keep = 0;
 	long id;
 
 	if (!len || end < start || is_special(path))
@@ -174,27 +223,34 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	id = pgo_strtab_intern(&u->paths, path);
 	if (id < 0)
 		return -1;
-	for (i = 0; i < sp->nr; i++) {
-		m = &sp->maps[i];
+	nr = space_nr(sp);
+	for (i = 0; i < nr; i++) {
+		m = &sp->maps->e[i];
 		if (m->start == start && m->end == end && m->pgoff == pgoff && m->path == (uint32_t)id)
 			return 0; /* the same mapping again (ld.so remaps segments in place) */
+	}
+	if (space_own_maps(sp, nr + 1) < 0)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		m = &sp->maps->e[i];
 		if (m->start < end && start < m->end) {
 			/* an overlapped mapping goes away, and modules cannot be removed from a Dwfl */
-			if (m->reported)
+			if (is_reported(sp, i))
 				sp->rebuild = 1;
 			continue;
 		}
-		sp->maps[keep++] = *m;
+		if (i < sp->reported_alloc)
+			sp->reported[keep] = sp->reported[i];
+		sp->maps->e[keep++] = *m;
 	}
-	sp->nr = keep;
-	if (PGO_ALLOC_GROW(sp->maps, sp->nr + 1, sp->alloc) < 0)
-		return -1;
-	m = &sp->maps[sp->nr++];
+	for (i = keep; i < nr + 1 && i < sp->reported_alloc; i++)
+		sp->reported[i] = 0;
+	m = &sp->maps->e[keep];
 	m->start = start;
 	m->end = end;
 	m->pgoff = pgoff;
 	m->path = (uint32_t)id;
-	m->reported = 0;
+	sp->maps->nr = keep + 1;
 	return 0;
 }
 
@@ -211,16 +267,13 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	if (!child)
 		return -1;
 	space_drop_dwfl(child); /* a reused pid */
-	child->nr = 0;
+	space_drop_maps(child);
 	if (!parent)
 		return 0;
 	parent = &u->spaces[pidx]; /* spaces may have moved */
-	if (parent->nr) {
-		if (PGO_ALLOC_GROW(child->maps, parent->nr, child->alloc) < 0)
-			return -1;
-		memcpy(child->maps, parent->maps, parent->nr * sizeof(*child->maps));
-		child->nr = parent->nr;
-	}
+	child->maps = parent->maps;
+	if (child->maps)
+		child->maps->refs++;
 	/*
 	 * NEEDSWORK: the child gets a Dwfl of its own on its first sample, re-reading the
 	 * parent's files; sharing the parent's until their mappings differ would save that
@@ -238,7 +291,7 @@ void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
 	if (!sp)
 		return;
 	space_drop_dwfl(sp);
-	sp->nr = 0;
+	space_drop_maps(sp);
 }
 
 /* ---- building the Dwfl of a space ---- */
@@ -271,19 +324,22 @@ out:
 	return ret;
 }
 
-static void report_map(struct convert_unwind *u, struct uw_space *sp, struct uw_map *m)
+static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 {
+	const struct uw_map *m = &sp->maps->e[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
 	uint64_t bias;
 	size_t i;
 	int fd;
 
-	m->reported = 1;
+	sp->reported[k] = 1;
 	/* a file mapped in several executable pieces is one module */
-	for (i = 0; i < sp->nr; i++)
-		if (&sp->maps[i] != m && sp->maps[i].reported && sp->maps[i].path == m->path &&
-		    sp->maps[i].start - sp->maps[i].pgoff == m->start - m->pgoff)
+	for (i = 0; i < sp->maps->nr; i++) {
+		o = &sp->maps->e[i];
+		if (i != k && sp->reported[i] && o->path == m->path &&
+		    o->start - o->pgoff == m->start - m->pgoff)
 			return;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		pgo_debug(1, "unwind: cannot open '%s'; its frames end the stacks", path);
@@ -394,8 +450,10 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 /* Make sp->dwfl current: build it, or add the mappings that arrived since. */
 static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 {
-	size_t i, before = u->st.modules;
+	size_t i, before = u->st.modules, nr = space_nr(sp);
 
+	if (nr && PGO_ALLOC_GROW(sp->reported, nr, sp->reported_alloc) < 0)
+		return -1;
 	if (sp->rebuild)
 		space_drop_dwfl(sp);
 	if (!sp->dwfl) {
@@ -405,15 +463,15 @@ static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 		u->st.dwfl_builds++;
 		dwfl_report_begin(sp->dwfl);
 	} else {
-		for (i = 0; i < sp->nr && sp->maps[i].reported; i++)
+		for (i = 0; i < nr && sp->reported[i]; i++)
 			;
-		if (i == sp->nr)
+		if (i == nr)
 			return 0;
 		dwfl_report_begin_add(sp->dwfl);
 	}
-	for (i = 0; i < sp->nr; i++)
-		if (!sp->maps[i].reported)
-			report_map(u, sp, &sp->maps[i]);
+	for (i = 0; i < nr; i++)
+		if (!sp->reported[i])
+			report_map(u, sp, i);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	if (!sp->attached && u->st.modules > before) {
 		/* the architecture comes from the first module's ELF */
