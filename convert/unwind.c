@@ -55,6 +55,7 @@ struct uw_space {
 	struct uw_maps *maps;          /* NULL: none */
 	uint8_t *reported;             /* per mapping: part of this space's Dwfl; own, not shared */
 	size_t reported_alloc;         /* flags beyond it are 0 */
+	size_t modules;                /* modules in dwfl */
 	Dwfl *dwfl;
 	int attached;
 	int rebuild;               /* a mapping was replaced: the Dwfl is stale */
@@ -66,6 +67,7 @@ struct convert_unwind {
 	struct pgo_u64map pid2space;   /* pid -> index + 1 */
 	struct pgo_strtab paths;
 	struct convert_unwind_stats st;
+	size_t live_modules;           /* in all spaces' Dwfls */
 	Dwfl_Callbacks cb;
 	char *debuginfo_path;
 
@@ -107,8 +109,10 @@ static size_t space_nr(const struct uw_space *sp)
 	return sp->maps ? sp->maps->nr : 0;
 }
 
-static void space_drop_dwfl(struct uw_space *sp)
+static void space_drop_dwfl(struct convert_unwind *u, struct uw_space *sp)
 {
+	u->live_modules -= sp->modules;
+	sp->modules = 0;
 	dwfl_end(sp->dwfl);
 	sp->dwfl = NULL;
 	sp->attached = 0;
@@ -231,6 +235,16 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	}
 	if (space_own_maps(sp, nr + 1) < 0)
 		return -1;
+	if (nr >= CONVERT_UNWIND_MAX_MAPS) {
+		/* only a full table can stay full: a mapping that replaces others still fits */
+		for (i = 0; i < nr; i++)
+			if (sp->maps->e[i].start < end && start < sp->maps->e[i].end)
+				break;
+		if (i == nr) {
+			u->st.maps_dropped++;
+			return 0;
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		m = &sp->maps->e[i];
 		if (m->start < end && start < m->end) {
@@ -266,7 +280,7 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	child = space_get(u, pid);
 	if (!child)
 		return -1;
-	space_drop_dwfl(child); /* a reused pid */
+	space_drop_dwfl(u, child); /* a reused pid */
 	space_drop_maps(child);
 	if (!parent)
 		return 0;
@@ -280,7 +294,7 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	 * for fork-heavy workloads (and sharing Elf/CFI per file across processes too).
 	 * Until then the copied mappings are not in any Dwfl of the child's.
 	 */
-	space_drop_dwfl(child);
+	space_drop_dwfl(u, child);
 	return 0;
 }
 
@@ -290,7 +304,7 @@ void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
 
 	if (!sp)
 		return;
-	space_drop_dwfl(sp);
+	space_drop_dwfl(u, sp);
 	space_drop_maps(sp);
 }
 
@@ -358,6 +372,8 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 		return;
 	}
 	u->st.modules++;
+	u->live_modules++;
+	sp->modules++;
 }
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
@@ -455,7 +471,11 @@ static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 	if (nr && PGO_ALLOC_GROW(sp->reported, nr, sp->reported_alloc) < 0)
 		return -1;
 	if (sp->rebuild)
-		space_drop_dwfl(sp);
+		space_drop_dwfl(u, sp);
+	if (u->live_modules + nr > CONVERT_UNWIND_MAX_LIVE_MODULES)
+		for (i = 0; i < u->nr_spaces; i++)
+			if (&u->spaces[i] != sp && u->spaces[i].dwfl)
+				space_drop_dwfl(u, &u->spaces[i]);
 	if (!sp->dwfl) {
 		sp->dwfl = dwfl_begin(&u->cb);
 		if (!sp->dwfl)
@@ -660,11 +680,16 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	sum->frames += st->frames;
 	sum->dwfl_builds += st->dwfl_builds;
 	sum->modules += st->modules;
+	sum->maps_dropped += st->maps_dropped;
 	sum->ns += st->ns;
 	if (st->stack_copy > sum->stack_copy)
 		sum->stack_copy = st->stack_copy;
 	if (!st->samples)
 		return;
+	if (st->maps_dropped)
+		pgo_warn("%s: %llu mappings beyond %d in one process were not used for unwinding "
+			 "(a damaged or hostile file?); stacks through them are truncated", path,
+			 (unsigned long long)st->maps_dropped, CONVERT_UNWIND_MAX_MAPS);
 	(trunc * 20 > st->samples ? pgo_warn : pgo_info)(
 		"%s: unwound %llu user stacks: %llu complete, %llu truncated (%llu past the "
 		"%llu-byte stack copy: record with --call-graph dwarf,SIZE; %llu without usable "

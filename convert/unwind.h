@@ -32,6 +32,16 @@ struct convert_unwind;
 /* Deepest user chain returned (perf's kernel.perf_event_max_stack default). */
 #define CONVERT_UNWIND_MAX_FRAMES 127
 
+/*
+ * Bounds against hostile files (the same binary mapped at 30000 addresses cost 670 MB of
+ * libdwfl modules): a process's Dwfl gets at most CONVERT_UNWIND_MAX_MAPS file mappings
+ * (further ones are counted in maps_dropped; their frames end the stacks), and the Dwfls
+ * of all processes together hold at most CONVERT_UNWIND_MAX_LIVE_MODULES modules (beyond,
+ * the other processes' Dwfls are dropped and rebuilt when they are sampled again).
+ */
+#define CONVERT_UNWIND_MAX_MAPS 1024
+#define CONVERT_UNWIND_MAX_LIVE_MODULES 8192
+
 struct convert_unwind_stats {
 	uint64_t samples;          /* samples with user registers and a stack copy */
 	uint64_t complete;         /* unwound up to the outermost frame (_start, clone) */
@@ -42,6 +52,7 @@ struct convert_unwind_stats {
 	uint64_t frames;           /* user frames returned */
 	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
 	uint64_t modules;          /* files reported to them */
+	uint64_t maps_dropped;     /* mappings beyond CONVERT_UNWIND_MAX_MAPS in one process */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
 };
