@@ -13,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "convert/debuglink.h"
 #include "convert/symtab.h"
+#include "lib/buf.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
 #include "lib/report.h"
@@ -315,8 +317,14 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 	if (st->dwarf && read_cus(st) < 0)
 		goto fail;
 	if (!st->dwarf && (flags & CONVERT_SYMTAB_NEED_DWARF)) {
-		ST_ERROR(flags, "'%s' has no debug info (DWARF); build it with -g (or install its "
-			  "debug symbols)", path);
+		struct pgo_buf why = PGO_BUF_INIT;
+
+		if (convert_debuglink_explain(elf, path, st->build_id, st->build_id_len, &why) > 0)
+			ST_ERROR(flags, "'%s' has no debug info (DWARF): %s", path, pgo_buf_str(&why));
+		else
+			ST_ERROR(flags, "'%s' has no debug info (DWARF); build it with -g (or install "
+				  "its debug symbols)", path);
+		pgo_buf_release(&why);
 		goto fail;
 	}
 	*out = st;

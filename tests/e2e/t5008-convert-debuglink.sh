@@ -3,7 +3,8 @@
 # (objcopy --only-keep-debug / --add-gnu-debuglink) converts exactly like the unstripped
 # binary: beside it or in .debug/, after strip -g or strip --strip-all. A debuglink to a
 # missing file, or to the debug file of another build (CRC mismatch), is exit 2 with no
-# output, never a profile built from the wrong DWARF.
+# output, never a profile built from the wrong DWARF, and the message says which debug
+# file was found and how it differs (CRC32, build-id) or where it was looked for.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/convert-lib.sh"
 
@@ -11,7 +12,8 @@ if ! test_have_prereq PERF || ! perf record -q -e cpu-clock -o probe.data true 2
 	skip_all "perf record does not work here"
 	test_done
 fi
-command -v objcopy >/dev/null || { skip_all "needs objcopy (binutils)"; test_done; }
+command -v objcopy >/dev/null && command -v python3 >/dev/null ||
+	{ skip_all "needs objcopy (binutils) and python3"; test_done; }
 
 # split DIR DEBUGDIR STRIPFLAG: DIR/hot stripped with STRIPFLAG, its DWARF in DEBUGDIR/hot.debug.
 split() {
@@ -27,6 +29,18 @@ same_as_ref() {
 	pgo convert --dump "$2.afdo" >"$2.dump" && test_cmp ref.dump "$2.dump" &&
 	pgo convert --to llvm -i g.data -b "$1" -o "$2.prof" && test_cmp ref.prof "$2.prof"
 }
+
+# crcs BINARY DEBUGFILE: "CRC32 <of DEBUGFILE>, the binary expects <BINARY's debuglink CRC>"
+crcs() {
+	objcopy --dump-section .gnu_debuglink=link.bin "$1" /dev/null 2>/dev/null ||
+	objcopy -O binary --only-section=.gnu_debuglink "$1" link.bin &&
+	python3 -c "
+import struct, sys, zlib
+link = open(\"link.bin\", \"rb\").read()
+print(\"CRC32 %08x, the binary expects %08x\" % (zlib.crc32(open(sys.argv[1], \"rb\").read()),
+      struct.unpack(\"<I\", link[-4:])[0]))" "$2"
+}
+build_id() { readelf -n "$1" | sed -n 's/.*Build ID: //p'; }
 
 test_expect_success 'setup: record the unstripped binary, its profiles' '
 	build_hot hot -g &&
@@ -45,7 +59,8 @@ test_expect_success 'strip --strip-all (no .symtab), debug file in .debug/: iden
 test_expect_success 'a debuglink to a missing file: exit 2, no output' '
 	split c c --strip-debug && rm c/hot.debug &&
 	test_expect_code 2 pgo convert --to autofdo -i g.data -b c/hot -o c.afdo 2>err &&
-	cat err && test_grep "error: .*c/hot" err && test ! -e c.afdo
+	cat err && test ! -e c.afdo &&
+	test_grep "error: .c/hot. has no debug info \(DWARF\): its debug file .hot.debug. \(.gnu_debuglink\) is in none of .c/., .c/.debug/., ./usr/lib/debug/.*/c/.; put it there" err
 '
 test_expect_success 'a debuglink to the debug file of another build (CRC mismatch): exit 2' '
 	split d d --strip-debug &&
@@ -53,6 +68,20 @@ test_expect_success 'a debuglink to the debug file of another build (CRC mismatc
 	gcc -O2 -g -DTRAIN_INLINE -o other/hot other/hot.c -L. -lhot &&
 	objcopy --only-keep-debug other/hot d/hot.debug &&
 	test_expect_code 2 pgo convert --to autofdo -i g.data -b d/hot -o d.afdo 2>err &&
-	cat err && test_grep "error: .*d/hot" err && test ! -e d.afdo
+	cat err && test ! -e d.afdo &&
+	crcs d/hot d/hot.debug >crc &&
+	test_grep "error: .d/hot. has no debug info \(DWARF\): its debug file .d/hot.debug. \(.gnu_debuglink\) does not match it, a debug file of another build \($(cat crc); build-id $(build_id other/hot), the binary.s $(build_id hot)\); put the debug file of this build there" err
+'
+test_expect_success 'without build-ids the CRC32 alone tells the debug file of another build' '
+	mkdir -p e &&
+	gcc -O2 -g -DTRAIN_INLINE -Wl,--build-id=none -o e/hot "$FIX/hot.c" -L. -lhot &&
+	gcc -O2 -g -DTRAIN_INLINE -Wl,--build-id=none -o e/other other/hot.c -L. -lhot &&
+	objcopy --only-keep-debug e/hot e/hot.debug && strip --strip-debug e/hot &&
+	objcopy --add-gnu-debuglink=e/hot.debug e/hot &&
+	test_expect_code 0 pgo convert --to autofdo -i g.data -b e/hot -o e.afdo --force &&
+	objcopy --only-keep-debug e/other e/hot.debug &&
+	test_expect_code 2 pgo convert --to autofdo -i g.data -b e/hot -o e2.afdo --force 2>err &&
+	cat err && test ! -e e2.afdo && crcs e/hot e/hot.debug >crc &&
+	test_grep "its debug file .e/hot.debug. \(.gnu_debuglink\) does not match it, a debug file of another build \($(cat crc)\); put" err
 '
 test_done
