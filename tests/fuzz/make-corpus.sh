@@ -9,7 +9,7 @@ CS=$PWD/build/tests/helpers/callstacks
 out=$PWD/tests/fuzz/corpus
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out/pdread" "$out/afdo" "$out/profile-json" "$out/gate-profile"
+mkdir -p "$out/pdread" "$out/afdo" "$out/profile-json" "$out/gate-profile" "$out/symtab"
 cd "$tmp"
 perf record -q -e task-clock -F 499 -o perf-flat.data "$CS" 5 >/dev/null
 perf record -q -g -e task-clock -F 499 -o perf-g.data "$CS" 5 >/dev/null
@@ -21,4 +21,12 @@ mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
 "$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo-seed" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
 cp "$out/profile-json/pgo-collect-r2.json" "$out/gate-profile/"
+# symtab: the binary, and stripped copies whose .gnu_debuglink names hot.debug (the name
+# fuzz-symtab gives a second copy of its input, so the debug-file checks run too)
+cp "$CS" "$out/symtab/callstacks"
+objcopy --only-keep-debug "$CS" hot.debug
+strip --strip-debug -o "$out/symtab/callstacks-debuglink" "$CS"
+strip --strip-all -o "$out/symtab/callstacks-stripped-debuglink" "$CS"
+objcopy --add-gnu-debuglink=hot.debug "$out/symtab/callstacks-debuglink"
+objcopy --add-gnu-debuglink=hot.debug "$out/symtab/callstacks-stripped-debuglink"
 ls -l "$out"/*
