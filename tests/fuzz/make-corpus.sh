@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the seed corpora in tests/fuzz/corpus/ from real files: perf.data from
+# Regenerate the seed corpora in tests/fuzz/corpus/ from real files:
 # perf.data from perf record and pgo collect, the .afdo and profile JSON pgo convert makes of them,
 # the callstacks binary with its DWARF and stripped with a .gnu_debuglink (symtab).
 # Needs a built tree (make) and perf. Seeds are kept small so fuzzing stays fast.
