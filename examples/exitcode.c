@@ -14,27 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t proc_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
+#include "burn.h"
 
 __attribute__((noinline)) uint64_t burn(uint64_t budget)
 {
-	uint64_t x = 88172645463325252ULL, start = proc_ns();
-	int i;
-
-	while (!budget || proc_ns() - start < budget)
-		for (i = 0; i < 20000; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			__asm__ volatile("" : "+r"(x));
-		}
-	return x;
+	return burn_clock(CLOCK_PROCESS_CPUTIME_ID, budget);
 }
 
 int main(int argc, char **argv)

@@ -14,31 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t proc_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Inlined into each caller, so samples land in the caller itself. */
-static inline __attribute__((always_inline)) uint64_t burn(uint64_t budget)
-{
-	uint64_t x = 88172645463325252ULL, start = proc_ns();
-	int i;
-
-	while (proc_ns() - start < budget)
-		for (i = 0; i < 20000; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			__asm__ volatile("" : "+r"(x));
-		}
-	return x;
-}
+#include "burn.h"
 
 static uint64_t sink;
+
+/* The process's CPU clock: the children's time is their own after fork. */
+static inline __attribute__((always_inline)) uint64_t burn(uint64_t ns)
+{
+	return burn_clock(CLOCK_PROCESS_CPUTIME_ID, ns);
+}
 
 __attribute__((noinline)) void parent_spin(uint64_t ns) { sink += burn(ns); }
 __attribute__((noinline)) void forked_child_spin(uint64_t ns) { sink += burn(ns); }

@@ -14,34 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "burn.h"
+
 static long ms = 200;
 static pthread_mutex_t out = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t sink;
-
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Spin until this thread has used `budget` ns of CPU. */
-/* Inlined into each caller, so samples land in the caller itself. */
-static inline __attribute__((always_inline)) uint64_t burn(uint64_t budget)
-{
-	uint64_t x = 88172645463325252ULL, start = thread_ns();
-	int i;
-
-	while (thread_ns() - start < budget)
-		for (i = 0; i < 20000; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			__asm__ volatile("" : "+r"(x));
-		}
-	return x;
-}
 
 __attribute__((noinline)) void *worker_spin(void *arg)
 {
@@ -50,13 +27,15 @@ __attribute__((noinline)) void *worker_spin(void *arg)
 	printf("tid %ld\n", (long)syscall(SYS_gettid));
 	fflush(stdout);
 	pthread_mutex_unlock(&out);
-	__atomic_fetch_add(&sink, burn((uint64_t)ms * 1000000ULL), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sink, burn_clock(CLOCK_THREAD_CPUTIME_ID, (uint64_t)ms * 1000000ULL),
+			   __ATOMIC_RELAXED);
 	return NULL;
 }
 
 __attribute__((noinline)) void main_spin(void)
 {
-	__atomic_fetch_add(&sink, burn((uint64_t)ms * 1000000ULL / 2), __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sink, burn_clock(CLOCK_THREAD_CPUTIME_ID, (uint64_t)ms * 1000000ULL / 2),
+			   __ATOMIC_RELAXED);
 }
 
 int main(int argc, char **argv)
