@@ -19,6 +19,7 @@
 #include "convert/ksyms.h"
 #include "convert/unwind.h"
 #include "lib/alloc.h"
+#include "lib/cow.h"
 #include "lib/report.h"
 
 #define NO_RUN UINT32_MAX
@@ -29,17 +30,12 @@ struct mapent {
 };
 
 /*
- * A process's executable mappings, sorted by start and disjoint. The block is shared
- * copy-on-write by a parent and the children it forks (refs): a copy per fork would let a
- * file with M mmaps and F forks cost M x F entries (a 1 MB file asked for 600 MB).
+ * A process's executable mappings (struct mapent), sorted by start and disjoint, shared
+ * copy-on-write by a parent and the children it forks (a copy per fork let a 1 MB file with
+ * 2000 mmaps and 10000 forks ask for 600 MB).
  */
-struct mapblock {
-	size_t refs, nr, alloc;
-	struct mapent e[];
-};
-
 struct maptab {
-	struct mapblock *b;            /* NULL: no mappings */
+	struct pgo_cow *b;             /* NULL: no mappings */
 };
 
 struct proc {
@@ -231,42 +227,14 @@ static struct proc *proc_get(struct loader *L, uint32_t pid)
 
 static void maptab_release(struct maptab *t)
 {
-	if (t->b && !--t->b->refs)
-		free(t->b);
-	t->b = NULL;
+	pgo_cow_release(&t->b);
 }
 
 /* dst shares src's mappings (a fork); dst's own are dropped. */
 static void maptab_share(struct maptab *dst, const struct maptab *src)
 {
 	maptab_release(dst);
-	dst->b = src->b;
-	if (dst->b)
-		dst->b->refs++;
-}
-
-/* Make t's block its own, with room for `need` entries (copy on write). */
-static int maptab_own(struct maptab *t, size_t need)
-{
-	struct mapblock *old = t->b, *nb;
-	size_t nr = old ? old->nr : 0, alloc;
-
-	if (old && old->refs == 1 && old->alloc >= need)
-		return 0;
-	alloc = need < 2 * nr ? 2 * nr : need;
-	if (alloc < 8)
-		alloc = 8;
-	nb = pgo_calloc(1, sizeof(*nb) + alloc * sizeof(nb->e[0]));
-	if (!nb)
-		return -1;
-	nb->refs = 1;
-	nb->nr = nr;
-	nb->alloc = alloc;
-	if (nr)
-		memcpy(nb->e, old->e, nr * sizeof(nb->e[0]));
-	maptab_release(t);
-	t->b = nb;
-	return 0;
+	dst->b = pgo_cow_share(src->b);
 }
 
 /*
@@ -280,10 +248,10 @@ static int maptab_insert(struct maptab *t, uint64_t start, uint64_t end, uint64_
 	struct mapent repl[3], *e;
 	size_t lo, hi, mid, nr, k = 0;
 
-	if (maptab_own(t, (t->b ? t->b->nr : 0) + 2) < 0)
+	nr = pgo_cow_nr(t->b);
+	if (pgo_cow_own(&t->b, nr + 2, sizeof(*e)) < 0)
 		return -1;
-	e = t->b->e;
-	nr = t->b->nr;
+	e = PGO_COW_ELEMS(t->b, struct mapent);
 	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
 	for (lo = 0, hi = nr; lo < hi;) {
 		mid = lo + (hi - lo) / 2;
@@ -322,8 +290,8 @@ static int maptab_insert(struct maptab *t, uint64_t start, uint64_t end, uint64_
 
 static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 {
-	size_t lo = 0, hi = t->b ? t->b->nr : 0;
-	const struct mapent *e = t->b ? t->b->e : NULL;
+	size_t lo = 0, hi = pgo_cow_nr(t->b);
+	const struct mapent *e = t->b ? PGO_COW_ELEMS(t->b, const struct mapent) : NULL;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -18,6 +18,7 @@
 
 #include "convert/unwind.h"
 #include "lib/alloc.h"
+#include "lib/cow.h"
 #include "lib/hashmap.h"
 #include "lib/report.h"
 
@@ -41,18 +42,9 @@ struct uw_map {
 	uint32_t path;             /* id in u->paths */
 };
 
-/*
- * A space's mappings, shared copy-on-write by a parent and the children it forks (refs):
- * a copy per fork would let a file with M mmaps and F forks cost M x F entries.
- */
-struct uw_maps {
-	size_t refs, nr, alloc;
-	struct uw_map e[];
-};
-
 struct uw_space {
 	uint32_t pid;
-	struct uw_maps *maps;          /* NULL: none */
+	struct pgo_cow *maps;          /* struct uw_map, shared copy-on-write with forks */
 	uint8_t *reported;             /* per mapping: part of this space's Dwfl; own, not shared */
 	size_t reported_alloc;         /* flags beyond it are 0 */
 	size_t modules;                /* modules in dwfl */
@@ -104,9 +96,9 @@ int convert_unwind_new(struct convert_unwind **out)
 	return 0;
 }
 
-static size_t space_nr(const struct uw_space *sp)
+static struct uw_map *space_maps(const struct uw_space *sp)
 {
-	return sp->maps ? sp->maps->nr : 0;
+	return PGO_COW_ELEMS(sp->maps, struct uw_map);
 }
 
 static void space_drop_dwfl(struct convert_unwind *u, struct uw_space *sp)
@@ -119,37 +111,6 @@ static void space_drop_dwfl(struct convert_unwind *u, struct uw_space *sp)
 	sp->rebuild = 0;
 	if (sp->reported)
 		memset(sp->reported, 0, sp->reported_alloc);
-}
-
-static void space_drop_maps(struct uw_space *sp)
-{
-	if (sp->maps && !--sp->maps->refs)
-		free(sp->maps);
-	sp->maps = NULL;
-}
-
-/* Make sp's mappings its own, with room for `need` (copy on write). */
-static int space_own_maps(struct uw_space *sp, size_t need)
-{
-	struct uw_maps *old = sp->maps, *nb;
-	size_t nr = space_nr(sp), alloc;
-
-	if (old && old->refs == 1 && old->alloc >= need)
-		return 0;
-	alloc = need < 2 * nr ? 2 * nr : need;
-	if (alloc < 8)
-		alloc = 8;
-	nb = pgo_calloc(1, sizeof(*nb) + alloc * sizeof(nb->e[0]));
-	if (!nb)
-		return -1;
-	nb->refs = 1;
-	nb->nr = nr;
-	nb->alloc = alloc;
-	if (nr)
-		memcpy(nb->e, old->e, nr * sizeof(nb->e[0]));
-	space_drop_maps(sp);
-	sp->maps = nb;
-	return 0;
 }
 
 static int is_reported(const struct uw_space *sp, size_t i)
@@ -165,7 +126,7 @@ void convert_unwind_free(struct convert_unwind *u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++) {
 		dwfl_end(u->spaces[i].dwfl);
-		space_drop_maps(&u->spaces[i]);
+		pgo_cow_release(&u->spaces[i].maps);
 		free(u->spaces[i].reported);
 	}
 	free(u->spaces);
@@ -227,18 +188,18 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	id = pgo_strtab_intern(&u->paths, path);
 	if (id < 0)
 		return -1;
-	nr = space_nr(sp);
+	nr = pgo_cow_nr(sp->maps);
 	for (i = 0; i < nr; i++) {
-		m = &sp->maps->e[i];
+		m = &space_maps(sp)[i];
 		if (m->start == start && m->end == end && m->pgoff == pgoff && m->path == (uint32_t)id)
 			return 0; /* the same mapping again (ld.so remaps segments in place) */
 	}
-	if (space_own_maps(sp, nr + 1) < 0)
+	if (pgo_cow_own(&sp->maps, nr + 1, sizeof(*m)) < 0)
 		return -1;
 	if (nr >= CONVERT_UNWIND_MAX_MAPS) {
 		/* only a full table can stay full: a mapping that replaces others still fits */
 		for (i = 0; i < nr; i++)
-			if (sp->maps->e[i].start < end && start < sp->maps->e[i].end)
+			if (space_maps(sp)[i].start < end && start < space_maps(sp)[i].end)
 				break;
 		if (i == nr) {
 			u->st.maps_dropped++;
@@ -246,7 +207,7 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 		}
 	}
 	for (i = 0; i < nr; i++) {
-		m = &sp->maps->e[i];
+		m = &space_maps(sp)[i];
 		if (m->start < end && start < m->end) {
 			/* an overlapped mapping goes away, and modules cannot be removed from a Dwfl */
 			if (is_reported(sp, i))
@@ -255,11 +216,11 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 		}
 		if (i < sp->reported_alloc)
 			sp->reported[keep] = sp->reported[i];
-		sp->maps->e[keep++] = *m;
+		space_maps(sp)[keep++] = *m;
 	}
 	for (i = keep; i < nr + 1 && i < sp->reported_alloc; i++)
 		sp->reported[i] = 0;
-	m = &sp->maps->e[keep];
+	m = &space_maps(sp)[keep];
 	m->start = start;
 	m->end = end;
 	m->pgoff = pgoff;
@@ -281,13 +242,11 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	if (!child)
 		return -1;
 	space_drop_dwfl(u, child); /* a reused pid */
-	space_drop_maps(child);
+	pgo_cow_release(&child->maps);
 	if (!parent)
 		return 0;
 	parent = &u->spaces[pidx]; /* spaces may have moved */
-	child->maps = parent->maps;
-	if (child->maps)
-		child->maps->refs++;
+	child->maps = pgo_cow_share(parent->maps);
 	/*
 	 * NEEDSWORK: the child gets a Dwfl of its own on its first sample, re-reading the
 	 * parent's files; sharing the parent's until their mappings differ would save that
@@ -305,7 +264,7 @@ void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
 	if (!sp)
 		return;
 	space_drop_dwfl(u, sp);
-	space_drop_maps(sp);
+	pgo_cow_release(&sp->maps);
 }
 
 /* ---- building the Dwfl of a space ---- */
@@ -340,7 +299,7 @@ out:
 
 static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 {
-	const struct uw_map *m = &sp->maps->e[k], *o;
+	const struct uw_map *m = &space_maps(sp)[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
 	uint64_t bias;
 	size_t i;
@@ -349,7 +308,7 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 	sp->reported[k] = 1;
 	/* a file mapped in several executable pieces is one module */
 	for (i = 0; i < sp->maps->nr; i++) {
-		o = &sp->maps->e[i];
+		o = &space_maps(sp)[i];
 		if (i != k && sp->reported[i] && o->path == m->path &&
 		    o->start - o->pgoff == m->start - m->pgoff)
 			return;
@@ -466,7 +425,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 /* Make sp->dwfl current: build it, or add the mappings that arrived since. */
 static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 {
-	size_t i, before = u->st.modules, nr = space_nr(sp);
+	size_t i, before = u->st.modules, nr = pgo_cow_nr(sp->maps);
 
 	if (nr && PGO_ALLOC_GROW(sp->reported, nr, sp->reported_alloc) < 0)
 		return -1;

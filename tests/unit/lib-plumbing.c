@@ -7,6 +7,7 @@
 
 #include "lib/atomicfile.h"
 #include "lib/buf.h"
+#include "lib/cow.h"
 #include "lib/hashmap.h"
 #include "lib/parse.h"
 #include "tests/unit/test.h"
@@ -78,6 +79,33 @@ static int test_u64map(void)
 	T_ASSERT(pgo_u64map_find(&m, 1) == NULL);
 	T_ASSERT(pgo_u64map_get(&m, 4096, &v) == 0 && *v == 2);
 	pgo_u64map_release(&m);
+	return T_OK;
+}
+
+static int test_cow(void)
+{
+	struct pgo_cow *a = NULL, *b;
+	int *e;
+
+	T_ASSERT(pgo_cow_nr(a) == 0 && !pgo_cow_share(a));
+	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int)) == 0 && a->refs == 1 && a->alloc >= 3);
+	e = PGO_COW_ELEMS(a, int);
+	e[0] = 1, e[1] = 2, e[2] = 3;
+	a->nr = 3;
+	b = pgo_cow_share(a);
+	T_ASSERT(b == a && a->refs == 2);
+	/* a write through b copies: a keeps its values */
+	T_ASSERT(pgo_cow_own(&b, 4, sizeof(int)) == 0 && b != a && a->refs == 1 && b->refs == 1);
+	T_ASSERT(pgo_cow_nr(b) == 3 && PGO_COW_ELEMS(b, int)[2] == 3);
+	PGO_COW_ELEMS(b, int)[0] = 9;
+	T_ASSERT(PGO_COW_ELEMS(a, int)[0] == 1);
+	/* an unshared block with room is written in place */
+	e = PGO_COW_ELEMS(a, int);
+	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int)) == 0 && PGO_COW_ELEMS(a, int) == e);
+	pgo_cow_release(&b);
+	pgo_cow_release(&a);
+	pgo_cow_release(&a);
+	T_ASSERT(!a && !b);
 	return T_OK;
 }
 
@@ -180,6 +208,7 @@ static const struct t_case cases[] = {
 	{ "buf appends and detaches", test_buf },
 	{ "u64map stores 10k keys", test_u64map },
 	{ "strtab interns", test_strtab },
+	{ "cow arrays copy on write only when shared", test_cow },
 	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
 	{ "atomic file: ENOSPC fails the commit, no file", test_atomic_enospc },
 	{ "atomic file: a device is written in place, not replaced", test_atomic_device },

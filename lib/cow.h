@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Arrays shared copy-on-write: a parent process's mappings, inherited by each child it
+ * forks, are one array until one of them changes. Copying per holder instead lets an input
+ * with M entries and F holders cost M x F.
+ *
+ * struct pgo_cow is a reference-counted block of `nr` elements (capacity `alloc`); NULL
+ * is the empty array. A holder owns one reference: pgo_cow_share() takes another,
+ * pgo_cow_release() drops one (the last frees the block). Before writing, a holder calls
+ * pgo_cow_own(), which copies the block if anyone else holds it.
+ */
+#ifndef PGO_LIB_COW_H
+#define PGO_LIB_COW_H
+
+#include <stddef.h>
+
+struct pgo_cow {
+	size_t refs, nr, alloc;
+	max_align_t data[];
+};
+
+/* The elements, as type (borrowed; valid until the block changes hands or grows). */
+#define PGO_COW_ELEMS(a, type) ((type *)(void *)(a)->data)
+
+static inline size_t pgo_cow_nr(const struct pgo_cow *a)
+{
+	return a ? a->nr : 0;
+}
+
+/* Another reference to a (NULL stays NULL). */
+struct pgo_cow *pgo_cow_share(struct pgo_cow *a);
+/* Drop the reference in *a (NULL is fine) and set *a to NULL. */
+void pgo_cow_release(struct pgo_cow **a);
+/*
+ * Make *a this holder's own, with room for `need` elements of `size` bytes: a copy if the
+ * block is shared or too small, a new block if *a is NULL. Returns 0 or -1 (reported).
+ */
+int pgo_cow_own(struct pgo_cow **a, size_t need, size_t size);
+
+#endif
