@@ -12,6 +12,7 @@
 #include "collect/pdread.h"
 #include "lib/buf.h"
 #include "lib/report.h"
+#include "pdbuild.h"
 #include "test.h"
 
 #define ST (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -19,101 +20,30 @@
 
 static char path[64];
 
-static void put(struct pgo_buf *b, const void *p, size_t n)
-{
-	pgo_buf_add(b, p, n);
-}
-
-static void put64(struct pgo_buf *b, uint64_t v)
-{
-	put(b, &v, 8);
-}
-
-static void put32(struct pgo_buf *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void hdr(struct pgo_buf *b, uint32_t type, uint16_t misc, uint16_t size)
-{
-	put32(b, type);
-	put(b, &misc, 2);
-	put(b, &size, 2);
-}
-
-/* sample_id_all trailer for ST: tid, time, identifier */
-static void trailer(struct pgo_buf *b, uint32_t pid, uint64_t time)
-{
-	put32(b, pid);
-	put32(b, pid);
-	put64(b, time);
-	put64(b, 7);
-}
-
 static void sample(struct pgo_buf *b, uint64_t ip, uint32_t pid, uint64_t time, uint64_t nr_chain,
 		   uint64_t claimed_chain)
 {
 	uint64_t i;
 
-	hdr(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 8 * 6 + 8 * nr_chain);
-	put64(b, 7);
-	put64(b, ip);
-	put32(b, pid);
-	put32(b, pid);
-	put64(b, time);
-	put64(b, 1000);
-	put64(b, claimed_chain);
+	pdb_hdr(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 8 * 6 + 8 * nr_chain);
+	pdb_put64(b, 7);
+	pdb_put64(b, ip);
+	pdb_put32(b, pid);
+	pdb_put32(b, pid);
+	pdb_put64(b, time);
+	pdb_put64(b, 1000);
+	pdb_put64(b, claimed_chain);
 	for (i = 0; i < nr_chain; i++)
-		put64(b, ip + i);
+		pdb_put64(b, ip + i);
 }
 
-/*
- * A file: header, one attr (ids [7]), data records, a CMDLINE feature. `records` is
- * appended as the data section. Returns the whole image in b.
- */
+/* A file: header, one attr (ids [7]), data records, a CMDLINE feature "pgo collect". */
 static void build(struct pgo_buf *b, const struct pgo_buf *records)
 {
-	struct pd_file_header h;
-	struct perf_event_attr attr;
-	uint64_t attrs_off = sizeof(h), ids_off, data_off, feat_off;
-	const char *words[] = { "pgo", "collect" };
-	size_t i;
+	static const char *const words[] = { "pgo", "collect" };
 
-	memset(&h, 0, sizeof(h));
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.size = sizeof(attr);
-	attr.sample_type = ST;
-	attr.sample_id_all = 1;
-	attr.sample_period = 1000;
-	ids_off = attrs_off + sizeof(attr) + 16;
-	data_off = ids_off + 8;
-	memcpy(h.magic, PD_MAGIC, 8);
-	h.size = sizeof(h);
-	h.attr_size = sizeof(attr) + 16;
-	h.attrs.offset = attrs_off;
-	h.attrs.size = sizeof(attr) + 16;
-	h.data.offset = data_off;
-	h.data.size = records->len;
-	h.adds_features[0] = 1ULL << PD_FEAT_CMDLINE;
-	put(b, &h, sizeof(h));
-	put(b, &attr, sizeof(attr));
-	put64(b, ids_off);
-	put64(b, 8);
-	put64(b, 7);
-	put(b, records->data, records->len);
-	feat_off = b->len + 16;
-	put64(b, feat_off);
-	put64(b, 4 + 2 * (4 + 8));
-	put32(b, 2);
-	for (i = 0; i < 2; i++) {
-		char w[8] = { 0 };
-
-		strcpy(w, words[i]);
-		put32(b, 8);
-		put(b, w, 8);
-	}
+	pdb_file(b, records, ST, 0);
+	pdb_add_cmdline(b, words, 2);
 }
 
 static void valid_records(struct pgo_buf *r)
@@ -121,33 +51,33 @@ static void valid_records(struct pgo_buf *r)
 	static const char comm[16] = "bench";
 	static const char fname[16] = "/bin/bench";
 
-	hdr(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 24);
-	put32(r, 42);
-	put32(r, 42);
-	put(r, comm, 16);
-	trailer(r, 42, 100);
-	hdr(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 8 + 64 + 16 + 24);
-	put32(r, 42);
-	put32(r, 42);
-	put64(r, 0x400000);
-	put64(r, 0x1000);
-	put64(r, 0);
-	put64(r, 0);
-	put64(r, 0);
-	put64(r, 0);
-	put32(r, 5); /* PROT_READ | PROT_EXEC */
-	put32(r, 2);
-	put(r, fname, 16);
-	trailer(r, 42, 101);
+	pdb_hdr(r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, 8 + 8 + 16 + 24);
+	pdb_put32(r, 42);
+	pdb_put32(r, 42);
+	pdb_put(r, comm, 16);
+	pdb_trailer(r, 42, 42, 100);
+	pdb_hdr(r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 8 + 64 + 16 + 24);
+	pdb_put32(r, 42);
+	pdb_put32(r, 42);
+	pdb_put64(r, 0x400000);
+	pdb_put64(r, 0x1000);
+	pdb_put64(r, 0);
+	pdb_put64(r, 0);
+	pdb_put64(r, 0);
+	pdb_put64(r, 0);
+	pdb_put32(r, 5); /* PROT_READ | PROT_EXEC */
+	pdb_put32(r, 2);
+	pdb_put(r, fname, 16);
+	pdb_trailer(r, 42, 42, 101);
 	sample(r, 0x400200, 42, 300, 2, 2); /* later in the file, earlier in time */
-	hdr(r, 999, 0, 16);                 /* unknown type: skipped, counted */
-	put64(r, 0);
+	pdb_hdr(r, 999, 0, 16);                 /* unknown type: skipped, counted */
+	pdb_put64(r, 0);
 	sample(r, 0x400100, 42, 200, 0, 0);
-	hdr(r, PD_RECORD_FINISHED_ROUND, 0, 8);
-	hdr(r, PERF_RECORD_LOST, 0, 8 + 16 + 24);
-	put64(r, 7);
-	put64(r, 3);
-	trailer(r, 42, 400);
+	pdb_hdr(r, PD_RECORD_FINISHED_ROUND, 0, 8);
+	pdb_hdr(r, PERF_RECORD_LOST, 0, 8 + 16 + 24);
+	pdb_put64(r, 7);
+	pdb_put64(r, 3);
+	pdb_trailer(r, 42, 42, 400);
 }
 
 static int write_file(const struct pgo_buf *b)
@@ -303,8 +233,8 @@ static int test_zero_size_record(void)
 	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
 
 	valid_records(&rec);
-	hdr(&rec, PERF_RECORD_SAMPLE, 0, 0);
-	put64(&rec, 0);
+	pdb_hdr(&rec, PERF_RECORD_SAMPLE, 0, 0);
+	pdb_put64(&rec, 0);
 	build(&b, &rec);
 	T_ASSERT(expect_bad(&b) < 0);
 	pgo_buf_release(&rec);
@@ -330,8 +260,8 @@ static int test_compressed(void)
 {
 	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
 
-	hdr(&rec, PD_RECORD_COMPRESSED, 0, 16);
-	put64(&rec, 0);
+	pdb_hdr(&rec, PD_RECORD_COMPRESSED, 0, 16);
+	pdb_put64(&rec, 0);
 	build(&b, &rec);
 	T_ASSERT(expect_bad(&b) < 0);
 	pgo_buf_release(&rec);
@@ -350,9 +280,9 @@ static int test_short_attr(void)
 	memcpy(&h, b.data, sizeof(h));
 	h.attr_size = PERF_ATTR_SIZE_VER0 + 16;
 	h.attrs.size = h.attr_size;
-	put(&s, &h, sizeof(h));
-	put(&s, b.data + sizeof(h), PERF_ATTR_SIZE_VER0);
-	put(&s, b.data + sizeof(h) + sizeof(struct perf_event_attr), b.len - sizeof(h) -
+	pdb_put(&s, &h, sizeof(h));
+	pdb_put(&s, b.data + sizeof(h), PERF_ATTR_SIZE_VER0);
+	pdb_put(&s, b.data + sizeof(h) + sizeof(struct perf_event_attr), b.len - sizeof(h) -
 	    sizeof(struct perf_event_attr));
 	/* sections after the attr moved by the difference */
 	{

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Building small perf.data files by hand for the convert unit tests: one attr (id 7,
+ * Building small perf.data files by hand for the unit tests (reader and convert): one attr (id 7,
  * sample_id_all with TID|TIME|IDENTIFIER trailers) and the records the tests need.
  * Not a test itself: only the .c files under tests/unit are.
  */
@@ -121,6 +121,34 @@ static inline void pdb_file(struct pgo_buf *b, const struct pgo_buf *records, ui
 	pdb_put64(b, 8);
 	pdb_put64(b, 7);
 	pdb_put(b, records->data, records->len);
+}
+
+/*
+ * Append a CMDLINE feature section to a file from pdb_file() (its index goes right after
+ * the data section, where readers look) and set its bit in the header.
+ */
+static inline void pdb_add_cmdline(struct pgo_buf *b, const char *const *words, size_t n)
+{
+	struct pd_file_header h;
+	uint64_t size = 4;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		size += 4 + ((strlen(words[i]) + 8) & ~(size_t)7);
+	memcpy(&h, b->data, sizeof(h));
+	h.adds_features[0] |= 1ULL << PD_FEAT_CMDLINE;
+	memcpy(b->data, &h, sizeof(h));
+	pdb_put64(b, b->len + 16);
+	pdb_put64(b, size);
+	pdb_put32(b, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		static const char zeros[8];
+		size_t sl = strlen(words[i]), len = (sl + 8) & ~(size_t)7;
+
+		pdb_put32(b, (uint32_t)len);
+		pdb_put(b, words[i], sl);
+		pdb_put(b, zeros, len - sl); /* NUL-terminated, padded to 8 */
+	}
 }
 
 /* The executable mapping that contains fn, from /proc/self/maps. */
