@@ -6,25 +6,15 @@
 #include "convert/folded.h"
 #include "convert/stackset.h"
 #include "convert/wall.h"
+#include "tests/unit/folded-str.h"
 #include "tests/unit/test.h"
 
 static char *folded(const struct convert_stackset *set, long run)
 {
 	struct convert_folded_opts o = CONVERT_FOLDED_OPTS_INIT;
-	char *s = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&s, &len);
 
 	o.run = run;
-	if (!fp)
-		return NULL;
-	if (convert_folded_write(fp, set, &o)) {
-		fclose(fp);
-		free(s);
-		return NULL;
-	}
-	fclose(fp);
-	return s;
+	return folded_str(set, &o);
 }
 
 static int test_wall(void)
