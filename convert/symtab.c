@@ -293,10 +293,11 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 		goto fail;
 	}
 	dwfl_report_begin(st->dwfl);
-	/* dwfl takes the fd; bias 0 keeps link-time addresses */
+	/* dwfl takes the fd, but only on success; bias 0 keeps link-time addresses */
 	st->mod = dwfl_report_elf(st->dwfl, path, path, fd, 0, false);
 	dwfl_report_end(st->dwfl, NULL, NULL);
 	if (!st->mod) {
+		close(fd);
 		ST_ERROR(flags, "'%s' is not a readable ELF file: %s", path, dwfl_errmsg(-1));
 		goto fail;
 	}

@@ -16,7 +16,7 @@
 
 struct pgo_cow {
 	size_t refs, nr, alloc;
-	max_align_t data[];
+	_Alignas(max_align_t) unsigned char data[]; /* elements of any type */
 };
 
 /* The elements, as type (borrowed; valid until the block changes hands or grows). */
