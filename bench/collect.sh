@@ -9,12 +9,8 @@
 #
 #   bench/collect.sh [-r ROUNDS] [-s SCALE]    (default 12 rounds, SCALE 100: about 1 s of CPU)
 #   environment: PGO_BUILD (build dir with bin/pgo and examples/)
-set -u
-export LC_ALL=C
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PGO_BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PGO=$BUILD/bin/pgo
+. "$(dirname "$0")/lib.sh"
+ROOT=$PGO_ROOT BUILD=$PGO_BUILD
 BENCH=$BUILD/examples/shares
 ROUNDS=12 SCALE=100
 while getopts r:s: o; do

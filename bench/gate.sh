@@ -26,12 +26,8 @@
 #   bench/gate.sh [-n AA_TRIALS] [-m TRIALS_PER_CELL] [-t REAL_TRIALS] [--noise realistic|noisy]
 #                 [--no-real] [--no-synthetic]
 #   environment: PGO_BUILD (build dir with bin/pgo, tests/helpers/gate-synth, gate-work)
-set -u
-export LC_ALL=C
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PGO_BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PGO=$BUILD/bin/pgo
+. "$(dirname "$0")/lib.sh"
+ROOT=$PGO_ROOT BUILD=$PGO_BUILD
 SYNTH=$BUILD/tests/helpers/gate-synth
 AA=60 M=30 NOISE=realistic REAL=1 SYN=1 RT=25
 WORKB=$BUILD/tests/helpers/gate-work

@@ -21,12 +21,8 @@
 #
 #   bench/offcpu.sh [-r ROUNDS] [-n ROUND_TRIPS]      (default 9 rounds of 50000)
 #   environment: PGO_BUILD (build dir with bin/pgo and tests/helpers)
-set -u
-export LC_ALL=C
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PGO_BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PGO=$BUILD/bin/pgo
+. "$(dirname "$0")/lib.sh"
+ROOT=$PGO_ROOT BUILD=$PGO_BUILD
 PP=$BUILD/tests/helpers/offcpu-pingpong
 ROUNDS=9 N=50000
 while [ $# -gt 0 ]; do
@@ -61,7 +57,6 @@ run() { # variant -> ns per round trip on stdout
 	awk -v p="${p:-0}" '/^[0-9]+ ns per round trip/ { w = $1 } /cpu ns per round trip/ { c = $1 } END { print w, c, p }' "$out"
 }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "# $ROUNDS rounds x $N round trips (2 followed switches each), $(nproc) CPUs, $(uname -r)" >&2
 : >"$WORK/data"

@@ -17,12 +17,8 @@
 #
 #   bench/unwind.sh [-r ROUNDS] [-n ROWS]        (default 7 rounds, 100000 rows)
 #   environment: PGO_BUILD (build dir with bin/pgo)
-set -u
-export LC_ALL=C
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${PGO_BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-PGO=$BUILD/bin/pgo
+. "$(dirname "$0")/lib.sh"
+ROOT=$PGO_ROOT BUILD=$PGO_BUILD
 ROUNDS=7 ROWS=100000
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -44,7 +40,6 @@ if ! gcc -O2 -g -o sqlite "$ROOT/bench/unwind-sqlite.c" -lsqlite3 2>/dev/null; t
 	exit 2
 fi
 
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 echo "== 1. stack bytes complete unwinds need (recorded with --call-graph dwarf,65528)"
 measure_depth() { # name command...
