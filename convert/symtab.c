@@ -11,6 +11,7 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "convert/debuglink.h"
@@ -270,6 +271,7 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 {
 	struct convert_symtab *st;
 	GElf_Addr bias, bid_vaddr;
+	struct stat sb;
 	Elf *elf;
 	int fd;
 
@@ -281,9 +283,15 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 	st->path = pgo_strdup(path);
 	if (!st->path)
 		goto fail;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* paths come from the perf.data: a FIFO there must not block us (O_NONBLOCK) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ST_ERROR(flags, "cannot open '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		ST_ERROR(flags, "'%s' is not a regular file (an ELF binary is)", path);
 		goto fail;
 	}
 	st->dwfl = dwfl_begin(&callbacks);

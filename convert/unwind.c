@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -301,6 +302,7 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 {
 	const struct uw_map *m = &space_maps(sp)[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
+	struct stat sb;
 	uint64_t bias;
 	size_t i;
 	int fd;
@@ -313,7 +315,12 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 		    o->start - o->pgoff == m->start - m->pgoff)
 			return;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* the path comes from the perf.data: never block on a FIFO, never read a device */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0 && (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
 		pgo_debug(1, "unwind: cannot open '%s'; its frames end the stacks", path);
 		return;

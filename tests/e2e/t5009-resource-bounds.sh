@@ -4,7 +4,7 @@
 # many stacks each in one run: 23 GB in gate compare), a perf.data whose process forks
 # thousands of times after thousands of mmaps (634 MB, 1.3 GB with DWARF stacks), 30000
 # mmaps in one process (16 s; 670 MB of libdwfl modules with DWARF stacks), AutoFDO counts
-# of 2^32-1. Each case: the documented outcome (exit 2 with the message, or a valid
+# of 2^32-1, a FIFO named as a binary (open() waited forever). Each case: the documented outcome (exit 2 with the message, or a valid
 # result), no output file on error, within 60 s, and a peak RSS under 100 MB (400 MB in a
 # sanitizer build, whose shadow memory counts too).
 . "$(dirname "$0")/lib.sh"
@@ -156,6 +156,23 @@ if test_have_prereq PERF && pgo collect -q --no-off-cpu -o probe.data -- true 2>
 		test_cmp fp.folded maps.folded &&
 		bounded pgo convert --to folded -i dw-maps.data -o dw-maps.folded && test "$(cat rc)" = 0 &&
 		test_grep "warning: dw-maps.data: [0-9]+ mappings beyond 1024 in one process" err
+	'
+	test_expect_success 'a FIFO as the binary (-b, or named by the mmaps) is refused, not waited on' '
+		mkfifo fifo &&
+		bounded pgo convert --to autofdo -i fp.data -b "$PWD/fifo" -o f.afdo &&
+		test "$(cat rc)" = 2 && test ! -e f.afdo &&
+		test_grep "error: .*/fifo. is not a regular file" err &&
+		for f in fp dw; do
+			python3 -c "
+import sys
+d = open(sys.argv[1], \"rb\").read()
+old, new = sys.argv[2].encode(), sys.argv[3].encode()
+assert len(new) <= len(old) and old in d
+open(sys.argv[4], \"wb\").write(d.replace(old, new + bytes(len(old) - len(new))))
+" $f.data "$CS" "$PWD/fifo" $f-fifo.data &&
+			bounded pgo convert --to folded -i $f-fifo.data -o $f-fifo.folded &&
+			test "$(cat rc)" = 0 && test -s $f-fifo.folded || exit 1
+		done
 	'
 else
 	test_expect_success PERF 'perf.data cases (pgo collect cannot sample here)' 'false'
