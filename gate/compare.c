@@ -70,7 +70,9 @@ static int is_own(const struct gate_profile *b, const struct gate_profile *h, ui
 
 /*
  * The stacks of `in` (kr runs) with only own-code frames (own[f]), identical results
- * merged; a stack without any own frame is kept whole. *out must be zeroed.
+ * merged. A stack without any own frame (the frame-pointer walk lost the caller of
+ * pthread_join in main, a thread that never ran own code) is charged to its outermost
+ * frame, which names the library call. *out must be zeroed.
  */
 static int own_code_view(const struct gate_view *in, size_t kr, const unsigned char *own,
 			 struct gate_view *out)
@@ -90,10 +92,8 @@ static int own_code_view(const struct gate_view *in, size_t kr, const unsigned c
 		for (i = 0, n = 0; i < st->depth; i++)
 			if (own[st->frames[i]])
 				fr[n++] = st->frames[i];
-		if (!n) {
-			memcpy(fr, st->frames, st->depth * sizeof(*fr));
-			n = st->depth;
-		}
+		if (!n)
+			fr[n++] = st->frames[0];
 		pgo_buf_reset(&key);
 		for (i = 0; i < n; i++)
 			if (pgo_buf_addf(&key, "%s%u", i ? "," : "", (unsigned)fr[i]))
@@ -236,6 +236,7 @@ const char *gate_role_name(enum gate_role r)
 	case GATE_ROLE_VIA: return "via";
 	case GATE_ROLE_MOVED: return "moved";
 	case GATE_ROLE_IMPROVED: return "improved";
+	case GATE_ROLE_OUTSIDE: return "not own code";
 	default: return "";
 	}
 }
@@ -247,8 +248,9 @@ static int result_rank(const struct gate_result *r)
 	case GATE_ROLE_ROOT_INCL: return 1;
 	case GATE_ROLE_VIA: return 2;
 	case GATE_ROLE_MOVED: return 3;
-	case GATE_ROLE_IMPROVED: return 4;
-	default: return 5;
+	case GATE_ROLE_OUTSIDE: return 4;
+	case GATE_ROLE_IMPROVED: return 5;
+	default: return 6;
 	}
 }
 
@@ -500,6 +502,11 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		if (!res->flagged || res->moved)
 			continue;
 		v->nr_flagged++;
+		/* only the benchmark's own code can be a root cause in these views */
+		if (own && !own[i / 2]) {
+			res->outside = 1;
+			continue;
+		}
 		if (res->kind == GATE_SELF) {
 			res->root_cause = 1;
 			continue;
@@ -508,7 +515,7 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 0; j < v->nr_results; j++) {
 			const struct gate_result *o2 = &v->results[j];
 
-			if (j / 2 == i / 2 || !o2->flagged || o2->moved)
+			if (j / 2 == i / 2 || !o2->flagged || o2->moved || (own && !own[j / 2]))
 				continue;
 			if (is_descendant(&sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
 				res->root_cause = 0;
@@ -532,7 +539,8 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 1; j < v->nr_results; j += 2) {
 			const struct gate_result *a = &v->results[j];
 
-			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause)
+			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause ||
+			    (own && !own[j / 2]))
 				continue;
 			if (!is_descendant(&sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
 				continue;
@@ -573,6 +581,8 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 				res->role = GATE_ROLE_ROOT;
 			else if (res->moved)
 				res->role = GATE_ROLE_MOVED;
+			else if (res->outside)
+				res->role = GATE_ROLE_OUTSIDE;
 			else if (res->flagged)
 				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
 										: GATE_ROLE_VIA;

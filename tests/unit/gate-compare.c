@@ -257,7 +257,7 @@ static int test_recursion_counted_once(void)
  * pthread_mutex_lock (the futex in libc and the kernel), in wait_for_io()'s nanosleep,
  * and in other()'s read. with_dsos: the file says which DSO each frame is in.
  */
-static char *lock_profile(double lock_ms, double io_ms, int with_dsos)
+static char *lock_profile(double lock_ms, double io_ms, double join_ms, int with_dsos)
 {
 	struct pgo_buf b = PGO_BUF_INIT;
 	int r, e = 0;
@@ -269,7 +269,8 @@ static char *lock_profile(double lock_ms, double io_ms, int with_dsos)
 		e |= pgo_buf_adds(&b, "\"dsos\":{\"bench\":{\"own\":true,\"frames\":[\"main\","
 				  "\"worker\",\"contended\",\"wait_for_io\",\"other\"]},"
 				  "\"libc.so.6\":{\"own\":false,\"frames\":[\"pthread_mutex_lock\","
-				  "\"__lll_lock_wait\",\"clock_nanosleep\",\"read\",\"start_thread\"]},"
+				  "\"__lll_lock_wait\",\"clock_nanosleep\",\"read\",\"start_thread\","
+				  "\"__pthread_clockjoin_ex\"]},"
 				  "\"[kernel.kallsyms]\":{\"frames\":[\"futex_wait_[k]\"]}},");
 	e |= pgo_buf_adds(&b, "\"runs\":[");
 	for (r = 0; r < 5; r++) {
@@ -281,8 +282,10 @@ static char *lock_profile(double lock_ms, double io_ms, int with_dsos)
 				  "\"start_thread;worker;contended;pthread_mutex_lock;__lll_lock_wait;"
 				  "futex_wait_[k];[sleep]\":%.0f,"
 				  "\"start_thread;worker;wait_for_io;clock_nanosleep;[sleep]\":%.0f,"
-				  "\"start_thread;worker;other;read;[io]\":%.0f}}",
-				  r ? "," : "", lock_ms * 1e6 * n1, io_ms * 1e6 * n2, 4000 * 1e6 * n3);
+				  "\"start_thread;worker;other;read;[io]\":%.0f,"
+				  "\"__pthread_clockjoin_ex;futex_wait_[k];[sleep]\":%.0f}}",
+				  r ? "," : "", lock_ms * 1e6 * n1, io_ms * 1e6 * n2, 4000 * 1e6 * n3,
+				  join_ms * 1e6 * n2);
 	}
 	e |= pgo_buf_adds(&b, "]}");
 	if (e) {
@@ -293,9 +296,11 @@ static char *lock_profile(double lock_ms, double io_ms, int with_dsos)
 }
 
 static int lock_verdict(int with_dsos, const char *head_view, struct gate_verdict **v,
-			struct pgo_strtab *names)
+			struct pgo_strtab *names, double join_head_ms)
 {
-	char *base = lock_profile(2000, 4000, with_dsos), *head = lock_profile(4000, 2000, with_dsos);
+	char *base = lock_profile(2000, 4000, 3000, with_dsos);
+	char *head = join_head_ms ? lock_profile(2000, 4000, join_head_ms, with_dsos)
+				  : lock_profile(4000, 2000, 3000, with_dsos);
 	struct gate_profile *b = NULL, *h = NULL;
 	struct gate_opts go = GATE_OPTS_INIT;
 	int err = -1;
@@ -325,7 +330,7 @@ static int test_offcpu_root_is_own_code(void)
 		struct gate_verdict *v = NULL;
 		int contended = 0;
 
-		T_ASSERT(lock_verdict(1, views[k], &v, &names) == 0);
+		T_ASSERT(lock_verdict(1, views[k], &v, &names, 0) == 0);
 		T_ASSERT(v->regression);
 		for (i = 0; i < v->nr_results; i++) {
 			const struct gate_result *r = &v->results[i];
@@ -354,7 +359,7 @@ static int test_offcpu_old_profile(void)
 	struct gate_verdict *v = NULL;
 	size_t i;
 
-	T_ASSERT(lock_verdict(0, "offcpu", &v, &names) == 0);
+	T_ASSERT(lock_verdict(0, "offcpu", &v, &names, 0) == 0);
 	T_ASSERT(v->regression);
 	for (i = 0; i < v->nr_results; i++) {
 		const struct gate_result *r = &v->results[i];
@@ -420,7 +425,36 @@ static int test_no_self_time_is_not_moved(void)
 	return T_OK;
 }
 
+/*
+ * A stack the unwinder left without any own frame (main's pthread_join) grows: flagged as
+ * not own code, a warning; nothing of the benchmark's changed, so the gate passes.
+ */
+static int test_offcpu_no_own_frame_warns(void)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_verdict *v = NULL;
+	size_t i;
+	int seen = 0;
+
+	T_ASSERT(lock_verdict(1, "offcpu", &v, &names, 6000) == 0);
+	T_ASSERT(!v->regression);
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+
+		if (!strcmp(r->name, "__pthread_clockjoin_ex") && r->kind == GATE_SELF) {
+			T_ASSERT(r->flagged && r->outside && r->role == GATE_ROLE_OUTSIDE);
+			seen = 1;
+		}
+	}
+	T_ASSERT(seen);
+	gate_verdict_free(v);
+	pgo_strtab_release(&names);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
+	{ "offcpu: a stack without own frames is a warning, not a root cause",
+	  test_offcpu_no_own_frame_warns },
 	{ "a caller without self time is not code motion", test_no_self_time_is_not_moved },
 	{ "offcpu/wall: the root cause is the waiting own function, not libc or the kernel",
 	  test_offcpu_root_is_own_code },
