@@ -92,6 +92,66 @@ fail:
 	return NULL;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * "dsos": { "libc.so.6": { "own": false, "frames": [...] }, ... }, DSOs and frames sorted
+ * so the same profile always writes the same bytes. NULL after reporting.
+ */
+static json_t *dsos_object(const struct convert_stackset *set)
+{
+	const char **dsos = NULL, **frames = NULL;
+	size_t i, j, k, nr, nd = set->dsos.nr;
+	json_t *obj = json_object();
+
+	if (!obj)
+		goto oom;
+	dsos = pgo_calloc(nd + 1, sizeof(*dsos));
+	frames = pgo_calloc(set->frame_dsos.count + 1, sizeof(*frames));
+	if (!dsos || !frames)
+		goto fail;
+	for (i = 0; i < nd; i++)
+		dsos[i] = pgo_strtab_str(&set->dsos, i);
+	qsort(dsos, nd, sizeof(*dsos), cmp_str);
+	for (k = 0; k < nd; k++) {
+		long d = pgo_strtab_find(&set->dsos, dsos[k]);
+		json_t *o, *arr;
+
+		for (i = 0, nr = 0; i < set->frame_dsos.cap; i++) {
+			const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+
+			if (sl->used && (long)(sl->key >> 32) == d)
+				frames[nr++] = pgo_strtab_str(&set->frame_names,
+							      (size_t)(sl->key & 0xffffffffu));
+		}
+		qsort(frames, nr, sizeof(*frames), cmp_str);
+		o = json_object();
+		arr = json_array();
+		if (!o || json_object_set_new(obj, dsos[k], o) || !arr ||
+		    json_object_set_new(o, "own", json_boolean(set->dso_own[d])) ||
+		    json_object_set_new(o, "frames", arr)) {
+			json_decref(arr);
+			goto oom;
+		}
+		for (j = 0; j < nr; j++)
+			if (json_array_append_new(arr, json_string(frames[j])))
+				goto oom;
+	}
+	free(dsos);
+	free(frames);
+	return obj;
+oom:
+	pgo_error("cannot store the DSOs in the profile: not valid UTF-8 or out of memory");
+fail:
+	free(dsos);
+	free(frames);
+	json_decref(obj);
+	return NULL;
+}
+
 int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 {
 	json_t *root = json_object(), *bin = NULL, *views, *runs;
@@ -119,6 +179,12 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 		if ((set->views & (1u << i)) &&
 		    json_array_append_new(views, json_string(convert_view_name((enum convert_view)i))))
 			goto out;
+	if (set->dsos.nr) {
+		json_t *d = dsos_object(set);
+
+		if (!d || json_object_set_new(root, "dsos", d))
+			goto out;
+	}
 	runs = json_array();
 	if (!runs || json_object_set_new(root, "runs", runs))
 		goto out;
@@ -300,6 +366,45 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	return 0;
 }
 
+/* Optional "dsos" (docs/profile-json.md): which DSO each frame name comes from. */
+static int read_dsos(struct jctx *c, json_t *obj, struct convert_stackset *set)
+{
+	const char *dso;
+	json_t *d;
+
+	at(c, NULL, "dsos");
+	if (!json_is_object(obj))
+		return bad(c, "expected an object");
+	json_object_foreach(obj, dso, d) {
+		json_t *own, *frames, *f;
+		size_t i;
+
+		pgo_buf_reset(&c->path);
+		pgo_buf_addf(&c->path, "dsos[\"%.200s\"]", dso);
+		if (!*dso || strlen(dso) > PROFILE_MAX_FRAME)
+			return bad(c, "expected a DSO name of 1 byte to 1 MiB");
+		if (!json_is_object(d))
+			return bad(c, "expected an object");
+		own = json_object_get(d, "own");
+		if (own && !json_is_boolean(own))
+			return bad(c, "own: expected true or false");
+		frames = json_object_get(d, "frames");
+		if (!frames || !json_is_array(frames))
+			return bad(c, "frames: expected an array of frame names");
+		json_array_foreach(frames, i, f) {
+			const char *name = json_is_string(f) ? json_string_value(f) : NULL;
+
+			if (!name || !*name || strchr(name, ';') || strlen(name) > PROFILE_MAX_FRAME) {
+				pgo_buf_addf(&c->path, ".frames[%zu]", i);
+				return bad(c, "expected a frame name (1 byte to 1 MiB, no ';')");
+			}
+			if (convert_stackset_add_frame_dso(set, name, dso, own && json_is_true(own)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *set)
 {
 	json_t *v, *bin, *runs;
@@ -362,6 +467,9 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 			set->views |= 1u << view;
 		}
 	}
+	v = json_object_get(root, "dsos");
+	if (v && read_dsos(c, v, set))
+		return -1;
 	runs = json_object_get(root, "runs");
 	at(c, NULL, "runs");
 	if (!runs)
