@@ -41,10 +41,7 @@ static void *worker(void *arg)
 	long id = (long)arg;
 
 	for (long r = 0; r < rounds; r++) {
-		if (r % 2 == id)
-			hold_lock();
-		else
-			contended();
+		take_turn(r, id);
 		compute();
 		wait_for_io();
 	}

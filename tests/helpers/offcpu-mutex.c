@@ -18,12 +18,8 @@ static void *worker(void *arg)
 {
 	long id = (long)arg;
 
-	for (long r = 0; r < rounds; r++) {
-		if (r % 2 == id)
-			hold_lock();
-		else
-			contended();
-	}
+	for (long r = 0; r < rounds; r++)
+		take_turn(r, id);
 	return NULL;
 }
 

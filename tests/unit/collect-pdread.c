@@ -82,15 +82,7 @@ static void valid_records(struct pgo_buf *r)
 
 static int write_file(const struct pgo_buf *b)
 {
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "/tmp/pgo-pdread-%d.data", (int)getpid());
-	fp = fopen(path, "wb");
-	if (!fp)
-		return -1;
-	if (b->len)
-		fwrite(b->data, 1, b->len, fp);
-	return fclose(fp);
+	return pdb_write(b, "pdread", path, sizeof(path));
 }
 
 /* Open and walk everything; returns 0 if every record was read, -1 on any error. */
