@@ -54,8 +54,10 @@ static __attribute__((noinline)) void contended(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* Round r for thread id (0 or 1): the threads take turns holding the lock. Inlined: the
- * stacks show the worker calling hold_lock() or contended() directly. */
+/*
+ * Round r for thread id (0 or 1): the threads take turns holding the lock. Inlined: the
+ * stacks show the worker calling hold_lock() or contended() directly.
+ */
 static inline __attribute__((always_inline)) void take_turn(long r, long id)
 {
 	if (r % 2 == id)
