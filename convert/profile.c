@@ -23,6 +23,13 @@
 #include "lib/report.h"
 
 #define NO_RUN UINT32_MAX
+/*
+ * Mapping entries of all processes together. Forked children share their parent's until
+ * they map something; then each has its own copy, so M mmaps and F children that each map
+ * one more file would cost M x F. 2^20 entries (32 MiB) is far above real recordings (a
+ * pre-fork server: tens of workers x hundreds of mappings).
+ */
+#define CONVERT_MAX_LIVE_MAPS ((size_t)1 << 20)
 
 struct mapent {
 	uint64_t start, end, pgoff;
@@ -58,6 +65,7 @@ struct loader {
 	uint64_t *frame_buf;
 	size_t frame_alloc;
 	struct convert_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
+	struct pgo_cow_budget maps_budget; /* mapping entries of all processes */
 	struct convert_unwind_frame uw_frames[CONVERT_UNWIND_MAX_FRAMES];
 };
 
@@ -242,15 +250,17 @@ static void maptab_share(struct maptab *dst, const struct maptab *src)
  * starts before, the tail of one that ends after survive. Binary search and one memmove,
  * not a rebuild of the table per mmap (quadratic in a file with many mmaps).
  */
-static int maptab_insert(struct maptab *t, uint64_t start, uint64_t end, uint64_t pgoff,
-			 uint32_t dso)
+static int maptab_insert(struct maptab *t, struct pgo_cow_budget *budget, uint64_t start,
+			 uint64_t end, uint64_t pgoff, uint32_t dso)
 {
 	struct mapent repl[3], *e;
 	size_t lo, hi, mid, nr, k = 0;
+	int own;
 
 	nr = pgo_cow_nr(t->b);
-	if (pgo_cow_own(&t->b, nr + 2, sizeof(*e)) < 0)
-		return -1;
+	own = pgo_cow_own(&t->b, nr + 2, sizeof(*e), budget);
+	if (own)
+		return own;
 	e = PGO_COW_ELEMS(t->b, struct mapent);
 	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
 	for (lo = 0, hi = nr; lo < hi;) {
@@ -311,6 +321,7 @@ static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
 	const struct collect_pd_mmap *m = &ev->u.mmap;
 	struct proc *pr;
 	uint32_t dso;
+	int err;
 
 	if (m->pid == (uint32_t)-1 || !m->executable || !m->len || m->start + m->len < m->start)
 		return 0;
@@ -324,7 +335,12 @@ static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
 		return -1;
 	if (L->uw && convert_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
 		return -1;
-	return maptab_insert(&pr->maps, m->start, m->start + m->len, m->pgoff, dso);
+	err = maptab_insert(&pr->maps, &L->maps_budget, m->start, m->start + m->len, m->pgoff, dso);
+	if (err == -2)
+		return pgo_error("'%s': more than %zu process mappings alive at once, in %zu processes "
+				 "(a damaged or hostile file?)", collect_pdread_path(L->r),
+				 (size_t)CONVERT_MAX_LIVE_MAPS, L->nr_procs);
+	return err;
 }
 
 static int on_fork(struct loader *L, const struct collect_pd_event *ev)
@@ -693,7 +709,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 
 static int load_one(struct convert_profile *p, const char *path)
 {
-	struct loader L = { .p = p, .first_run = -1 };
+	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
 	struct collect_pd_event ev;
 	const char *argv0, *base;
 	size_t i;

@@ -61,6 +61,7 @@ struct convert_unwind {
 	struct pgo_strtab paths;
 	struct convert_unwind_stats st;
 	size_t live_modules;           /* in all spaces' Dwfls */
+	struct pgo_cow_budget maps_budget; /* mapping entries of all spaces */
 	Dwfl_Callbacks cb;
 	char *debuginfo_path;
 
@@ -87,6 +88,7 @@ int convert_unwind_new(struct convert_unwind **out)
 	*out = NULL;
 	if (!u)
 		return -1;
+	u->maps_budget.max = CONVERT_UNWIND_MAX_LIVE_MAPS;
 	elf_version(EV_CURRENT);
 	/* standard search: the file itself, .gnu_debuglink, /usr/lib/debug/.build-id */
 	u->cb.find_elf = dwfl_build_id_find_elf;
@@ -180,6 +182,7 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	uint64_t end = start + len;
 	size_t i, nr, keep = 0;
 	long id;
+	int own;
 
 	if (!len || end < start || is_special(path))
 		return 0;
@@ -195,7 +198,12 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 		if (m->start == start && m->end == end && m->pgoff == pgoff && m->path == (uint32_t)id)
 			return 0; /* the same mapping again (ld.so remaps segments in place) */
 	}
-	if (pgo_cow_own(&sp->maps, nr + 1, sizeof(*m)) < 0)
+	own = pgo_cow_own(&sp->maps, nr + 1, sizeof(*m), &u->maps_budget);
+	if (own == -2) {
+		u->st.maps_dropped++;
+		return 0;
+	}
+	if (own)
 		return -1;
 	if (nr >= CONVERT_UNWIND_MAX_MAPS) {
 		/* only a full table can stay full: a mapping that replaces others still fits */
@@ -215,8 +223,8 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 				sp->rebuild = 1;
 			continue;
 		}
-		if (i < sp->reported_alloc)
-			sp->reported[keep] = sp->reported[i];
+		if (keep < sp->reported_alloc)
+			sp->reported[keep] = is_reported(sp, i);
 		space_maps(sp)[keep++] = *m;
 	}
 	for (i = keep; i < nr + 1 && i < sp->reported_alloc; i++)
@@ -653,9 +661,10 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	if (!st->samples)
 		return;
 	if (st->maps_dropped)
-		pgo_warn("%s: %llu mappings beyond %d in one process were not used for unwinding "
-			 "(a damaged or hostile file?); stacks through them are truncated", path,
-			 (unsigned long long)st->maps_dropped, CONVERT_UNWIND_MAX_MAPS);
+		pgo_warn("%s: %llu mappings beyond %d in one process (or %zu in all) were not used "
+			 "for unwinding (a damaged or hostile file?); stacks through them are "
+			 "truncated", path, (unsigned long long)st->maps_dropped,
+			 CONVERT_UNWIND_MAX_MAPS, CONVERT_UNWIND_MAX_LIVE_MAPS);
 	(trunc * 20 > st->samples ? pgo_warn : pgo_info)(
 		"%s: unwound %llu user stacks: %llu complete, %llu truncated (%llu past the "
 		"%llu-byte stack copy: record with --call-graph dwarf,SIZE; %llu without usable "

@@ -41,6 +41,8 @@ struct convert_unwind;
  */
 #define CONVERT_UNWIND_MAX_MAPS 1024
 #define CONVERT_UNWIND_MAX_LIVE_MODULES 8192
+/* Mapping entries of all processes together (children that map a file copy theirs). */
+#define CONVERT_UNWIND_MAX_LIVE_MAPS ((size_t)1 << 20)
 
 struct convert_unwind_stats {
 	uint64_t samples;          /* samples with user registers and a stack copy */
@@ -52,7 +54,7 @@ struct convert_unwind_stats {
 	uint64_t frames;           /* user frames returned */
 	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
 	uint64_t modules;          /* files reported to them */
-	uint64_t maps_dropped;     /* mappings beyond CONVERT_UNWIND_MAX_MAPS in one process */
+	uint64_t maps_dropped;     /* beyond CONVERT_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
 };

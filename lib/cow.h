@@ -8,14 +8,23 @@
  * is the empty array. A holder owns one reference: pgo_cow_share() takes another,
  * pgo_cow_release() drops one (the last frees the block). Before writing, a holder calls
  * pgo_cow_own(), which copies the block if anyone else holds it.
+ *
+ * Copies still happen once per holder that writes (a child that maps one more file), so
+ * the blocks of one kind can share a budget: a cap on their elements in all, for inputs
+ * that could otherwise make M x F of them.
  */
 #ifndef PGO_LIB_COW_H
 #define PGO_LIB_COW_H
 
 #include <stddef.h>
 
+struct pgo_cow_budget {
+	size_t used, max;              /* elements allocated in blocks charged to it, cap */
+};
+
 struct pgo_cow {
 	size_t refs, nr, alloc;
+	struct pgo_cow_budget *budget; /* charged with alloc, or NULL */
 	_Alignas(max_align_t) unsigned char data[]; /* elements of any type */
 };
 
@@ -33,8 +42,10 @@ struct pgo_cow *pgo_cow_share(struct pgo_cow *a);
 void pgo_cow_release(struct pgo_cow **a);
 /*
  * Make *a this holder's own, with room for `need` elements of `size` bytes: a copy if the
- * block is shared or too small, a new block if *a is NULL. Returns 0 or -1 (reported).
+ * block is shared or too small, a new block if *a is NULL, charged to budget (may be NULL).
+ * Returns 0; -1 on allocation failure (reported); -2 if the new block would take budget
+ * over its max (not reported: the caller says what the cap means; *a is unchanged).
  */
-int pgo_cow_own(struct pgo_cow **a, size_t need, size_t size);
+int pgo_cow_own(struct pgo_cow **a, size_t need, size_t size, struct pgo_cow_budget *budget);
 
 #endif

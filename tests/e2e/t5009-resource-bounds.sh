@@ -92,12 +92,14 @@ test_expect_success 'AutoFDO string and function counts of 2^32-1: exit 2, bound
 	test_grep "error: .funcs.afdo.: function count 4294967295 exceeds the file size" err
 '
 
-# mkdata IN OUT NMAPS NFORKS: IN with NMAPS copies of the benchmark's first executable
-# MMAP2 (other addresses, shuffled) and NFORKS children forked from it, inserted right after.
+# mkdata IN OUT NMAPS NFORKS [CHILDMAPS]: IN with NMAPS copies of the benchmark's first
+# executable MMAP2 (other addresses, shuffled) and NFORKS children forked from it, inserted
+# right after; with CHILDMAPS=1 each child maps one more file.
 mkdata() {
 	python3 - "$@" <<-\PY
 	import random, struct, sys
 	src, dst, nmaps, nforks = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+	childmaps = len(sys.argv) > 5 and sys.argv[5] == "1"
 	d = open(src, "rb").read()
 	attr_size = struct.unpack_from("<Q", d, 16)[0]
 	a_off, a_size, d_off, d_size = struct.unpack_from("<QQQQ", d, 24)
@@ -120,6 +122,8 @@ mkdata() {
 	    r = bytearray(rec); struct.pack_into("<QQ", r, 16, 0x100000000 + i * 0x2000, 0x1000); ins += r
 	for j in range(nforks):
 	    ins += struct.pack("<IHHIIIIQ", 7, 0, 32 + len(trailer), 200000 + j, pid, 200000 + j, pid, 0) + trailer
+	    if childmaps:
+	        r = bytearray(rec); struct.pack_into("<IIQQ", r, 8, 200000 + j, 200000 + j, 0x300000000, 0x1000); ins += r
 	at, delta = mmap2[0] + mmap2[1], len(ins)
 	out = bytearray(d[:at] + ins + d[at:])
 	struct.pack_into("<Q", out, 48, d_size + delta)
@@ -143,13 +147,22 @@ if test_have_prereq PERF && pgo collect -q --no-off-cpu -o probe.data -- true 2>
 		pgo convert --to folded -i fp.data -o fp.folded && test -s fp.folded &&
 		mkdata fp.data fp-forks.data 2000 10000 && mkdata fp.data fp-maps.data 30000 0 &&
 		mkdata dw.data dw-forks.data 2000 10000 && mkdata dw.data dw-maps.data 30000 0 &&
-		mkdata fp.data fp-few.data 50 50 && pgo convert --to folded -i fp-few.data -o few.folded &&
+		mkdata fp.data fp-childmaps.data 2000 5000 1 && mkdata dw.data dw-childmaps.data 2000 5000 1 &&
+		mkdata fp.data fp-few.data 50 50 1 && pgo convert --to folded -i fp-few.data -o few.folded &&
 		test_cmp fp.folded few.folded
 	'
 	test_expect_success '2000 mmaps then 10000 forks: the children share the maps' '
 		bounded pgo convert --to folded -i fp-forks.data -o forks.folded && test "$(cat rc)" = 0 &&
 		test_cmp fp.folded forks.folded &&
 		bounded pgo convert --to folded -i dw-forks.data -o dw-forks.folded && test "$(cat rc)" = 0
+	'
+	test_expect_success '2000 mmaps, then 5000 forks that each map one more file: capped' '
+		for f in fp dw; do
+			bounded pgo convert --to folded -i $f-childmaps.data -o $f-childmaps.folded &&
+			test "$(cat rc)" = 2 && test ! -e $f-childmaps.folded &&
+			test_grep "error: .$f-childmaps.data.: more than 1048576 process mappings alive at once" err ||
+			exit 1
+		done
 	'
 	test_expect_success '30000 mmaps in one process: bounded time; DWARF unwinding keeps 1024' '
 		bounded pgo convert --to folded -i fp-maps.data -o maps.folded && test "$(cat rc)" = 0 &&

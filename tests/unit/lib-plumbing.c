@@ -88,24 +88,50 @@ static int test_cow(void)
 	int *e;
 
 	T_ASSERT(pgo_cow_nr(a) == 0 && !pgo_cow_share(a));
-	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int)) == 0 && a->refs == 1 && a->alloc >= 3);
+	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int), NULL) == 0 && a->refs == 1 && a->alloc >= 3);
 	e = PGO_COW_ELEMS(a, int);
 	e[0] = 1, e[1] = 2, e[2] = 3;
 	a->nr = 3;
 	b = pgo_cow_share(a);
 	T_ASSERT(b == a && a->refs == 2);
 	/* a write through b copies: a keeps its values */
-	T_ASSERT(pgo_cow_own(&b, 4, sizeof(int)) == 0 && b != a && a->refs == 1 && b->refs == 1);
+	T_ASSERT(pgo_cow_own(&b, 4, sizeof(int), NULL) == 0 && b != a && a->refs == 1 && b->refs == 1);
 	T_ASSERT(pgo_cow_nr(b) == 3 && PGO_COW_ELEMS(b, int)[2] == 3);
 	PGO_COW_ELEMS(b, int)[0] = 9;
 	T_ASSERT(PGO_COW_ELEMS(a, int)[0] == 1);
 	/* an unshared block with room is written in place */
 	e = PGO_COW_ELEMS(a, int);
-	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int)) == 0 && PGO_COW_ELEMS(a, int) == e);
+	T_ASSERT(pgo_cow_own(&a, 3, sizeof(int), NULL) == 0 && PGO_COW_ELEMS(a, int) == e);
 	pgo_cow_release(&b);
 	pgo_cow_release(&a);
 	pgo_cow_release(&a);
 	T_ASSERT(!a && !b);
+	return T_OK;
+}
+
+static int test_cow_budget(void)
+{
+	struct pgo_cow_budget budget = { 0, 100 };
+	struct pgo_cow *a = NULL, *b[20] = { NULL };
+	int i, refused = 0;
+
+	T_ASSERT(pgo_cow_own(&a, 30, 8, &budget) == 0 && budget.used == a->alloc);
+	a->nr = 30;
+	/* each writing sharer costs a copy: the budget stops them */
+	for (i = 0; i < 20; i++) {
+		int r;
+
+		b[i] = pgo_cow_share(a);
+		r = pgo_cow_own(&b[i], 31, 8, &budget);
+		T_ASSERT(r == 0 || r == -2);
+		refused += r == -2;
+		T_ASSERT(budget.used <= budget.max);
+	}
+	T_ASSERT(refused > 0);
+	for (i = 0; i < 20; i++)
+		pgo_cow_release(&b[i]);
+	pgo_cow_release(&a);
+	T_ASSERT_EQ_U64(budget.used, 0);
 	return T_OK;
 }
 
@@ -209,6 +235,7 @@ static const struct t_case cases[] = {
 	{ "u64map stores 10k keys", test_u64map },
 	{ "strtab interns", test_strtab },
 	{ "cow arrays copy on write only when shared", test_cow },
+	{ "cow budget caps the copies", test_cow_budget },
 	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
 	{ "atomic file: ENOSPC fails the commit, no file", test_atomic_enospc },
 	{ "atomic file: a device is written in place, not replaced", test_atomic_device },
