@@ -33,6 +33,7 @@ struct collect_offcpu {
 	struct offcpu_bpf *skel;
 	int raw_tp;
 	int stats_fd;                  /* keeps the kernel's BPF run-time statistics on, or -1 */
+	int cur;                       /* the aggregation map the program writes: 0 totals_a, 1 b */
 	uint64_t samples;
 	uint64_t emit_errors;
 	uint64_t total_ns;
@@ -84,7 +85,8 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	skel->rodata->sample_every = opts->sample_every > 1 ? opts->sample_every : 1;
 	skel->rodata->kstack_skip = raw_tp ? KSTACK_SKIP_RAW : KSTACK_SKIP_BTF;
 	bpf_map__set_max_entries(skel->maps.stacks, opts->max_stacks ? opts->max_stacks : 16384);
-	bpf_map__set_max_entries(skel->maps.totals, opts->max_entries ? opts->max_entries : 65536);
+	bpf_map__set_max_entries(skel->maps.totals_a, opts->max_entries ? opts->max_entries : 65536);
+	bpf_map__set_max_entries(skel->maps.totals_b, opts->max_entries ? opts->max_entries : 65536);
 	bpf_program__set_autoload(skel->progs.sched_switch_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_fork_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_switch_raw, raw_tp);
@@ -176,19 +178,25 @@ static uint32_t add_stack(struct collect_offcpu *o, int fd, __s32 id, uint64_t m
 
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data)
 {
-	int totals = bpf_map__fd(o->skel->maps.totals), stacks = bpf_map__fd(o->skel->maps.stacks);
+	int fds[2] = { bpf_map__fd(o->skel->maps.totals_a), bpf_map__fd(o->skel->maps.totals_b) };
+	int outer = bpf_map__fd(o->skel->maps.totals), stacks = bpf_map__fd(o->skel->maps.stacks);
 	struct offcpu_key *keys = NULL, next;
 	size_t nr = 0, alloc = 0, i;
 	struct collect_offcpu_sample s;
 	struct offcpu_val val;
-	uint32_t n, kn;
-	int err = 0;
+	uint32_t n, kn, zero = 0;
+	int err = 0, totals;
 
 	/*
-	 * List the keys first: deleting during get_next_key iteration restarts it. Then take
-	 * each entry out with lookup-and-delete, so time the kernel adds after the copy starts
-	 * a fresh entry that the next drain picks up.
+	 * Point the program at the other map. The update returns once no program can still be
+	 * adding to the old one (offcpu.bpf.c), which is then ours alone to read and empty:
+	 * no add can land in an entry after it was copied.
 	 */
+	if (bpf_map_update_elem(outer, &zero, &fds[!o->cur], BPF_ANY))
+		return pgo_error_errno("cannot switch the off-CPU aggregation maps");
+	totals = fds[o->cur];
+	o->cur = !o->cur;
+	/* List the keys first: deleting during get_next_key iteration restarts it. */
 	while (!bpf_map_get_next_key(totals, nr ? &keys[nr - 1] : NULL, &next)) {
 		if (PGO_ALLOC_GROW(keys, nr + 1, alloc)) {
 			err = -1;
@@ -283,7 +291,14 @@ struct offcpu_source {
 	struct pgo_buf rec;
 	uint64_t id;
 	uint64_t floor;           /* CLOCK_MONOTONIC of this run's previous hook */
+	uint64_t drained;         /* ... and of the previous drain */
 };
+
+/*
+ * Periodic drains only keep the aggregation map from filling up; each one waits for an
+ * RCU grace period (the map switch), so do not drain at every ring wakeup.
+ */
+#define DRAIN_EVERY_NS (250 * 1000000ULL)
 
 static uint64_t monotonic_ns(void)
 {
@@ -311,7 +326,7 @@ static int src_start(void *priv, struct collect_writer *w, pid_t pid)
 {
 	struct offcpu_source *os = priv;
 
-	os->floor = monotonic_ns();
+	os->floor = os->drained = monotonic_ns();
 	return collect_offcpu_follow(os->o, pid);
 }
 
@@ -326,21 +341,42 @@ static int src_emit(const struct collect_offcpu_sample *s, void *data)
 	return collect_writer_record(os->w, (const struct perf_event_header *)os->rec.data);
 }
 
-static int src_drain(void *priv, struct collect_writer *w)
+static int drain_now(struct offcpu_source *os, struct collect_writer *w)
 {
-	struct offcpu_source *os = priv;
 	uint64_t now = monotonic_ns();
 	int err;
 
 	os->w = w;
 	err = collect_offcpu_drain(os->o, src_emit, os);
-	os->floor = now;
+	os->floor = os->drained = now;
 	return err;
 }
 
+static int src_drain(void *priv, struct collect_writer *w)
+{
+	struct offcpu_source *os = priv;
+	uint64_t now = monotonic_ns();
+
+	/*
+	 * Skipped or not, this hook follows the session's latest round of ring records: later
+	 * samples are raised to its time, as if drained here.
+	 */
+	if (now - os->drained < DRAIN_EVERY_NS) {
+		os->floor = now;
+		return 0;
+	}
+	return drain_now(os, w);
+}
+
+/*
+ * The run's benchmark has been reaped: every wait of its threads ended with a switch-in
+ * already. Drain twice, so the map written during the first drain is read too.
+ */
 static int src_stop(void *priv, struct collect_writer *w, pid_t pid)
 {
-	return src_drain(priv, w);
+	struct offcpu_source *os = priv;
+
+	return drain_now(os, w) || drain_now(os, w) ? -1 : 0;
 }
 
 static const struct collect_source_ops offcpu_source_ops = {
