@@ -15,6 +15,7 @@
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 #define TASK_DEAD 0x0080
+#define EEXIST 17
 
 /* How far above the user sp the caller's return address is searched for. */
 #define CALLER_SCAN_WORDS 64
@@ -95,6 +96,19 @@ struct {
 } totals SEC(".maps") = {
 	.values = { [0] = &totals_a },
 };
+
+/*
+ * A STACK_TRACE map slot holds one stack, chosen by a hash of the frames: a stack whose
+ * slot another stack took first gets -EEXIST, at every switch-out, so one unlucky stack
+ * would lose all its frames for the whole collection. Such stacks go to this second map,
+ * where the stack that took their slot is not.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
+} stacks2 SEC(".maps");
 
 /* Scratch copy of the top of a user stack. */
 struct {
@@ -201,6 +215,19 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	return sc.found;
 }
 
+/* A stack id: from the main map, or OFFCPU_STACK2 | id from the overflow map; < 0: lost. */
+static __always_inline long get_stackid(void *ctx, __u64 flags)
+{
+	long id = bpf_get_stackid(ctx, &stacks, flags);
+
+	if (id == -EEXIST) {
+		id = bpf_get_stackid(ctx, &stacks2, flags);
+		if (id >= 0)
+			id |= OFFCPU_STACK2;
+	}
+	return id;
+}
+
 static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
 {
 	if (preempt || prev_state == TASK_RUNNING)
@@ -243,7 +270,7 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	s->kstack_id = -1;
 	s->caller_ip = 0;
 	if (user_stacks) {
-		id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		id = get_stackid(ctx, BPF_F_USER_STACK);
 		if (id < 0)
 			c->ustack_dropped++;
 		s->ustack_id = id;
@@ -252,7 +279,7 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 			s->caller_ip = find_caller(btf ? prev : bpf_get_current_task_btf());
 	}
 	if (kernel_stacks) {
-		id = bpf_get_stackid(ctx, &stacks, kstack_skip & BPF_F_SKIP_FIELD_MASK);
+		id = get_stackid(ctx, kstack_skip & BPF_F_SKIP_FIELD_MASK);
 		if (id < 0)
 			c->kstack_dropped++;
 		s->kstack_id = id;

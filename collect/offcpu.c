@@ -93,8 +93,12 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	bpf_program__set_autoload(skel->progs.sched_fork_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_exit_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_exit_raw, raw_tp);
-	if (!opts->user_stacks && !opts->kernel_stacks)
+	bpf_map__set_max_entries(skel->maps.stacks2,
+				 (opts->max_stacks ? opts->max_stacks : 16384) / 4 + 1);
+	if (!opts->user_stacks && !opts->kernel_stacks) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
+		bpf_map__set_max_entries(skel->maps.stacks2, 1);
+	}
 	*err = offcpu_bpf__load(skel);
 	if (*err) {
 		offcpu_bpf__destroy(skel);
@@ -156,12 +160,19 @@ int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid)
 }
 
 /* Copy a stack's ips (leaf first, ending at the first 0) after marker; returns the count added. */
-static uint32_t add_stack(struct collect_offcpu *o, int fd, __s32 id, uint64_t marker, uint32_t n,
+static uint32_t add_stack(struct collect_offcpu *o, __s32 id, uint64_t marker, uint32_t n,
 			  uint64_t caller)
 {
+	struct bpf_map *map = o->skel->maps.stacks;
 	uint32_t i, start = n;
 
-	if (id < 0 || bpf_map_lookup_elem(fd, &id, o->ips))
+	if (id < 0)
+		return 0;
+	if (id & OFFCPU_STACK2) {
+		map = o->skel->maps.stacks2;
+		id &= ~OFFCPU_STACK2;
+	}
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &id, o->ips))
 		return 0;
 	o->chain[n++] = marker;
 	for (i = 0; i < OFFCPU_MAX_FRAMES && o->ips[i]; i++) {
@@ -179,7 +190,7 @@ static uint32_t add_stack(struct collect_offcpu *o, int fd, __s32 id, uint64_t m
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data)
 {
 	int fds[2] = { bpf_map__fd(o->skel->maps.totals_a), bpf_map__fd(o->skel->maps.totals_b) };
-	int outer = bpf_map__fd(o->skel->maps.totals), stacks = bpf_map__fd(o->skel->maps.stacks);
+	int outer = bpf_map__fd(o->skel->maps.totals);
 	struct offcpu_key *keys = NULL, next;
 	size_t nr = 0, alloc = 0, i;
 	struct collect_offcpu_sample s;
@@ -219,8 +230,8 @@ int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, 
 		s.total_ns = val.total_ns;
 		s.count = val.count;
 		s.last_ns = val.last_ns;
-		n = kn = add_stack(o, stacks, keys[i].kstack_id, PERF_CONTEXT_KERNEL, 0, 0);
-		n += add_stack(o, stacks, keys[i].ustack_id, PERF_CONTEXT_USER, n, keys[i].caller_ip);
+		n = kn = add_stack(o, keys[i].kstack_id, PERF_CONTEXT_KERNEL, 0, 0);
+		n += add_stack(o, keys[i].ustack_id, PERF_CONTEXT_USER, n, keys[i].caller_ip);
 		s.callchain = o->chain;
 		s.nr_callchain = n;
 		if (n > kn)
@@ -368,15 +379,43 @@ static int src_drain(void *priv, struct collect_writer *w)
 	return drain_now(os, w);
 }
 
+/* Empty a stack map: list the ids first (deleting restarts get_next_key), then delete. */
+static int clear_stacks(struct bpf_map *map)
+{
+	int fd = bpf_map__fd(map), err = 0;
+	__u32 *ids = NULL, next;
+	size_t nr = 0, alloc = 0, i;
+
+	while (!bpf_map_get_next_key(fd, nr ? &ids[nr - 1] : NULL, &next)) {
+		if (PGO_ALLOC_GROW(ids, nr + 1, alloc)) {
+			err = -1;
+			goto out;
+		}
+		ids[nr++] = next;
+	}
+	for (i = 0; i < nr; i++)
+		if (bpf_map_delete_elem(fd, &ids[i]) && errno != ENOENT) {
+			err = pgo_error_errno("cannot clear the off-CPU stack map");
+			goto out;
+		}
+out:
+	free(ids);
+	return err;
+}
+
 /*
  * The run's benchmark has been reaped: every wait of its threads ended with a switch-in
- * already. Drain twice, so the map written during the first drain is read too.
+ * already. Drain twice, so the map written during the first drain is read too. Then
+ * forget the run's stacks: address randomization gives every run new user stacks, which
+ * would pile up in the stack maps, fill them and collide with each other.
  */
 static int src_stop(void *priv, struct collect_writer *w, pid_t pid)
 {
 	struct offcpu_source *os = priv;
 
-	return drain_now(os, w) || drain_now(os, w) ? -1 : 0;
+	if (drain_now(os, w) || drain_now(os, w))
+		return -1;
+	return clear_stacks(os->o->skel->maps.stacks) || clear_stacks(os->o->skel->maps.stacks2) ? -1 : 0;
 }
 
 static const struct collect_source_ops offcpu_source_ops = {

@@ -22,6 +22,9 @@ enum offcpu_state {
 /* Frames kept per stack (the kernel's sysctl_perf_event_max_stack is 127). */
 #define OFFCPU_MAX_FRAMES 127
 
+/* A stack id with this bit is in the overflow stack map (offcpu.bpf.c get_stackid()). */
+#define OFFCPU_STACK2 (1 << 30)
+
 /* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
 struct offcpu_key {
 	__u32 tgid;
