@@ -216,6 +216,7 @@ out:
 struct jctx {
 	const char *name;
 	struct pgo_buf path;
+	struct pgo_u64map run_numbers; /* the runs seen so far: a pairwise check is quadratic */
 };
 
 static int bad(struct jctx *c, const char *what)
@@ -315,8 +316,9 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	char prefix[48];
 	uint64_t num;
 	json_t *v;
+	uint64_t *seen;
 	long ri;
-	size_t i;
+	int fresh;
 
 	snprintf(prefix, sizeof(prefix), "runs[%zu]", idx);
 	pgo_buf_reset(&c->path);
@@ -329,9 +331,11 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	num = idx;
 	if (v && get_u64(c, v, &num))
 		return -1;
-	for (i = 0; i < set->nr_runs; i++)
-		if (set->runs[i].run == num)
-			return bad(c, "run number appears twice");
+	fresh = pgo_u64map_get(&c->run_numbers, num, &seen);
+	if (fresh < 0)
+		return -1;
+	if (!fresh)
+		return bad(c, "run number appears twice");
 	ri = convert_stackset_add_run(set, num, -1);
 	if (ri < 0)
 		return -1;
@@ -483,7 +487,7 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 int convert_profile_json_parse(const char *data, size_t len, const char *name,
 			       struct convert_stackset *set)
 {
-	struct jctx c = { name, PGO_BUF_INIT };
+	struct jctx c = { name, PGO_BUF_INIT, PGO_U64MAP_INIT };
 	json_error_t jerr;
 	json_t *root;
 	int err;
@@ -495,6 +499,7 @@ int convert_profile_json_parse(const char *data, size_t len, const char *name,
 	err = read_profile(&c, root, set);
 	json_decref(root);
 	pgo_buf_release(&c.path);
+	pgo_u64map_release(&c.run_numbers);
 	if (err)
 		convert_stackset_release(set);
 	return err;

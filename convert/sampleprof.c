@@ -509,6 +509,78 @@ static int stack_targets(struct builder *B)
 	return 0;
 }
 
+struct site {
+	uint64_t callee, ret;          /* callee symbol start, return address in the caller */
+};
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	return x->ret < y->ret ? -1 : x->ret > y->ret;
+}
+
+/*
+ * Entry counts from call stacks without LBR. A function runs its entry once per call,
+ * and each call executes the caller's call line once, so the sum over the call sites
+ * the stacks show of the caller's count for the call line estimates the entry count in
+ * the units of the body counts. The stack samples themselves are not used as counts:
+ * they measure time below the call, not calls. heads: callee start -> estimate.
+ */
+static int stack_heads(struct builder *B, struct pgo_u64map *heads)
+{
+	struct convert_binary *b = B->bin;
+	struct site *v;
+	size_t i, n = 0;
+	int err = -1;
+
+	v = pgo_calloc(b->calls.nr + b->ucalls.nr + 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
+		int unwound = i >= b->calls.nr;
+		const struct pair_ent *e = unwound ? &b->ucalls.e[i - b->calls.nr] : &b->calls.e[i];
+		struct convert_sym callee;
+
+		/* frame-pointer stacks skip the caller of a function that has no frame yet */
+		if (!unwound && !convert_symtab_frame_ready(b->st, e->b))
+			continue;
+		callee = convert_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == CONVERT_NO_NAME || !e->a)
+			continue;
+		v[n].callee = callee.sym_start;
+		v[n++].ret = e->a;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_site);
+	for (i = 0; i < n; i++) {
+		struct convert_sym caller;
+		const uint64_t *top_idx;
+		uint64_t c, *h;
+
+		if (i && v[i].callee == v[i - 1].callee && v[i].ret == v[i - 1].ret)
+			continue;
+		caller = convert_symtab_lookup(b->st, v[i].ret - 1);
+		if (caller.sym_name == CONVERT_NO_NAME)
+			continue;
+		top_idx = pgo_u64map_find(&B->by_name, caller.sym_name);
+		if (!top_idx)
+			continue;
+		c = count_at(B, B->sp->fns[*top_idx - 1], v[i].ret - 1);
+		if (!c)
+			continue;
+		if (pgo_u64map_get(heads, v[i].callee, &h) < 0)
+			goto out;
+		*h += c;
+	}
+	err = 0;
+out:
+	free(v);
+	return err;
+}
+
 static int cmp_slot(const void *a, const void *b)
 {
 	const struct pgo_u64map_slot *x = a, *y = b;
@@ -566,11 +638,14 @@ static int build_binary(struct builder *B)
 		if (s->used && convert_symtab_foreach_line_addr(b->st, s->key, s->value, add_zero, B))
 			return -1;
 	}
-	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0) {
+	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0) {
 		pgo_u64map_release(&heads);
 		return -1;
 	}
-	/* head count: LBR call edges, else the entry instruction's line; at least 1 */
+	/*
+	 * head count: LBR call edges; else the larger of the entry instruction's line and
+	 * the call-line counts of the callers seen in stacks; at least 1
+	 */
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 		const uint64_t *h = pgo_u64map_find(&heads, s->key);
@@ -583,7 +658,9 @@ static int build_binary(struct builder *B)
 		sym = convert_symtab_lookup(b->st, s->key);
 		if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
 			continue;
-		c = h ? *h : count_at(B, top, s->key);
+		c = count_at(B, top, s->key);
+		if (h && (lbr || *h > c))
+			c = *h;
 		top->head += c ? c : 1;
 	}
 	pgo_u64map_release(&heads);

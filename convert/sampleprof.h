@@ -8,7 +8,9 @@
  *   - inline chains become nested instances keyed by (call-site offset, callee);
  *   - totals are sums over all addresses at every level;
  *   - clones (foo.constprop.0, foo.cold) are merged (summed) into foo;
- *   - head counts are estimated from the entry instruction's line, at least 1.
+ *   - head counts: LBR call edges; without LBR the larger of the entry instruction's
+ *     line count and the sum of the callers' call-line counts (from call stacks);
+ *     at least 1.
  * Offsets are (line - start line) << 16 | discriminator, 32-bit wrapping.
  */
 #ifndef PGO_CONVERT_SAMPLEPROF_H

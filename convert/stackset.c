@@ -214,6 +214,41 @@ static int cmp_stack_name(const void *a, const void *b, void *set)
 	return strcmp(convert_stackset_stack(set, x->stack), convert_stackset_stack(set, y->stack));
 }
 
+/*
+ * One run: its own map's entries, no pass over all stacks or runs. Per run, that pass would
+ * make writing a profile cost stacks x runs, which a sparse hostile file makes huge.
+ */
+static int collect_run(const struct convert_stackset *set, const struct pgo_u64map *m,
+		       struct convert_stack_weight **out, size_t *nr)
+{
+	struct convert_stack_weight *res;
+	size_t i, n = 0;
+
+	if (!m->count)
+		return 0;
+	res = pgo_calloc(m->count, sizeof(*res));
+	if (!res)
+		return -1;
+	for (i = 0; i < m->cap; i++) {
+		const struct pgo_u64map_slot *s = &m->slots[i];
+
+		if (!s->used || !s->value)
+			continue;
+		res[n].stack = (uint32_t)s->key;
+		res[n].weight = s->value;
+		n++;
+	}
+	if (!n) {
+		free(res);
+		return 0;
+	}
+	if (n > 1)
+		qsort_r(res, n, sizeof(*res), cmp_stack_name, (void *)set);
+	*out = res;
+	*nr = n;
+	return 0;
+}
+
 int convert_stackset_collect(const struct convert_stackset *set, enum convert_view view,
 			     long run_index, struct convert_stack_weight **out, size_t *nr)
 {
@@ -228,6 +263,8 @@ int convert_stackset_collect(const struct convert_stackset *set, enum convert_vi
 		PGO_BUG("bad view %d or run %ld", (int)view, run_index);
 	if (!nstacks)
 		return 0;
+	if (run_index >= 0)
+		return collect_run(set, &set->runs[run_index].weights[view], out, nr);
 	sums = pgo_calloc(nstacks, sizeof(*sums));
 	if (!sums)
 		return -1;

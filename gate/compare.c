@@ -357,6 +357,14 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	if (check_inputs(b, h, o))
 		return -1;
 	memset(own_views, 0, sizeof(own_views));
+	if (nr && nf > GATE_MAX_CELLS / nr) {
+		struct pgo_buf what = PGO_BUF_INIT;
+
+		pgo_buf_addf(&what, "'%s' against '%s'", b->label, h->label);
+		gate_check_cells(nf, nr, "functions", pgo_buf_str(&what));
+		pgo_buf_release(&what);
+		return -1;
+	}
 	v = pgo_calloc(1, sizeof(*v));
 	if (!v)
 		return -1;

@@ -82,6 +82,15 @@ size_t gate_fold_clone_len(const char *name, size_t len)
 	return len;
 }
 
+int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what)
+{
+	if (!cols || rows <= GATE_MAX_CELLS / cols)
+		return 0;
+	return pgo_error("%s is too large for the gate: %zu %s x %zu runs is more than %zu "
+			 "counts (a damaged or hostile profile?); compare fewer runs or a "
+			 "smaller benchmark", what, rows, rows_name, cols, GATE_MAX_CELLS);
+}
+
 static int view_reserve(struct gate_view *v, size_t nr_runs)
 {
 	if (PGO_ALLOC_GROW(v->stacks, v->nr_stacks + 1, v->stacks_alloc) ||
@@ -303,6 +312,10 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 	    dup_or(set->binary_path, "[unknown]", &p->binary_path) ||
 	    dup_or(set->build_id, NULL, &p->build_id) || dup_or(set->event, "unknown", &p->event))
 		return -1;
+	/* Folding clones only merges stacks, so this bounds every view's matrix. */
+	pgo_buf_addf(&c->key, "'%s'", label);
+	if (gate_check_cells(set->stacks.nr, set->nr_runs, "distinct stacks", pgo_buf_str(&c->key)))
+		return -1;
 	p->rate_hz = (double)set->rate_hz;
 	p->nr_runs = set->nr_runs;
 	p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs));
@@ -462,6 +475,10 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	    (a->build_id && !(p->build_id = pgo_strdup(a->build_id))) ||
 	    !(p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs))))
 		goto fail;
+	for (k = 0; k < GATE_VIEW_NR; k++)
+		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs,
+				     "distinct stacks", "the head profile with its confirmation runs"))
+			goto fail;
 	memcpy(p->runs, a->runs, a->nr_runs * sizeof(*p->runs));
 	memcpy(p->runs + a->nr_runs, b->runs, b->nr_runs * sizeof(*p->runs));
 	for (k = 0; k < 2; k++) {

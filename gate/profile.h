@@ -63,6 +63,21 @@ struct gate_view {
 	struct pgo_strtab index; /* folded stack string -> stack id */
 };
 
+/*
+ * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and
+ * functions x runs in gate_compare(). Inputs beyond GATE_MAX_CELLS cells (2^25: 256 MiB
+ * of counts) are refused before anything that size is allocated: a sparse file of a few
+ * hundred KiB (many runs, many stacks each in one run) would otherwise ask for gigabytes.
+ * Real profiles are far below (20 runs x 100,000 stacks is 2M cells).
+ */
+#define GATE_MAX_CELLS ((size_t)1 << 25)
+
+/*
+ * 0 if rows x cols <= GATE_MAX_CELLS, else -1 after reporting "WHAT is too large for the
+ * gate: ROWS ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
+ */
+int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what);
+
 struct gate_run {
 	int64_t run;
 	int64_t pid;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Head (entry) counts without LBR: gcc uses a function's head count as its entry count and
+# scales inlined bodies by call count / entry count, so the head must be in the units of the
+# callers' call lines. With DWARF-unwound stacks pgo convert takes the larger of the entry
+# line's count and the sum of the callers' call-line counts; here the call line of main does
+# slow work of its own, so its count is far above that of mix's entry line.
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/afdo-lib.sh"
+afdo_require
+
+# head_of DUMP FN / line_of DUMP FN OFFSET: numbers from `pgo convert --dump`.
+head_of() { sed -n "s/^$2: head \([0-9]*\),.*/\1/p" "$1"; }
+line_of() { awk -v fn="$2:" -v off="+$3:" '$1 == fn { in_fn = 1; next } /^[^ ]/ { in_fn = 0 }
+	in_fn && $1 == off { print $2; exit }' "$1"; }
+
+test_expect_success 'the head count of mix covers its caller'"'"'s call line (DWARF stacks)' '
+	gcc -O2 -g -o heads heads.c &&
+	recs="dwarf" &&
+	if echo "$AFDO_RECORDERS" | grep -q collect; then recs="$recs collect"; fi &&
+	for rec in $recs; do
+		case $rec in
+		dwarf) perf record -q --call-graph dwarf,4096 -e task-clock -c 100000 -o $rec.data \
+			./heads 20000000 >/dev/null 2>&1 ;;
+		collect) pgo collect -q -F 10000 -o $rec.data -- ./heads 20000000 >/dev/null ;;
+		esac &&
+		pgo convert --to autofdo -i $rec.data -b heads -o $rec.afdo &&
+		pgo convert --dump $rec.afdo >$rec.dump &&
+		head=$(head_of $rec.dump mix) && call=$(line_of $rec.dump main 7) &&
+		entry=$(line_of $rec.dump mix 1) &&
+		echo "$rec: mix head $head, entry line $entry; main call line $call" &&
+		test_ge "$call" 20 "$rec: samples on the call line" &&
+		test_ge "$head" "$call" "$rec: head of mix vs the call line count" &&
+		test_ge "$head" 2 "$rec: head of mix" &&
+		afdo_gcc_clean $rec.afdo heads.c &&
+		gcc -O2 -fauto-profile=$rec.afdo -c heads.c -o heads.o \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno=$rec.gcc &&
+		g=$(afdo_head_count $rec.gcc mix) &&
+		echo "$rec: gcc entry count of mix $g" &&
+		test_ge "$g" "$call" "$rec: gcc entry count of mix" || exit 1
+	done
+'
+
+test_expect_success 'without stacks the head is the entry line count (what the stacks add)' '
+	afdo_record perf flat.data ./heads 20000000 &&
+	pgo convert --to autofdo -i flat.data -b heads -o flat.afdo &&
+	pgo convert --dump flat.afdo >flat.dump &&
+	head=$(head_of flat.dump mix) && entry=$(line_of flat.dump mix 1) &&
+	echo "flat: mix head $head, entry line $entry" &&
+	test "$head" = "$entry" || test "$entry" = 0 -a "$head" = 1
+'
+test_done
