@@ -75,8 +75,9 @@ static const char usage[] =
 enum {
 	OPT_JSON = 256, OPT_MD, OPT_SVG, OPT_Q, OPT_ABS, OPT_REL, OPT_PROGFLOOR, OPT_PROGFAIL,
 	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_PROFILE, OPT_CPROFILE,
-	OPT_OFFCPU_BASE,
+	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
 };
+#define OFFCPU_OPTS_MAX 16
 
 struct gate_cmd {
 	struct gate_opts o;
@@ -104,7 +105,7 @@ static int parse_fraction(const char *opt, const char *s, double lo, double hi, 
 
 static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 {
-	static const struct option longopts[] = {
+	static const struct option fixed[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "markdown", required_argument, NULL, OPT_MD },
 		{ "svg", required_argument, NULL, OPT_SVG },
@@ -120,20 +121,26 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		{ "confirm", no_argument, NULL, OPT_CONFIRM },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
-		/* the off-CPU options, in the order of collect_offcpu_optnames */
-		{ "off-cpu", no_argument, NULL, OPT_OFFCPU_BASE + 0 },
-		{ "no-off-cpu", no_argument, NULL, OPT_OFFCPU_BASE + 1 },
-		{ "off-cpu-stacks", required_argument, NULL, OPT_OFFCPU_BASE + 2 },
-		{ "no-off-cpu-callers", no_argument, NULL, OPT_OFFCPU_BASE + 3 },
-		{ "off-cpu-min", required_argument, NULL, OPT_OFFCPU_BASE + 4 },
-		{ "off-cpu-sample", required_argument, NULL, OPT_OFFCPU_BASE + 5 },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
+	/* then pgo collect's off-CPU options, from its table, and the terminator */
+	struct option longopts[PGO_ARRAY_SIZE(fixed) + OFFCPU_OPTS_MAX + 1];
+	size_t n = PGO_ARRAY_SIZE(fixed);
 	int c, view;
+
+	memcpy(longopts, fixed, sizeof(fixed));
+	for (c = 0; collect_offcpu_optnames[c].name; c++) {
+		if (c >= OFFCPU_OPTS_MAX)
+			PGO_BUG("too many off-CPU options");
+		longopts[n++] = (struct option){ collect_offcpu_optnames[c].name,
+						 collect_offcpu_optnames[c].has_value ? required_argument
+										      : no_argument,
+						 NULL, OPT_OFFCPU_BASE + c };
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	optind = 1;
 	opterr = 0;
@@ -171,14 +178,6 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		case OPT_CONFIRM: g->confirm = 1; break;
 		case OPT_PROFILE: g->profile = optarg; break;
 		case OPT_CPROFILE: g->confirm_profile = optarg; break;
-		case OPT_OFFCPU_BASE + 0: case OPT_OFFCPU_BASE + 1: case OPT_OFFCPU_BASE + 2:
-		case OPT_OFFCPU_BASE + 3: case OPT_OFFCPU_BASE + 4: case OPT_OFFCPU_BASE + 5: {
-			const char *name = collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name;
-
-			if (collect_offcpu_option(&g->offcpu, name, optarg) <= 0)
-				return -1;
-			break;
-		}
 		case 'r':
 			if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
 				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
@@ -197,6 +196,13 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 			fputs(usage, stdout);
 			return 1;
 		default:
+			if (c >= OPT_OFFCPU_BASE && c < OPT_OFFCPU_BASE + OFFCPU_OPTS_MAX) {
+				if (collect_offcpu_option(&g->offcpu,
+							  collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name,
+							  optarg) <= 0)
+					return -1;
+				break;
+			}
 			return pgo_error("unknown option '%s'; see 'pgo gate --help'", argv[optind - 1]);
 		}
 	}

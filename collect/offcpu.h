@@ -22,6 +22,9 @@ enum offcpu_state {
 /* Frames kept per stack (the kernel's sysctl_perf_event_max_stack is 127). */
 #define OFFCPU_MAX_FRAMES 127
 
+/* A stack id with this bit is in the overflow stack map (offcpu.bpf.c get_stackid()). */
+#define OFFCPU_STACK2 (1 << 30)
+
 /* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
 struct offcpu_key {
 	__u32 tgid;
@@ -222,8 +225,11 @@ int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu
 int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid);
 /*
  * Hand every aggregated entry to emit (in no particular order) and remove it from the
- * kernel, so periodic drains bound the map. An interval still in progress is not lost:
- * it lands in a later drain. Returns 0, or the first negative value emit returned.
+ * kernel, so periodic drains bound the map. The program is switched to the other of two
+ * aggregation maps first, and the switch waits until no program still writes the old
+ * one (an RCU grace period, ~10 ms): no interval is lost to a race with the copy. An
+ * interval still in progress lands in a later drain. Returns 0, -1 after reporting a
+ * failed switch, or the first negative value emit returned.
  */
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data);
 void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st);

@@ -92,9 +92,17 @@ fail:
 	return NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
+struct dso_frame {
+	const char *dso, *frame;
+	int own;
+};
+
+static int cmp_dso_frame(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct dso_frame *x = a, *y = b;
+	int c = strcmp(x->dso, y->dso);
+
+	return c ? c : strcmp(x->frame, y->frame);
 }
 
 /*
@@ -103,51 +111,45 @@ static int cmp_str(const void *a, const void *b)
  */
 static json_t *dsos_object(const struct convert_stackset *set)
 {
-	const char **dsos = NULL, **frames = NULL;
-	size_t i, j, k, nr, nd = set->dsos.nr;
-	json_t *obj = json_object();
+	struct dso_frame *pairs;
+	size_t i, nr = 0;
+	json_t *obj = json_object(), *arr = NULL;
 
-	if (!obj)
-		goto oom;
-	dsos = pgo_calloc(nd + 1, sizeof(*dsos));
-	frames = pgo_calloc(set->frame_dsos.count + 1, sizeof(*frames));
-	if (!dsos || !frames)
+	pairs = pgo_calloc(set->frame_dsos.count + 1, sizeof(*pairs));
+	if (!obj || !pairs)
 		goto fail;
-	for (i = 0; i < nd; i++)
-		dsos[i] = pgo_strtab_str(&set->dsos, i);
-	qsort(dsos, nd, sizeof(*dsos), cmp_str);
-	for (k = 0; k < nd; k++) {
-		long d = pgo_strtab_find(&set->dsos, dsos[k]);
-		json_t *o, *arr;
+	for (i = 0; i < set->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+		size_t d = (size_t)(sl->key >> 32);
 
-		for (i = 0, nr = 0; i < set->frame_dsos.cap; i++) {
-			const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
-
-			if (sl->used && (long)(sl->key >> 32) == d)
-				frames[nr++] = pgo_strtab_str(&set->frame_names,
-							      (size_t)(sl->key & 0xffffffffu));
-		}
-		qsort(frames, nr, sizeof(*frames), cmp_str);
-		o = json_object();
-		arr = json_array();
-		if (!o || json_object_set_new(obj, dsos[k], o) || !arr ||
-		    json_object_set_new(o, "own", json_boolean(set->dso_own[d])) ||
-		    json_object_set_new(o, "frames", arr)) {
-			json_decref(arr);
-			goto oom;
-		}
-		for (j = 0; j < nr; j++)
-			if (json_array_append_new(arr, json_string(frames[j])))
-				goto oom;
+		if (!sl->used)
+			continue;
+		pairs[nr].dso = pgo_strtab_str(&set->dsos, d);
+		pairs[nr].frame = pgo_strtab_str(&set->frame_names, (size_t)(sl->key & 0xffffffffu));
+		pairs[nr++].own = set->dso_own[d];
 	}
-	free(dsos);
-	free(frames);
+	qsort(pairs, nr, sizeof(*pairs), cmp_dso_frame);
+	for (i = 0; i < nr; i++) {
+		if (!i || strcmp(pairs[i].dso, pairs[i - 1].dso)) {
+			json_t *o = json_object();
+
+			arr = json_array();
+			if (!o || json_object_set_new(obj, pairs[i].dso, o) || !arr ||
+			    json_object_set_new(o, "own", json_boolean(pairs[i].own)) ||
+			    json_object_set_new(o, "frames", arr)) {
+				json_decref(arr);
+				goto oom;
+			}
+		}
+		if (json_array_append_new(arr, json_string(pairs[i].frame)))
+			goto oom;
+	}
+	free(pairs);
 	return obj;
 oom:
 	pgo_error("cannot store the DSOs in the profile: not valid UTF-8 or out of memory");
 fail:
-	free(dsos);
-	free(frames);
+	free(pairs);
 	json_decref(obj);
 	return NULL;
 }

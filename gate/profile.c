@@ -106,11 +106,7 @@ struct build_ctx {
 	size_t frames_alloc;
 };
 
-/*
- * Add weight w (sample equivalents) of a folded stack to run r of view v. The stack's
- * frames are folded for clones; c->key holds the folded text. convert's reader has
- * already checked the stack (no empty frame, bounded depth).
- */
+/* Append frame f (flen bytes) to b with its clone suffixes folded. */
 static int add_folded_frame(struct pgo_buf *b, const char *f, size_t flen)
 {
 	/* Keep the kernel marker outside the clone search: "foo.isra.0_[k]" -> "foo_[k]". */
@@ -120,6 +116,11 @@ static int add_folded_frame(struct pgo_buf *b, const char *f, size_t flen)
 	return pgo_buf_add(b, f, base) || pgo_buf_add(b, f + flen - klen, klen) ? -1 : 0;
 }
 
+/*
+ * Add weight w (sample equivalents) of a folded stack to run r of view v. The stack's
+ * frames are folded for clones; c->key holds the folded text. convert's reader has
+ * already checked the stack (no empty frame, bounded depth).
+ */
 static int add_stack(struct build_ctx *c, struct gate_view *v, const char *stack, size_t r,
 		     double w)
 {

@@ -54,9 +54,11 @@ for view in offcpu wall; do
 		test_grep "^\| \`contended\` \| (self|inclusive) .*\*\*root cause\*\*" v.md
 	'
 done
-test_expect_success 'offcpu view: two collections of the baseline pass (exit 0)' '
-	test_expect_code 0 pgo gate compare $Q $OFF base.data same.data >out &&
-	test_grep "^verdict: pass" out
+test_expect_success 'offcpu and wall views: two collections of the baseline pass (exit 0)' '
+	for view in offcpu wall; do
+		rc=0 && pgo gate compare $Q --view $view --abs-floor 2% base.data same.data >out || rc=$? &&
+		cat out && test "$rc" = 0 && test_grep "^verdict: pass" out || exit 1
+	done
 '
 test_expect_success 'cpu view: the doubled hold passes and blames none of contended(), hold_lock(), busy()' '
 	test_expect_code 0 pgo gate compare $Q --view cpu base.data head.data >out &&
