@@ -1,5 +1,6 @@
 # gawk evaluation workload (bench/pgo.sh), unlike train.awk: word statistics over generated
 # sentences (index, toupper, substr, match, sub), numeric work in user functions, and a sort.
+# W: the word list (the training run uses another one).
 function score(w,    s, j) {
 	s = 0
 	for (j = 1; j <= length(w); j += 2)
@@ -7,7 +8,9 @@ function score(w,    s, j) {
 	return s
 }
 BEGIN {
-	split("the quick brown fox jumps over a lazy dog while seven wizards box and vex", words, " ")
+	if (W == "")
+		W = "the quick brown fox jumps over a lazy dog while seven wizards box and vex"
+	split(W, words, " ")
 	nw = length(words)
 	for (i = 0; i < N; i++) {
 		s = ""
