@@ -114,9 +114,13 @@ gawk_setup() {
 # eval.awk on another word list: a training run without it made the instrumented build 15%
 # slower on eval.awk (the builtins it did not reach were optimised for size).
 gawk_train() {
-	"$1" -v N=200000 -f "$INPUTS/train.awk" >/dev/null &&
-		"$1" -v N=60000 -v W="pack my box with five dozen liquor jugs when zebras quietly wander" \
-			-f "$INPUTS/eval.awk" >/dev/null
+	local i
+	# about 15000 samples in gawk at 4999 Hz (4600 with a third of this gave afdo 3% of PGO)
+	for i in 1 2 3; do
+		"$1" -v N=200000 -f "$INPUTS/train.awk" >/dev/null &&
+			"$1" -v N=60000 -v W="pack my box with five dozen liquor jugs when zebras quietly wander" \
+				-f "$INPUTS/eval.awk" >/dev/null || return 1
+	done
 }
 gawk_eval() { echo "$1" -v N=150000 -f "$INPUTS/eval.awk"; }
 
