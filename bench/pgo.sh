@@ -18,6 +18,7 @@
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
 #   as the extra variant "alt", for A/B comparisons of converter changes),
+#   GAWK_REPS=N (gawk's training repetitions, default 3),
 #   NOSPLIT=1 (also measure "pgons": the PGO build with -fno-reorder-blocks-and-partition),
 #   REUSE=1 (keep the base, pgo and empty builds and the training recording of an earlier run:
 #   re-converts, rebuilds afdo/alt and measures again)
@@ -116,7 +117,7 @@ gawk_setup() {
 gawk_train() {
 	local i
 	# about 15000 samples in gawk at 4999 Hz (4600 with a third of this gave afdo 3% of PGO)
-	for i in 1 2 3; do
+	for i in $(seq 1 "${GAWK_REPS:-3}"); do
 		"$1" -v N=200000 -f "$INPUTS/train.awk" >/dev/null &&
 			"$1" -v N=60000 -v W="pack my box with five dozen liquor jugs when zebras quietly wander" \
 				-f "$INPUTS/eval.awk" >/dev/null || return 1
