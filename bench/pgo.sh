@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
