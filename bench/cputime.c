@@ -4,7 +4,9 @@
  * wait4's rusage, in seconds with microsecond resolution), then the wall time. The benchmark's
  * primary metric: the two cores here are shared, so wall time also measures the neighbours'
  * load, while the CPU time a program consumes depends much less on it.
- *   cputime [-o FILE] CMD...   prints "CPU WALL" (to FILE if given); stdout of CMD goes to /dev/null
+ *   cputime [-o FILE] [-m] CMD...   prints "CPU WALL" (to FILE if given); stdout of CMD goes to
+ *                                   /dev/null; -m adds a third field, the peak RSS in KiB of the
+ *                                   largest process of the tree (ru_maxrss)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,13 +26,18 @@ int main(int argc, char **argv)
 	int status, i = 1;
 	pid_t pid;
 	FILE *f = stdout;
+	int rss = 0;
 
 	if (argc > 2 && !strcmp(argv[1], "-o")) {
 		out = argv[2];
 		i = 3;
 	}
+	if (i < argc && !strcmp(argv[i], "-m")) {
+		rss = 1;
+		i++;
+	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: cputime [-o FILE] CMD...\n");
+		fprintf(stderr, "usage: cputime [-o FILE] [-m] CMD...\n");
 		return 64;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -56,9 +63,12 @@ int main(int argc, char **argv)
 		perror(out);
 		return 2;
 	}
-	fprintf(f, "%.6f %.6f\n",
+	fprintf(f, "%.6f %.6f",
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
 		(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (rss)
+		fprintf(f, " %ld", ru.ru_maxrss);
+	fputc('\n', f);
 	if (f != stdout)
 		fclose(f);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {

@@ -36,17 +36,7 @@ static void help(void)
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
-	       "      --off-cpu          also record where threads wait (eBPF, needs root and BTF): a\n"
-	       "                         second event offcpu-time, period = ns off-CPU, thread state in\n"
-	       "                         its raw data; on by default where BPF works (a note otherwise);\n"
-	       "                         asked for explicitly and unavailable: exit 2\n"
-	       "      --no-off-cpu       on-CPU samples only\n"
-	       "      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"
-	       "                         switch-out; the kernel stack is the costly part\n"
-	       "      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"
-	       "                         stack (libc has no frame pointers; the scan costs ~1 us)\n"
-	       "      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"
-	       "      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
+	       COLLECT_OFFCPU_OPTIONS_HELP
 	       "  -q, --quiet            no summary line\n"
 	       "  -v, --verbose          more diagnostics\n"
 	       "  -h, --help             this text\n\n"
@@ -97,15 +87,15 @@ static int match(const char *arg, const char *shrt, const char *lng, const char 
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_opts o = { 0 };
-	struct collect_offcpu_opts oo = COLLECT_OFFCPU_OPTS_INIT;
+	struct collect_offcpu_request req = COLLECT_OFFCPU_REQUEST_INIT;
+	const struct collect_offcpu_optname *on;
 	struct collect_offcpu *offcpu = NULL;
 	struct collect_source *src = NULL;
 	struct collect_offcpu_stats st;
 	struct collect_result r;
 	const char *val, *arg;
-	char why[160];
 	uint64_t v;
-	int i, verbose = 0, quiet = 0, off_cpu = -1, ret;
+	int i, verbose = 0, quiet = 0, ret;
 
 	o.callgraph = COLLECT_CALLGRAPH_AUTO;
 	o.argc_self = argc;
@@ -159,39 +149,20 @@ int cmd_collect(int argc, char **argv)
 				return PGO_EXIT_ERROR;
 			}
 			o.output = val;
-		} else if (match(arg, NULL, "off-cpu", &val) && !val) {
-			off_cpu = 1;
-		} else if (match(arg, NULL, "no-off-cpu", &val) && !val) {
-			off_cpu = 0;
-		} else if (match(arg, NULL, "off-cpu-stacks", &val)) {
-			NEED_VALUE();
-			oo.user_stacks = !strcmp(val, "all") || !strcmp(val, "user");
-			oo.kernel_stacks = !strcmp(val, "all") || !strcmp(val, "kernel");
-			if (!oo.user_stacks && !oo.kernel_stacks && strcmp(val, "none")) {
-				pgo_error("invalid off-CPU stacks '%s' (use all, user, kernel or none)", val);
-				return PGO_EXIT_ERROR;
-			}
-		} else if (match(arg, NULL, "no-off-cpu-callers", &val) && !val) {
-			oo.find_callers = 0;
-		} else if (match(arg, NULL, "off-cpu-min", &val)) {
-			NEED_VALUE();
-			if (pgo_parse_duration_ns(val, 1000, &oo.min_block_ns)) {
-				pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
-				return PGO_EXIT_ERROR;
-			}
-		} else if (match(arg, NULL, "off-cpu-sample", &val)) {
-			NEED_VALUE();
-			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
-				pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)", val);
-				return PGO_EXIT_ERROR;
-			}
-			oo.sample_every = (uint32_t)v;
 		} else if (match(arg, "q", "quiet", &val) && !val) {
 			quiet = 1;
 		} else if (match(arg, "v", "verbose", &val) && !val) {
 			verbose++;
 		} else {
-			return usage_error("unknown option", arg);
+			for (on = collect_offcpu_optnames; on->name; on++)
+				if (match(arg, NULL, on->name, &val) && (on->has_value || !val))
+					break;
+			if (!on->name)
+				return usage_error("unknown option", arg);
+			if (on->has_value)
+				NEED_VALUE();
+			if (collect_offcpu_option(&req, on->name, val) < 0)
+				return PGO_EXIT_ERROR;
 		}
 #undef NEED_VALUE
 	}
@@ -204,23 +175,8 @@ int cmd_collect(int argc, char **argv)
 	}
 	pgo_report_set_verbosity(quiet ? -1 : verbose);
 	o.argv = argv + i;
-	if (off_cpu) {
-		/* explicitly asked for: failing is an error; by default: a one-line note */
-		if (collect_offcpu_probe(why, sizeof(why))) {
-			if (off_cpu > 0) {
-				pgo_error("cannot record off-CPU time: %s", why);
-				return PGO_EXIT_ERROR;
-			}
-			pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
-		} else if (collect_offcpu_open(&offcpu, &oo)) {
-			if (off_cpu > 0)
-				return PGO_EXIT_ERROR;
-			pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
-		} else if (!(src = collect_offcpu_source_new(offcpu))) {
-			collect_offcpu_free(offcpu);
-			return PGO_EXIT_ERROR;
-		}
-	}
+	if (collect_offcpu_setup(&req, &offcpu, &src))
+		return PGO_EXIT_ERROR;
 	if (src) {
 		o.sources = &src;
 		o.nr_sources = 1;

@@ -20,8 +20,8 @@
 
 static const char usage[] =
 	"usage: pgo gate compare BASE HEAD [--confirm-profile HEAD2] [options]\n"
-	"       pgo gate record [-r N] [--ref REF] [-F HZ] [--[no-]off-cpu] (--profile FILE | -- CMD [ARGS])\n"
-	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [--[no-]off-cpu]\n"
+	"       pgo gate record [-r N] [--ref REF] [-F HZ] [off-CPU options] (--profile FILE | -- CMD [ARGS])\n"
+	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [off-CPU options]\n"
 	"                      [options]\n"
 	"                      (--profile FILE [--confirm-profile FILE] | -- CMD [ARGS])\n"
 	"\n"
@@ -52,10 +52,9 @@ static const char usage[] =
 	"  --allow-other-binary compare profiles of differently named binaries\n"
 	"  -r, --runs N         runs to collect (default 5)\n"
 	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
-	"  --off-cpu            collect off-CPU time too (needs root and BTF; an error if not);\n"
-	"                       by default it is collected where BPF works, so baselines carry\n"
-	"                       the offcpu and wall views\n"
-	"  --no-off-cpu         collect on-CPU samples only\n"
+	"off-CPU recording (record, check; as pgo collect; by default on where BPF works, so\n"
+	"baselines carry the offcpu and wall views; use the same options on both sides):\n"
+	COLLECT_OFFCPU_OPTIONS_HELP
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
 	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
@@ -76,15 +75,16 @@ static const char usage[] =
 enum {
 	OPT_JSON = 256, OPT_MD, OPT_SVG, OPT_Q, OPT_ABS, OPT_REL, OPT_PROGFLOOR, OPT_PROGFAIL,
 	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_PROFILE, OPT_CPROFILE,
-	OPT_OFFCPU, OPT_NO_OFFCPU,
+	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
 };
+#define OFFCPU_OPTS_MAX 16
 
 struct gate_cmd {
 	struct gate_opts o;
 	const char *json, *markdown, *svg;
 	const char *ref, *base, *profile, *confirm_profile;
 	unsigned int freq;
-	int off_cpu;   /* as gate_collect_opts.off_cpu */
+	struct collect_offcpu_request offcpu;
 	int argc_self;
 	char **argv_self;
 	uint64_t runs;
@@ -105,7 +105,7 @@ static int parse_fraction(const char *opt, const char *s, double lo, double hi, 
 
 static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 {
-	static const struct option longopts[] = {
+	static const struct option fixed[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "markdown", required_argument, NULL, OPT_MD },
 		{ "svg", required_argument, NULL, OPT_SVG },
@@ -121,15 +121,26 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		{ "confirm", no_argument, NULL, OPT_CONFIRM },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
-		{ "off-cpu", no_argument, NULL, OPT_OFFCPU },
-		{ "no-off-cpu", no_argument, NULL, OPT_NO_OFFCPU },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
+	/* then pgo collect's off-CPU options, from its table, and the terminator */
+	struct option longopts[PGO_ARRAY_SIZE(fixed) + OFFCPU_OPTS_MAX + 1];
+	size_t n = PGO_ARRAY_SIZE(fixed);
 	int c, view;
+
+	memcpy(longopts, fixed, sizeof(fixed));
+	for (c = 0; collect_offcpu_optnames[c].name; c++) {
+		if (c >= OFFCPU_OPTS_MAX)
+			PGO_BUG("too many off-CPU options");
+		longopts[n++] = (struct option){ collect_offcpu_optnames[c].name,
+						 collect_offcpu_optnames[c].has_value ? required_argument
+										      : no_argument,
+						 NULL, OPT_OFFCPU_BASE + c };
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	optind = 1;
 	opterr = 0;
@@ -167,8 +178,6 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		case OPT_CONFIRM: g->confirm = 1; break;
 		case OPT_PROFILE: g->profile = optarg; break;
 		case OPT_CPROFILE: g->confirm_profile = optarg; break;
-		case OPT_OFFCPU: g->off_cpu = 1; break;
-		case OPT_NO_OFFCPU: g->off_cpu = 0; break;
 		case 'r':
 			if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
 				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
@@ -187,6 +196,13 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 			fputs(usage, stdout);
 			return 1;
 		default:
+			if (c >= OPT_OFFCPU_BASE && c < OPT_OFFCPU_BASE + OFFCPU_OPTS_MAX) {
+				if (collect_offcpu_option(&g->offcpu,
+							  collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name,
+							  optarg) <= 0)
+					return -1;
+				break;
+			}
 			return pgo_error("unknown option '%s'; see 'pgo gate --help'", argv[optind - 1]);
 		}
 	}
@@ -316,7 +332,7 @@ static int collect_profile(const struct gate_cmd *g, char **text)
 {
 	struct gate_collect_opts o = {
 		.argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
-		.argc_self = g->argc_self, .argv_self = g->argv_self, .off_cpu = g->off_cpu,
+		.argc_self = g->argc_self, .argv_self = g->argv_self, .offcpu = g->offcpu,
 	};
 
 	return gate_collect_json(&o, text);
@@ -389,7 +405,7 @@ out:
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .off_cpu = -1, .argc_self = argc, .argv_self = argv };
+	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .offcpu = COLLECT_OFFCPU_REQUEST_INIT, .argc_self = argc, .argv_self = argv };
 	const char *sub;
 	int r, ret;
 

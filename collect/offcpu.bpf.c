@@ -15,6 +15,7 @@
 #define TASK_INTERRUPTIBLE 0x0001
 #define TASK_UNINTERRUPTIBLE 0x0002
 #define TASK_DEAD 0x0080
+#define EEXIST 17
 
 /* How far above the user sp the caller's return address is searched for. */
 #define CALLER_SCAN_WORDS 64
@@ -71,12 +72,43 @@ struct {
 	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
 } stacks SEC(".maps");
 
-struct {
+/*
+ * The aggregates, double-buffered: the program adds to the map in totals[0]; to read,
+ * user space installs the other map there first. Updating a map-in-map returns only after
+ * every program that could still hold the old inner map has finished (the kernel's
+ * maybe_wait_bpf_programs()), so user space then reads and empties the old map while
+ * nothing writes to it. Deleting entries from a map the program is adding to would lose
+ * the adds that land in an entry between its lookup and its deletion.
+ */
+struct totals_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, struct offcpu_key);
 	__type(value, struct offcpu_val);
-} totals SEC(".maps");
+};
+struct totals_map totals_a SEC(".maps"), totals_b SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct totals_map);
+} totals SEC(".maps") = {
+	.values = { [0] = &totals_a },
+};
+
+/*
+ * A STACK_TRACE map slot holds one stack, chosen by a hash of the frames: a stack whose
+ * slot another stack took first gets -EEXIST, at every switch-out, so one unlucky stack
+ * would lose all its frames for the whole collection. Such stacks go to this second map,
+ * where the stack that took their slot is not.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
+} stacks2 SEC(".maps");
 
 /* Scratch copy of the top of a user stack. */
 struct {
@@ -183,6 +215,19 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	return sc.found;
 }
 
+/* A stack id: from the main map, or OFFCPU_STACK2 | id from the overflow map; < 0: lost. */
+static __always_inline long get_stackid(void *ctx, __u64 flags)
+{
+	long id = bpf_get_stackid(ctx, &stacks, flags);
+
+	if (id == -EEXIST) {
+		id = bpf_get_stackid(ctx, &stacks2, flags);
+		if (id >= 0)
+			id |= OFFCPU_STACK2;
+	}
+	return id;
+}
+
 static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
 {
 	if (preempt || prev_state == TASK_RUNNING)
@@ -225,7 +270,7 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	s->kstack_id = -1;
 	s->caller_ip = 0;
 	if (user_stacks) {
-		id = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+		id = get_stackid(ctx, BPF_F_USER_STACK);
 		if (id < 0)
 			c->ustack_dropped++;
 		s->ustack_id = id;
@@ -234,7 +279,7 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 			s->caller_ip = find_caller(btf ? prev : bpf_get_current_task_btf());
 	}
 	if (kernel_stacks) {
-		id = bpf_get_stackid(ctx, &stacks, kstack_skip & BPF_F_SKIP_FIELD_MASK);
+		id = get_stackid(ctx, kstack_skip & BPF_F_SKIP_FIELD_MASK);
 		if (id < 0)
 			c->kstack_dropped++;
 		s->kstack_id = id;
@@ -245,11 +290,12 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 
 static __always_inline void switch_in(struct offcpu_counters *c, struct task_struct *next, bool btf)
 {
-	struct offcpu_val zero = {}, *v;
+	struct offcpu_val first, *v;
 	struct offcpu_key key = {};
 	struct switch_out *s;
-	__u64 now, delta;
-	__u32 tid;
+	__u64 now, delta, scaled;
+	__u32 tid, zero = 0;
+	void *agg;
 
 	tid = BPF_CORE_READ(next, pid);
 	if (btf)
@@ -273,17 +319,30 @@ static __always_inline void switch_in(struct offcpu_counters *c, struct task_str
 	key.state = s->state;
 	if (key.caller_ip)
 		c->callers_found++;
-	v = bpf_map_lookup_elem(&totals, &key);
+	agg = bpf_map_lookup_elem(&totals, &zero);
+	if (!agg) {
+		c->map_full++;
+		return;
+	}
+	/* sampling keeps one switch-out in sample_every: scale so the totals estimate all of them */
+	scaled = delta * (sample_every ? sample_every : 1);
+	v = bpf_map_lookup_elem(agg, &key);
 	if (!v) {
-		bpf_map_update_elem(&totals, &key, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&totals, &key);
+		/* a new entry is created with its first interval in it, in one step */
+		first.total_ns = scaled;
+		first.count = 1;
+		first.last_ns = now;
+		if (!bpf_map_update_elem(agg, &key, &first, BPF_NOEXIST)) {
+			c->recorded++;
+			return;
+		}
+		v = bpf_map_lookup_elem(agg, &key);
 		if (!v) {
 			c->map_full++;
 			return;
 		}
 	}
-	/* sampling keeps one switch-out in sample_every: scale so the totals estimate all of them */
-	__sync_fetch_and_add(&v->total_ns, delta * (sample_every ? sample_every : 1));
+	__sync_fetch_and_add(&v->total_ns, scaled);
 	__sync_fetch_and_add(&v->count, 1);
 	v->last_ns = now;
 	c->recorded++;

@@ -33,6 +33,7 @@ struct collect_offcpu {
 	struct offcpu_bpf *skel;
 	int raw_tp;
 	int stats_fd;                  /* keeps the kernel's BPF run-time statistics on, or -1 */
+	int cur;                       /* the aggregation map the program writes: 0 totals_a, 1 b */
 	uint64_t samples;
 	uint64_t emit_errors;
 	uint64_t total_ns;
@@ -84,15 +85,20 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	skel->rodata->sample_every = opts->sample_every > 1 ? opts->sample_every : 1;
 	skel->rodata->kstack_skip = raw_tp ? KSTACK_SKIP_RAW : KSTACK_SKIP_BTF;
 	bpf_map__set_max_entries(skel->maps.stacks, opts->max_stacks ? opts->max_stacks : 16384);
-	bpf_map__set_max_entries(skel->maps.totals, opts->max_entries ? opts->max_entries : 65536);
+	bpf_map__set_max_entries(skel->maps.totals_a, opts->max_entries ? opts->max_entries : 65536);
+	bpf_map__set_max_entries(skel->maps.totals_b, opts->max_entries ? opts->max_entries : 65536);
 	bpf_program__set_autoload(skel->progs.sched_switch_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_fork_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_switch_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_fork_raw, raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_exit_btf, !raw_tp);
 	bpf_program__set_autoload(skel->progs.sched_exit_raw, raw_tp);
-	if (!opts->user_stacks && !opts->kernel_stacks)
+	bpf_map__set_max_entries(skel->maps.stacks2,
+				 (opts->max_stacks ? opts->max_stacks : 16384) / 4 + 1);
+	if (!opts->user_stacks && !opts->kernel_stacks) {
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
+		bpf_map__set_max_entries(skel->maps.stacks2, 1);
+	}
 	*err = offcpu_bpf__load(skel);
 	if (*err) {
 		offcpu_bpf__destroy(skel);
@@ -154,12 +160,19 @@ int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid)
 }
 
 /* Copy a stack's ips (leaf first, ending at the first 0) after marker; returns the count added. */
-static uint32_t add_stack(struct collect_offcpu *o, int fd, __s32 id, uint64_t marker, uint32_t n,
+static uint32_t add_stack(struct collect_offcpu *o, __s32 id, uint64_t marker, uint32_t n,
 			  uint64_t caller)
 {
+	struct bpf_map *map = o->skel->maps.stacks;
 	uint32_t i, start = n;
 
-	if (id < 0 || bpf_map_lookup_elem(fd, &id, o->ips))
+	if (id < 0)
+		return 0;
+	if (id & OFFCPU_STACK2) {
+		map = o->skel->maps.stacks2;
+		id &= ~OFFCPU_STACK2;
+	}
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &id, o->ips))
 		return 0;
 	o->chain[n++] = marker;
 	for (i = 0; i < OFFCPU_MAX_FRAMES && o->ips[i]; i++) {
@@ -176,19 +189,25 @@ static uint32_t add_stack(struct collect_offcpu *o, int fd, __s32 id, uint64_t m
 
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data)
 {
-	int totals = bpf_map__fd(o->skel->maps.totals), stacks = bpf_map__fd(o->skel->maps.stacks);
+	int fds[2] = { bpf_map__fd(o->skel->maps.totals_a), bpf_map__fd(o->skel->maps.totals_b) };
+	int outer = bpf_map__fd(o->skel->maps.totals);
 	struct offcpu_key *keys = NULL, next;
 	size_t nr = 0, alloc = 0, i;
 	struct collect_offcpu_sample s;
 	struct offcpu_val val;
-	uint32_t n, kn;
-	int err = 0;
+	uint32_t n, kn, zero = 0;
+	int err = 0, totals;
 
 	/*
-	 * List the keys first: deleting during get_next_key iteration restarts it. Then take
-	 * each entry out with lookup-and-delete, so time the kernel adds after the copy starts
-	 * a fresh entry that the next drain picks up.
+	 * Point the program at the other map. The update returns once no program can still be
+	 * adding to the old one (offcpu.bpf.c), which is then ours alone to read and empty:
+	 * no add can land in an entry after it was copied.
 	 */
+	if (bpf_map_update_elem(outer, &zero, &fds[!o->cur], BPF_ANY))
+		return pgo_error_errno("cannot switch the off-CPU aggregation maps");
+	totals = fds[o->cur];
+	o->cur = !o->cur;
+	/* List the keys first: deleting during get_next_key iteration restarts it. */
 	while (!bpf_map_get_next_key(totals, nr ? &keys[nr - 1] : NULL, &next)) {
 		if (PGO_ALLOC_GROW(keys, nr + 1, alloc)) {
 			err = -1;
@@ -211,8 +230,8 @@ int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, 
 		s.total_ns = val.total_ns;
 		s.count = val.count;
 		s.last_ns = val.last_ns;
-		n = kn = add_stack(o, stacks, keys[i].kstack_id, PERF_CONTEXT_KERNEL, 0, 0);
-		n += add_stack(o, stacks, keys[i].ustack_id, PERF_CONTEXT_USER, n, keys[i].caller_ip);
+		n = kn = add_stack(o, keys[i].kstack_id, PERF_CONTEXT_KERNEL, 0, 0);
+		n += add_stack(o, keys[i].ustack_id, PERF_CONTEXT_USER, n, keys[i].caller_ip);
 		s.callchain = o->chain;
 		s.nr_callchain = n;
 		if (n > kn)
@@ -283,7 +302,14 @@ struct offcpu_source {
 	struct pgo_buf rec;
 	uint64_t id;
 	uint64_t floor;           /* CLOCK_MONOTONIC of this run's previous hook */
+	uint64_t drained;         /* ... and of the previous drain */
 };
+
+/*
+ * Periodic drains only keep the aggregation map from filling up; each one waits for an
+ * RCU grace period (the map switch), so do not drain at every ring wakeup.
+ */
+#define DRAIN_EVERY_NS (250 * 1000000ULL)
 
 static uint64_t monotonic_ns(void)
 {
@@ -311,7 +337,7 @@ static int src_start(void *priv, struct collect_writer *w, pid_t pid)
 {
 	struct offcpu_source *os = priv;
 
-	os->floor = monotonic_ns();
+	os->floor = os->drained = monotonic_ns();
 	return collect_offcpu_follow(os->o, pid);
 }
 
@@ -326,21 +352,70 @@ static int src_emit(const struct collect_offcpu_sample *s, void *data)
 	return collect_writer_record(os->w, (const struct perf_event_header *)os->rec.data);
 }
 
-static int src_drain(void *priv, struct collect_writer *w)
+static int drain_now(struct offcpu_source *os, struct collect_writer *w)
 {
-	struct offcpu_source *os = priv;
 	uint64_t now = monotonic_ns();
 	int err;
 
 	os->w = w;
 	err = collect_offcpu_drain(os->o, src_emit, os);
-	os->floor = now;
+	os->floor = os->drained = now;
 	return err;
 }
 
+static int src_drain(void *priv, struct collect_writer *w)
+{
+	struct offcpu_source *os = priv;
+	uint64_t now = monotonic_ns();
+
+	/*
+	 * Skipped or not, this hook follows the session's latest round of ring records: later
+	 * samples are raised to its time, as if drained here.
+	 */
+	if (now - os->drained < DRAIN_EVERY_NS) {
+		os->floor = now;
+		return 0;
+	}
+	return drain_now(os, w);
+}
+
+/* Empty a stack map: list the ids first (deleting restarts get_next_key), then delete. */
+static int clear_stacks(struct bpf_map *map)
+{
+	int fd = bpf_map__fd(map), err = 0;
+	__u32 *ids = NULL, next;
+	size_t nr = 0, alloc = 0, i;
+
+	while (!bpf_map_get_next_key(fd, nr ? &ids[nr - 1] : NULL, &next)) {
+		if (PGO_ALLOC_GROW(ids, nr + 1, alloc)) {
+			err = -1;
+			goto out;
+		}
+		ids[nr++] = next;
+	}
+	for (i = 0; i < nr; i++)
+		if (bpf_map_delete_elem(fd, &ids[i]) && errno != ENOENT) {
+			err = pgo_error_errno("cannot clear the off-CPU stack map");
+			goto out;
+		}
+out:
+	free(ids);
+	return err;
+}
+
+/*
+ * The run's benchmark has been reaped: every wait of its threads ended with a switch-in
+ * already. Drain twice, so the map written during the first drain is read too. Then
+ * forget the run's stacks: address randomization gives every run new user stacks, which
+ * would pile up in the stack maps, fill them and collide with each other.
+ */
 static int src_stop(void *priv, struct collect_writer *w, pid_t pid)
 {
-	return src_drain(priv, w);
+	struct offcpu_source *os = priv;
+
+	if (drain_now(os, w) || drain_now(os, w))
+		return -1;
+	return clear_stacks(os->o->skel->maps.stacks) || clear_stacks(os->o->skel->maps.stacks2) ? -1 : 0;
 }
 
 static const struct collect_source_ops offcpu_source_ops = {

@@ -22,6 +22,9 @@ enum offcpu_state {
 /* Frames kept per stack (the kernel's sysctl_perf_event_max_stack is 127). */
 #define OFFCPU_MAX_FRAMES 127
 
+/* A stack id with this bit is in the overflow stack map (offcpu.bpf.c get_stackid()). */
+#define OFFCPU_STACK2 (1 << 30)
+
 /* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
 struct offcpu_key {
 	__u32 tgid;
@@ -139,6 +142,58 @@ struct collect_offcpu_opts {
 };
 #define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .sample_every = 1 }
 
+/*
+ * What a command asks of off-CPU recording: pgo collect and pgo gate record/check take the
+ * same options and set the recorder up the same way (offcpuopts.c), so they cannot drift.
+ */
+struct collect_offcpu;
+struct collect_source;
+
+struct collect_offcpu_request {
+	int mode;                /* < 0: where BPF works (a one-line note where not, on-CPU
+				    only); 0: off; > 0: required (an error where it cannot work) */
+	struct collect_offcpu_opts opts;
+};
+#define COLLECT_OFFCPU_REQUEST_INIT { -1, COLLECT_OFFCPU_OPTS_INIT }
+
+/* The long options collect_offcpu_option() takes (names without "--"), NULL-terminated. */
+struct collect_offcpu_optname {
+	const char *name;
+	int has_value;
+};
+extern const struct collect_offcpu_optname collect_offcpu_optnames[];
+
+/* Their --help lines, for a usage text. */
+#define COLLECT_OFFCPU_OPTIONS_HELP                                                                 \
+	"      --off-cpu          also record where threads wait (eBPF, needs root and BTF): a\n"    \
+	"                         second event offcpu-time, period = ns off-CPU, thread state in\n"  \
+	"                         its raw data; on by default where BPF works (a note otherwise);\n" \
+	"                         asked for explicitly and unavailable: exit 2\n"                    \
+	"      --no-off-cpu       on-CPU samples only\n"                                            \
+	"      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"       \
+	"                         switch-out; the kernel stack is the costly part\n"                 \
+	"      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"        \
+	"                         stack (libc has no frame pointers; the scan costs ~1 us)\n"        \
+	"      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"     \
+	"      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
+
+/*
+ * Apply option `name` (from collect_offcpu_optnames, without "--") with value val (NULL
+ * for the options without one). Returns 1 if applied, 0 if name is not an off-CPU
+ * option, -1 after reporting a bad value.
+ */
+int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, const char *val);
+
+/*
+ * Set off-CPU recording up as req asks: *offcpu (the loaded recorder) and *src (its
+ * collect_run() source) are new, or both NULL when it is off, or unavailable and not
+ * required (then a note was printed). Returns 0, or -1 after reporting (required but
+ * unavailable, or out of memory). Free with collect_offcpu_source_free(*src), then
+ * collect_offcpu_free(*offcpu).
+ */
+int collect_offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
+			 struct collect_source **src);
+
 /* Totals of struct offcpu_counters over all CPUs, plus what the loader saw. */
 struct collect_offcpu_stats {
 	struct offcpu_counters k;
@@ -170,8 +225,11 @@ int collect_offcpu_open(struct collect_offcpu **out, const struct collect_offcpu
 int collect_offcpu_follow(struct collect_offcpu *o, pid_t tgid);
 /*
  * Hand every aggregated entry to emit (in no particular order) and remove it from the
- * kernel, so periodic drains bound the map. An interval still in progress is not lost:
- * it lands in a later drain. Returns 0, or the first negative value emit returned.
+ * kernel, so periodic drains bound the map. The program is switched to the other of two
+ * aggregation maps first, and the switch waits until no program still writes the old
+ * one (an RCU grace period, ~10 ms): no interval is lost to a race with the copy. An
+ * interval still in progress lands in a later drain. Returns 0, -1 after reporting a
+ * failed switch, or the first negative value emit returned.
  */
 int collect_offcpu_drain(struct collect_offcpu *o, collect_offcpu_emit_fn emit, void *data);
 void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_offcpu_stats *st);

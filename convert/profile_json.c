@@ -92,6 +92,68 @@ fail:
 	return NULL;
 }
 
+struct dso_frame {
+	const char *dso, *frame;
+	int own;
+};
+
+static int cmp_dso_frame(const void *a, const void *b)
+{
+	const struct dso_frame *x = a, *y = b;
+	int c = strcmp(x->dso, y->dso);
+
+	return c ? c : strcmp(x->frame, y->frame);
+}
+
+/*
+ * "dsos": { "libc.so.6": { "own": false, "frames": [...] }, ... }, DSOs and frames sorted
+ * so the same profile always writes the same bytes. NULL after reporting.
+ */
+static json_t *dsos_object(const struct convert_stackset *set)
+{
+	struct dso_frame *pairs;
+	size_t i, nr = 0;
+	json_t *obj = json_object(), *arr = NULL;
+
+	pairs = pgo_calloc(set->frame_dsos.count + 1, sizeof(*pairs));
+	if (!obj || !pairs)
+		goto fail;
+	for (i = 0; i < set->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+		size_t d = (size_t)(sl->key >> 32);
+
+		if (!sl->used)
+			continue;
+		pairs[nr].dso = pgo_strtab_str(&set->dsos, d);
+		pairs[nr].frame = pgo_strtab_str(&set->frame_names, (size_t)(sl->key & 0xffffffffu));
+		pairs[nr++].own = set->dso_own[d];
+	}
+	qsort(pairs, nr, sizeof(*pairs), cmp_dso_frame);
+	for (i = 0; i < nr; i++) {
+		if (!i || strcmp(pairs[i].dso, pairs[i - 1].dso)) {
+			json_t *o = json_object();
+
+			arr = json_array();
+			if (!o || json_object_set_new(obj, pairs[i].dso, o) || !arr ||
+			    json_object_set_new(o, "own", json_boolean(pairs[i].own)) ||
+			    json_object_set_new(o, "frames", arr)) {
+				json_decref(arr);
+				goto oom;
+			}
+		}
+		if (json_array_append_new(arr, json_string(pairs[i].frame)))
+			goto oom;
+	}
+	free(pairs);
+	return obj;
+oom:
+	pgo_error("cannot store the DSOs in the profile: not valid UTF-8 or out of memory");
+fail:
+	free(pairs);
+	json_decref(obj);
+	return NULL;
+}
+
 int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 {
 	json_t *root = json_object(), *bin = NULL, *views, *runs;
@@ -119,6 +181,12 @@ int convert_profile_json_write(FILE *fp, const struct convert_stackset *set)
 		if ((set->views & (1u << i)) &&
 		    json_array_append_new(views, json_string(convert_view_name((enum convert_view)i))))
 			goto out;
+	if (set->dsos.nr) {
+		json_t *d = dsos_object(set);
+
+		if (!d || json_object_set_new(root, "dsos", d))
+			goto out;
+	}
 	runs = json_array();
 	if (!runs || json_object_set_new(root, "runs", runs))
 		goto out;
@@ -150,6 +218,7 @@ out:
 struct jctx {
 	const char *name;
 	struct pgo_buf path;
+	struct pgo_u64map run_numbers; /* the runs seen so far: a pairwise check is quadratic */
 };
 
 static int bad(struct jctx *c, const char *what)
@@ -249,8 +318,9 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	char prefix[48];
 	uint64_t num;
 	json_t *v;
+	uint64_t *seen;
 	long ri;
-	size_t i;
+	int fresh;
 
 	snprintf(prefix, sizeof(prefix), "runs[%zu]", idx);
 	pgo_buf_reset(&c->path);
@@ -263,9 +333,11 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	num = idx;
 	if (v && get_u64(c, v, &num))
 		return -1;
-	for (i = 0; i < set->nr_runs; i++)
-		if (set->runs[i].run == num)
-			return bad(c, "run number appears twice");
+	fresh = pgo_u64map_get(&c->run_numbers, num, &seen);
+	if (fresh < 0)
+		return -1;
+	if (!fresh)
+		return bad(c, "run number appears twice");
 	ri = convert_stackset_add_run(set, num, -1);
 	if (ri < 0)
 		return -1;
@@ -293,6 +365,45 @@ static int read_run(struct jctx *c, json_t *r, size_t idx, struct convert_stacks
 	if (v && !json_is_null(v) &&
 	    read_stacks(c, v, prefix, "offcpu", set, (size_t)ri, CONVERT_VIEW_OFFCPU))
 		return -1;
+	return 0;
+}
+
+/* Optional "dsos" (docs/profile-json.md): which DSO each frame name comes from. */
+static int read_dsos(struct jctx *c, json_t *obj, struct convert_stackset *set)
+{
+	const char *dso;
+	json_t *d;
+
+	at(c, NULL, "dsos");
+	if (!json_is_object(obj))
+		return bad(c, "expected an object");
+	json_object_foreach(obj, dso, d) {
+		json_t *own, *frames, *f;
+		size_t i;
+
+		pgo_buf_reset(&c->path);
+		pgo_buf_addf(&c->path, "dsos[\"%.200s\"]", dso);
+		if (!*dso || strlen(dso) > PROFILE_MAX_FRAME)
+			return bad(c, "expected a DSO name of 1 byte to 1 MiB");
+		if (!json_is_object(d))
+			return bad(c, "expected an object");
+		own = json_object_get(d, "own");
+		if (own && !json_is_boolean(own))
+			return bad(c, "own: expected true or false");
+		frames = json_object_get(d, "frames");
+		if (!frames || !json_is_array(frames))
+			return bad(c, "frames: expected an array of frame names");
+		json_array_foreach(frames, i, f) {
+			const char *name = json_is_string(f) ? json_string_value(f) : NULL;
+
+			if (!name || !*name || strchr(name, ';') || strlen(name) > PROFILE_MAX_FRAME) {
+				pgo_buf_addf(&c->path, ".frames[%zu]", i);
+				return bad(c, "expected a frame name (1 byte to 1 MiB, no ';')");
+			}
+			if (convert_stackset_add_frame_dso(set, name, dso, own && json_is_true(own)))
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -358,6 +469,9 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 			set->views |= 1u << view;
 		}
 	}
+	v = json_object_get(root, "dsos");
+	if (v && read_dsos(c, v, set))
+		return -1;
 	runs = json_object_get(root, "runs");
 	at(c, NULL, "runs");
 	if (!runs)
@@ -375,7 +489,7 @@ static int read_profile(struct jctx *c, json_t *root, struct convert_stackset *s
 int convert_profile_json_parse(const char *data, size_t len, const char *name,
 			       struct convert_stackset *set)
 {
-	struct jctx c = { name, PGO_BUF_INIT };
+	struct jctx c = { name, PGO_BUF_INIT, PGO_U64MAP_INIT };
 	json_error_t jerr;
 	json_t *root;
 	int err;
@@ -387,6 +501,7 @@ int convert_profile_json_parse(const char *data, size_t len, const char *name,
 	err = read_profile(&c, root, set);
 	json_decref(root);
 	pgo_buf_release(&c.path);
+	pgo_u64map_release(&c.run_numbers);
 	if (err)
 		convert_stackset_release(set);
 	return err;

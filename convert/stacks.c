@@ -20,7 +20,7 @@ struct frame_buf {
 };
 
 static int push(struct frame_buf *b, const char *name, const char *dso, const char *file,
-		unsigned line, int inlined, int kernel)
+		unsigned line, int inlined, int kernel, int own)
 {
 	struct convert_frame *f;
 
@@ -33,6 +33,7 @@ static int push(struct frame_buf *b, const char *name, const char *dso, const ch
 	f->line = line;
 	f->inlined = inlined;
 	f->kernel = kernel;
+	f->own = own;
 	return 0;
 }
 
@@ -55,9 +56,10 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 	uint32_t i;
 	char tmp[4096];
 	long id;
+	int own;
 
 	if (sf->dso == DSO_STATE)
-		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0);
+		return push(b, collect_offcpu_state_frame((unsigned int)sf->addr), NULL, NULL, 0, 0, 0, 0);
 	if (sf->dso == DSO_KERNEL) {
 		const char *kname;
 
@@ -65,17 +67,18 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 			p->ksyms = convert_ksyms_load(NULL);
 		kname = p->ksyms ? convert_ksyms_find(p->ksyms, sf->addr - (sf->ret ? 1 : 0)) : NULL;
 		if (!kname)
-			return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1);
+			return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1, 0);
 		snprintf(tmp, sizeof(tmp), "%s_[k]", kname);
 		id = pgo_strtab_intern(bracket, tmp);
 		if (id < 0)
 			return -1;
-		return push(b, pgo_strtab_str(bracket, id), "[kernel.kallsyms]", NULL, 0, 0, 1);
+		return push(b, pgo_strtab_str(bracket, id), "[kernel.kallsyms]", NULL, 0, 0, 1, 0);
 	}
 	if (sf->dso == DSO_UNKNOWN || sf->dso >= p->nr_dsos)
-		return push(b, "[unknown]", NULL, NULL, 0, 0, 0);
+		return push(b, "[unknown]", NULL, NULL, 0, 0, 0, 0);
 	d = &p->dsos[sf->dso];
 	dso = base_name(d->path);
+	own = d->binary != 0;
 	st = convert_dso_symtab(p, sf->dso);
 	if (st && convert_symtab_offset_to_vaddr(st, sf->addr, &vaddr) == 0) {
 		sym = convert_symtab_lookup(st, vaddr - (sf->ret && vaddr ? 1 : 0));
@@ -86,19 +89,19 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 			if (i == 0 && sym.sym_name != CONVERT_NO_NAME)
 				name = convert_str(p, sym.sym_name);
 			if (push(b, name, dso, f->file == CONVERT_NO_NAME ? NULL : convert_str(p, f->file),
-				 f->line, i > 0, 0) < 0)
+				 f->line, i > 0, 0, own) < 0)
 				return -1;
 		}
 		if (sym.nr_frames)
 			return 0;
 		if (sym.sym_name != CONVERT_NO_NAME)
-			return push(b, convert_str(p, sym.sym_name), dso, NULL, 0, 0, 0);
+			return push(b, convert_str(p, sym.sym_name), dso, NULL, 0, 0, 0, own);
 	}
 	snprintf(tmp, sizeof(tmp), "[%s]", dso);
 	id = pgo_strtab_intern(bracket, tmp);
 	if (id < 0)
 		return -1;
-	return push(b, pgo_strtab_str(bracket, id), dso, NULL, 0, 0, 0);
+	return push(b, pgo_strtab_str(bracket, id), dso, NULL, 0, 0, 0, own);
 }
 
 static int cmp_run(const void *a, const void *b, void *arg)

@@ -34,6 +34,8 @@ struct convert_frame {
 	unsigned line;                 /* 0 if unknown */
 	unsigned inlined : 1;          /* inlined into the next frame towards the root */
 	unsigned kernel : 1;
+	unsigned own : 1;              /* in a profiled binary (-b, or the main executable): the
+					  benchmark's own code, not a library or the kernel */
 };
 
 struct convert_stack {

@@ -51,6 +51,10 @@ void convert_stackset_release(struct convert_stackset *set)
 			pgo_u64map_release(&set->runs[i].weights[v]);
 	free(set->runs);
 	pgo_strtab_release(&set->stacks);
+	pgo_strtab_release(&set->dsos);
+	free(set->dso_own);
+	pgo_strtab_release(&set->frame_names);
+	pgo_u64map_release(&set->frame_dsos);
 	convert_stackset_init(set);
 }
 
@@ -111,42 +115,64 @@ static size_t utf8_len(const unsigned char *p)
 	return need + 1;
 }
 
+/* Append frame name f to b, sanitized: ';' -> ':', "" -> "[unknown]", bad UTF-8 -> '?'. */
+static int add_frame_name(struct pgo_buf *b, const char *f)
+{
+	size_t start = b->len;
+
+	if (pgo_buf_adds(b, f && *f ? f : "[unknown]"))
+		return -1;
+	/*
+	 * ';' separates frames; names from binaries may be any bytes, and the
+	 * profile JSON (jansson) needs UTF-8, so bad bytes become '?'
+	 */
+	while (start < b->len) {
+		size_t n = utf8_len((const unsigned char *)b->data + start);
+
+		if (!n || b->data[start] == ';')
+			b->data[start] = n ? ':' : '?';
+		start += n ? n : 1;
+	}
+	return 0;
+}
+
 int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum convert_view view,
 			 const char *const *frames, size_t nr, uint64_t weight)
 {
 	struct pgo_buf b = PGO_BUF_INIT;
-	size_t i, start;
+	size_t i;
 	int err;
 
 	if (!nr)
 		return pgo_error("empty stack");
 	for (i = 0; i < nr; i++) {
-		const char *f = frames[i] && *frames[i] ? frames[i] : "[unknown]";
-
-		if (i && pgo_buf_addch(&b, ';'))
-			goto oom;
-		start = b.len;
-		if (pgo_buf_adds(&b, f))
-			goto oom;
-		/*
-		 * ';' separates frames; names from binaries may be any bytes, and the
-		 * profile JSON (jansson) needs UTF-8, so bad bytes become '?'
-		 */
-		while (start < b.len) {
-			size_t n = utf8_len((const unsigned char *)b.data + start);
-
-			if (!n || b.data[start] == ';')
-				b.data[start] = n ? ':' : '?';
-			start += n ? n : 1;
+		if ((i && pgo_buf_addch(&b, ';')) || add_frame_name(&b, frames[i])) {
+			pgo_buf_release(&b);
+			return -1;
 		}
 	}
 	err = add_interned(set, run_index, view, pgo_strtab_intern_len(&set->stacks, b.data, b.len),
 			   weight);
 	pgo_buf_release(&b);
 	return err;
-oom:
+}
+
+int convert_stackset_add_frame_dso(struct convert_stackset *set, const char *name,
+				   const char *dso, int own)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	long d, f = -1;
+
+	d = pgo_strtab_intern(&set->dsos, dso);
+	if (d >= 0 && PGO_ALLOC_GROW(set->dso_own, (size_t)d + 1, set->dso_own_alloc) == 0) {
+		set->dso_own[d] = (unsigned char)(set->dso_own[d] | !!own);
+		if (!add_frame_name(&b, name))
+			f = pgo_strtab_intern_len(&set->frame_names, b.data, b.len);
+	}
 	pgo_buf_release(&b);
-	return -1;
+	if (f < 0)
+		return -1;
+	return pgo_u64map_put(&set->frame_dsos, (uint64_t)d << 32 | (uint64_t)f, 1) < 0 ? -1 : 0;
 }
 
 int convert_stackset_add_folded(struct convert_stackset *set, size_t run_index,
@@ -188,6 +214,41 @@ static int cmp_stack_name(const void *a, const void *b, void *set)
 	return strcmp(convert_stackset_stack(set, x->stack), convert_stackset_stack(set, y->stack));
 }
 
+/*
+ * One run: its own map's entries, no pass over all stacks or runs. Per run, that pass would
+ * make writing a profile cost stacks x runs, which a sparse hostile file makes huge.
+ */
+static int collect_run(const struct convert_stackset *set, const struct pgo_u64map *m,
+		       struct convert_stack_weight **out, size_t *nr)
+{
+	struct convert_stack_weight *res;
+	size_t i, n = 0;
+
+	if (!m->count)
+		return 0;
+	res = pgo_calloc(m->count, sizeof(*res));
+	if (!res)
+		return -1;
+	for (i = 0; i < m->cap; i++) {
+		const struct pgo_u64map_slot *s = &m->slots[i];
+
+		if (!s->used || !s->value)
+			continue;
+		res[n].stack = (uint32_t)s->key;
+		res[n].weight = s->value;
+		n++;
+	}
+	if (!n) {
+		free(res);
+		return 0;
+	}
+	if (n > 1)
+		qsort_r(res, n, sizeof(*res), cmp_stack_name, (void *)set);
+	*out = res;
+	*nr = n;
+	return 0;
+}
+
 int convert_stackset_collect(const struct convert_stackset *set, enum convert_view view,
 			     long run_index, struct convert_stack_weight **out, size_t *nr)
 {
@@ -202,6 +263,8 @@ int convert_stackset_collect(const struct convert_stackset *set, enum convert_vi
 		PGO_BUG("bad view %d or run %ld", (int)view, run_index);
 	if (!nstacks)
 		return 0;
+	if (run_index >= 0)
+		return collect_run(set, &set->runs[run_index].weights[view], out, nr);
 	sums = pgo_calloc(nstacks, sizeof(*sums));
 	if (!sums)
 		return -1;
@@ -266,6 +329,16 @@ int convert_stackset_append(struct convert_stackset *dst, const struct convert_s
 	if (!dst->rate_hz)
 		dst->rate_hz = src->rate_hz;
 	dst->views |= src->views;
+	for (i = 0; i < src->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &src->frame_dsos.slots[i];
+		size_t d = (size_t)(sl->key >> 32);
+
+		if (sl->used &&
+		    convert_stackset_add_frame_dso(dst, pgo_strtab_str(&src->frame_names,
+								       (size_t)(sl->key & 0xffffffffu)),
+						   pgo_strtab_str(&src->dsos, d), src->dso_own[d]))
+			return -1;
+	}
 	for (r = 0; r < src->nr_runs; r++) {
 		const struct convert_run *sr = &src->runs[r];
 		long d = convert_stackset_add_run(dst, dst->nr_runs, sr->pid);

@@ -48,9 +48,22 @@ struct convert_stackset {
 	struct pgo_strtab stacks;  /* stack id -> folded string */
 	struct convert_run *runs;
 	size_t nr_runs, alloc_runs;
+	/*
+	 * Where frames come from ("dsos" in docs/profile-json.md), so the gate can tell the
+	 * benchmark's own code from libraries and the kernel: DSO basenames, whether each is
+	 * a profiled binary, and the (DSO, frame name) pairs seen. A name may be in several
+	 * DSOs. Empty when unknown (older profile files). Fill it with
+	 * convert_stackset_add_frame_dso().
+	 */
+	struct pgo_strtab dsos;        /* dso id -> basename */
+	unsigned char *dso_own;        /* dso id -> 1 if a profiled binary */
+	size_t dso_own_alloc;
+	struct pgo_strtab frame_names; /* frame id -> frame name, sanitized as in stacks */
+	struct pgo_u64map frame_dsos;  /* key dso id << 32 | frame id, value 1 */
 };
 #define CONVERT_STACKSET_INIT { NULL, NULL, NULL, NULL, NULL, 0, 1u << CONVERT_VIEW_CPU, \
-				PGO_STRTAB_INIT, NULL, 0, 0 }
+				PGO_STRTAB_INIT, NULL, 0, 0, PGO_STRTAB_INIT, NULL, 0, \
+				PGO_STRTAB_INIT, PGO_U64MAP_INIT }
 
 void convert_stackset_init(struct convert_stackset *set);
 /* Free everything; the set is back to CONVERT_STACKSET_INIT. */
@@ -77,6 +90,14 @@ int convert_stackset_add(struct convert_stackset *set, size_t run_index, enum co
  */
 int convert_stackset_add_folded(struct convert_stackset *set, size_t run_index,
 				enum convert_view view, const char *stack, uint64_t weight);
+
+/*
+ * Note that frame `name` (sanitized as convert_stackset_add() does) lives in DSO `dso`
+ * (a basename: "libc.so.6", "[kernel.kallsyms]"); own: the DSO is one of the profiled
+ * binaries. A DSO once marked own stays own. Returns 0, or -1 on allocation failure.
+ */
+int convert_stackset_add_frame_dso(struct convert_stackset *set, const char *name,
+				   const char *dso, int own);
 
 /* Folded string of a stack id (< set->stacks.nr); borrowed. */
 const char *convert_stackset_stack(const struct convert_stackset *set, size_t id);

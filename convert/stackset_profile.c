@@ -11,6 +11,7 @@ struct fill_ctx {
 	struct convert_stackset *set;
 	const char **names;
 	size_t alloc;
+	const char *last_name, *last_dso;
 };
 
 static int add_stack(const struct convert_stack *st, void *data)
@@ -26,15 +27,25 @@ static int add_stack(const struct convert_stack *st, void *data)
 		PGO_BUG("stack of run %u, profile has %zu runs", st->run, c->set->nr_runs);
 	if (PGO_ALLOC_GROW(c->names, st->nr_frames, c->alloc))
 		return -1;
-	for (i = 0; i < st->nr_frames; i++)
-		c->names[i] = st->frames[i].name;
+	for (i = 0; i < st->nr_frames; i++) {
+		const struct convert_frame *f = &st->frames[i];
+
+		c->names[i] = f->name;
+		/* the same frames recur in many stacks; skip the one just noted */
+		if (f->dso && (f->name != c->last_name || f->dso != c->last_dso)) {
+			if (convert_stackset_add_frame_dso(c->set, f->name, f->dso, f->own))
+				return -1;
+			c->last_name = f->name;
+			c->last_dso = f->dso;
+		}
+	}
 	return convert_stackset_add(c->set, st->run, view, c->names, st->nr_frames, st->weight_ns);
 }
 
 int convert_stackset_from_profile(struct convert_profile *p, struct convert_stackset *set)
 {
 	const struct convert_info *in = convert_profile_info(p);
-	struct fill_ctx c = { set, NULL, 0 };
+	struct fill_ctx c = { set, NULL, 0, NULL, NULL };
 	size_t i, nr = convert_profile_nr_runs(p);
 	int err;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "convert/scopetree.h"
 #include "convert/symtab.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
@@ -70,9 +71,8 @@ struct convert_symtab {
 	size_t nr_cus, alloc_cus;
 	struct cu_range *ranges;
 	size_t nr_ranges, alloc_ranges;
-	Dwarf_Die last_sub;           /* subprogram of the previous lookup */
-	Dwarf_Off last_cu;
-	int have_last_sub;
+	struct convert_scopetree *trees; /* per CU, read on its first lookup */
+	unsigned char *have_tree;
 };
 
 #define ST_ERROR(flags, ...)                                                          \
@@ -237,6 +237,12 @@ static int read_cus(struct convert_symtab *st)
 	}
 	if (st->nr_ranges > 1)
 		qsort(st->ranges, st->nr_ranges, sizeof(*st->ranges), cmp_range);
+	if (st->nr_cus) {
+		st->trees = pgo_calloc(st->nr_cus, sizeof(*st->trees));
+		st->have_tree = pgo_calloc(st->nr_cus, 1);
+		if (!st->trees || !st->have_tree)
+			return -1;
+	}
 	return 0;
 }
 
@@ -333,6 +339,11 @@ void convert_symtab_free(struct convert_symtab *st)
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
+	for (size_t i = 0; st->have_tree && i < st->nr_cus; i++)
+		if (st->have_tree[i])
+			convert_scopetree_release(&st->trees[i]);
+	free(st->trees);
+	free(st->have_tree);
 	free(st->syms);
 	free(st->cus);
 	free(st->ranges);
@@ -509,43 +520,18 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 
 #define MAX_DEPTH 64
 
-/*
- * The physical nesting of DIEs that contain pc, outermost first. dwarf_getscopes()
- * does not give it: past an inlined_subroutine it follows the abstract origin's
- * scopes, not the function the code was inlined into.
- */
-static int find_chain(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int depth)
+/* The physical nesting of DIEs that contain pc, outermost first. */
+static int find_chain(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
+		      Dwarf_Die *chain)
 {
-	Dwarf_Die child;
+	size_t cu = (size_t)(cudie - st->cus);
 
-	if (depth >= MAX_DEPTH || dwarf_child(parent, &child) != 0)
-		return depth;
-	do {
-		int tag = dwarf_tag(&child), d;
-
-		switch (tag) {
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-			if (dwarf_haspc(&child, pc) == 1) {
-				chain[depth] = child;
-				return find_chain(&child, pc, chain, depth + 1);
-			}
-			break;
-		case DW_TAG_namespace:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_module:
-			/* C++/Fortran: definitions may sit inside these, which have no pc */
-			d = find_chain(&child, pc, chain, depth);
-			if (d > depth)
-				return d;
-			break;
-		default:
-			break;
-		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return depth;
+	if (!st->have_tree[cu]) {
+		if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
+			return 0;
+		st->have_tree[cu] = 1;
+	}
+	return convert_scopetree_chain(&st->trees[cu], pc, chain, MAX_DEPTH);
 }
 
 /* Build the inline chain of addr into st->frames, outermost first. */
@@ -578,22 +564,10 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 		leaf_line = line > 0 ? (uint32_t)line : 0;
 		leaf_discr = disc;
 	}
-	/* a cached enclosing subprogram saves scanning the CU's children again */
-	if (st->have_last_sub && st->last_cu == dwarf_dieoffset(cudie) &&
-	    dwarf_haspc(&st->last_sub, pc) == 1) {
-		chain[0] = st->last_sub;
-		n = find_chain(&st->last_sub, pc, chain, 1);
-	} else {
-		n = find_chain(cudie, pc, chain, 0);
-	}
+	n = find_chain(st, cudie, pc, chain);
 	for (i = 0; i < n; i++) {
 		int tag = dwarf_tag(&chain[i]);
 
-		if (tag == DW_TAG_subprogram && nfn == 0) {
-			st->last_sub = chain[i];
-			st->last_cu = dwarf_dieoffset(cudie);
-			st->have_last_sub = 1;
-		}
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			fn[nfn++] = i;
 	}

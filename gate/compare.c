@@ -40,16 +40,99 @@ static int check_inputs(const struct gate_profile *b, const struct gate_profile 
 	return 0;
 }
 
+/* The two sides' stacks of the view compared: base (0) and head (1), and their runs. */
+struct sides {
+	const struct gate_view *v[2];
+	size_t k[2];
+};
+
+static void view_release(struct gate_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_stacks; i++)
+		free(v->stacks[i].frames);
+	free(v->stacks);
+	free(v->counts);
+	pgo_strtab_release(&v->index);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Is f the benchmark's own code, as far as either side knows? Unknown on both: yes. */
+static int is_own(const struct gate_profile *b, const struct gate_profile *h, uint32_t f)
+{
+	enum gate_frame_kind kb = gate_profile_frame_kind(b, f), kh = gate_profile_frame_kind(h, f);
+
+	if (kb == GATE_FRAME_OWN || kh == GATE_FRAME_OWN)
+		return 1;
+	return kb == GATE_FRAME_UNKNOWN && kh == GATE_FRAME_UNKNOWN;
+}
+
+/*
+ * The stacks of `in` (kr runs) with only own-code frames (own[f]), identical results
+ * merged. A stack without any own frame (the frame-pointer walk lost the caller of
+ * pthread_join in main, a thread that never ran own code) is charged to its outermost
+ * frame, which names the library call. *out must be zeroed.
+ */
+static int own_code_view(const struct gate_view *in, size_t kr, const unsigned char *own,
+			 struct gate_view *out)
+{
+	struct pgo_buf key = PGO_BUF_INIT;
+	uint32_t *fr = NULL;
+	size_t s, i, r, n, fr_alloc = 0;
+	int err = -1;
+
+	out->present = in->present;
+	for (s = 0; s < in->nr_stacks; s++) {
+		const struct gate_stack *st = &in->stacks[s];
+		long sid;
+
+		if (PGO_ALLOC_GROW(fr, st->depth, fr_alloc))
+			goto out;
+		for (i = 0, n = 0; i < st->depth; i++)
+			if (own[st->frames[i]])
+				fr[n++] = st->frames[i];
+		if (!n)
+			fr[n++] = st->frames[0];
+		pgo_buf_reset(&key);
+		for (i = 0; i < n; i++)
+			if (pgo_buf_addf(&key, "%s%u", i ? "," : "", (unsigned)fr[i]))
+				goto out;
+		sid = pgo_strtab_intern_len(&out->index, key.data, key.len);
+		if (sid < 0)
+			goto out;
+		if ((size_t)sid == out->nr_stacks) {
+			struct gate_stack *ns;
+
+			if (PGO_ALLOC_GROW(out->stacks, out->nr_stacks + 1, out->stacks_alloc) ||
+			    PGO_ALLOC_GROW(out->counts, (out->nr_stacks + 1) * kr, out->counts_alloc))
+				goto out;
+			ns = &out->stacks[out->nr_stacks];
+			ns->frames = pgo_calloc(n, sizeof(*ns->frames));
+			if (!ns->frames)
+				goto out;
+			memcpy(ns->frames, fr, n * sizeof(*fr));
+			ns->depth = n;
+			out->nr_stacks++;
+		}
+		for (r = 0; r < kr; r++)
+			out->counts[(size_t)sid * kr + r] += in->counts[s * kr + r];
+	}
+	err = 0;
+out:
+	free(fr);
+	pgo_buf_release(&key);
+	return err;
+}
+
 /*
  * Self and inclusive count matrices over the union of functions (nf = names->nr), base
  * runs in columns [0, kb), head runs in [kb, kb + kh). Inclusive counts a function once
  * per stack even when it recurses.
  */
-static int build_matrices(const struct gate_profile *b, const struct gate_profile *h,
-			  enum gate_view_kind view, size_t nf, double *self, double *incl)
+static int build_matrices(const struct sides *sd, size_t nf, double *self, double *incl)
 {
-	const struct gate_profile *side[2] = { b, h };
-	size_t nr = b->nr_runs + h->nr_runs, col0 = 0;
+	size_t nr = sd->k[0] + sd->k[1], col0 = 0;
 	uint64_t *stamp, gen = 0;
 	int k;
 
@@ -57,8 +140,8 @@ static int build_matrices(const struct gate_profile *b, const struct gate_profil
 	if (!stamp)
 		return -1;
 	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = &side[k]->views[view];
-		size_t s, r, i, kr = side[k]->nr_runs;
+		const struct gate_view *v = sd->v[k];
+		size_t s, r, i, kr = sd->k[k];
 
 		for (s = 0; s < v->nr_stacks; s++) {
 			const struct gate_stack *st = &v->stacks[s];
@@ -88,14 +171,12 @@ static int build_matrices(const struct gate_profile *b, const struct gate_profil
  * ancestor[f] bitmaps would be nf^2; the flagged set is small, so answer "is g below f
  * in some stack" by scanning stacks once per question.
  */
-static int is_descendant(const struct gate_profile *b, const struct gate_profile *h,
-			 enum gate_view_kind view, uint32_t anc, uint32_t desc)
+static int is_descendant(const struct sides *sd, uint32_t anc, uint32_t desc)
 {
-	const struct gate_profile *side[2] = { b, h };
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = &side[k]->views[view];
+		const struct gate_view *v = sd->v[k];
 		size_t s, i;
 
 		for (s = 0; s < v->nr_stacks; s++) {
@@ -114,19 +195,17 @@ static int is_descendant(const struct gate_profile *b, const struct gate_profile
 }
 
 /* The heaviest caller of f in head (or base if f is gone from head); UINT32_MAX if none. */
-static uint32_t main_parent(const struct gate_profile *b, const struct gate_profile *h,
-			    enum gate_view_kind view, uint32_t f, size_t nf)
+static uint32_t main_parent(const struct sides *sd, uint32_t f, size_t nf)
 {
-	const struct gate_profile *side[2] = { h, b };
 	double *w = pgo_calloc(nf ? nf : 1, sizeof(*w)), best = 0;
 	uint32_t arg = UINT32_MAX;
 	int k;
 
 	if (!w)
 		return UINT32_MAX;
-	for (k = 0; k < 2 && arg == UINT32_MAX; k++) {
-		const struct gate_view *v = &side[k]->views[view];
-		size_t s, i, r, kr = side[k]->nr_runs;
+	for (k = 1; k >= 0 && arg == UINT32_MAX; k--) {
+		const struct gate_view *v = sd->v[k];
+		size_t s, i, r, kr = sd->k[k];
 
 		for (s = 0; s < v->nr_stacks; s++) {
 			const struct gate_stack *st = &v->stacks[s];
@@ -157,6 +236,7 @@ const char *gate_role_name(enum gate_role r)
 	case GATE_ROLE_VIA: return "via";
 	case GATE_ROLE_MOVED: return "moved";
 	case GATE_ROLE_IMPROVED: return "improved";
+	case GATE_ROLE_OUTSIDE: return "not own code";
 	default: return "";
 	}
 }
@@ -168,8 +248,9 @@ static int result_rank(const struct gate_result *r)
 	case GATE_ROLE_ROOT_INCL: return 1;
 	case GATE_ROLE_VIA: return 2;
 	case GATE_ROLE_MOVED: return 3;
-	case GATE_ROLE_IMPROVED: return 4;
-	default: return 5;
+	case GATE_ROLE_OUTSIDE: return 4;
+	case GATE_ROLE_IMPROVED: return 5;
+	default: return 6;
 	}
 }
 
@@ -265,6 +346,9 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	int *side = NULL;
 	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh;
 	size_t f, r, i, m;
+	struct gate_view own_views[2];
+	unsigned char *own = NULL;
+	struct sides sd = { { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
 	int err = -1;
 
 	*out = NULL;
@@ -272,6 +356,15 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		PGO_BUG("profiles compared with different name tables");
 	if (check_inputs(b, h, o))
 		return -1;
+	memset(own_views, 0, sizeof(own_views));
+	if (nr && nf > GATE_MAX_CELLS / nr) {
+		struct pgo_buf what = PGO_BUF_INIT;
+
+		pgo_buf_addf(&what, "'%s' against '%s'", b->label, h->label);
+		gate_check_cells(nf, nr, "functions", pgo_buf_str(&what));
+		pgo_buf_release(&what);
+		return -1;
+	}
 	v = pgo_calloc(1, sizeof(*v));
 	if (!v)
 		return -1;
@@ -295,7 +388,26 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		goto out;
 	for (r = kb; r < nr; r++)
 		side[r] = 1;
-	if (build_matrices(b, h, o->view, nf, self, incl))
+	/*
+	 * Off-CPU time is spent in the kernel, under libc's futex, nanosleep or read wrappers,
+	 * in a thread-state frame: none of those is what a benchmark author can change. In
+	 * the offcpu and wall views, keep the benchmark's own frames only, so the time lands
+	 * on the first own function above them (the caller of pthread_mutex_lock) and that
+	 * is what gets tested and named.
+	 */
+	if (o->view != GATE_VIEW_CPU) {
+		own = pgo_calloc(nf + 1, 1);
+		if (!own)
+			goto out;
+		for (f = 0; f < nf; f++)
+			own[f] = (unsigned char)is_own(b, h, (uint32_t)f);
+		if (own_code_view(sd.v[0], kb, own, &own_views[0]) ||
+		    own_code_view(sd.v[1], kh, own, &own_views[1]))
+			goto out;
+		sd.v[0] = &own_views[0];
+		sd.v[1] = &own_views[1];
+	}
+	if (build_matrices(&sd, nf, self, incl))
 		goto out;
 	/* Size factors come from self counts (disjoint across functions) and scale both. */
 	if (gate_size_factors(self, nf, nr, side, &o->tmm, v->sf))
@@ -374,12 +486,13 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	 */
 	for (f = 0; f < nf; f++) {
 		struct gate_result *rs = &v->results[2 * f], *ri = &v->results[2 * f + 1];
-		int fresh = ts[f].mean_b == 0 || ts[f].mean_h == 0;
+		/* new or gone: absent from one side; no self time on both sides is not that */
+		int fresh = ti[f].mean_b == 0 || ti[f].mean_h == 0;
 
 		if (rs->flagged && !fresh && ri->delta < 0.5 * rs->delta)
 			rs->moved = 1;
 		if (fresh && (rs->flagged || ri->flagged)) {
-			uint32_t par = main_parent(b, h, o->view, (uint32_t)f, nf);
+			uint32_t par = main_parent(&sd, (uint32_t)f, nf);
 			double d = rs->delta > ri->delta ? rs->delta : ri->delta;
 
 			if (par != UINT32_MAX && v->results[2 * par + 1].delta < 0.5 * d) {
@@ -397,6 +510,11 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		if (!res->flagged || res->moved)
 			continue;
 		v->nr_flagged++;
+		/* only the benchmark's own code can be a root cause in these views */
+		if (own && !own[i / 2]) {
+			res->outside = 1;
+			continue;
+		}
 		if (res->kind == GATE_SELF) {
 			res->root_cause = 1;
 			continue;
@@ -405,9 +523,9 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 0; j < v->nr_results; j++) {
 			const struct gate_result *o2 = &v->results[j];
 
-			if (j / 2 == i / 2 || !o2->flagged || o2->moved)
+			if (j / 2 == i / 2 || !o2->flagged || o2->moved || (own && !own[j / 2]))
 				continue;
-			if (is_descendant(b, h, o->view, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
+			if (is_descendant(&sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
 				res->root_cause = 0;
 				break;
 			}
@@ -429,9 +547,10 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 1; j < v->nr_results; j += 2) {
 			const struct gate_result *a = &v->results[j];
 
-			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause)
+			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause ||
+			    (own && !own[j / 2]))
 				continue;
-			if (!is_descendant(b, h, o->view, (uint32_t)(j / 2), (uint32_t)(i / 2)))
+			if (!is_descendant(&sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
 				continue;
 			if ((via.len && pgo_buf_addch(&via, ';')) || pgo_buf_adds(&via, a->name)) {
 				pgo_buf_release(&via);
@@ -470,6 +589,8 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 				res->role = GATE_ROLE_ROOT;
 			else if (res->moved)
 				res->role = GATE_ROLE_MOVED;
+			else if (res->outside)
+				res->role = GATE_ROLE_OUTSIDE;
 			else if (res->flagged)
 				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
 										: GATE_ROLE_VIA;
@@ -483,6 +604,9 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	qsort(v->results, v->nr_results, sizeof(*v->results), result_cmp);
 	err = 0;
 out:
+	view_release(&own_views[0]);
+	view_release(&own_views[1]);
+	free(own);
 	free(side);
 	free(self);
 	free(incl);

@@ -38,9 +38,11 @@ enum gate_role {
 	GATE_ROLE_VIA,       /* a flagged caller of a root cause */
 	GATE_ROLE_MOVED,     /* flagged, but code motion: a warning */
 	GATE_ROLE_IMPROVED,  /* a significant decrease beyond the floors */
+	GATE_ROLE_OUTSIDE,   /* flagged, but not the benchmark's own code (offcpu and wall
+				views: a stack the unwinder left without any own frame): a warning */
 };
 
-/* "root cause", "root cause (inclusive)", "via", "moved", "improved" or "" */
+/* "root cause", "root cause (inclusive)", "via", "moved", "improved", "not own code" or "" */
 const char *gate_role_name(enum gate_role r);
 
 /* One hypothesis: a function's self or inclusive time. */
@@ -58,6 +60,7 @@ struct gate_result {
 	int flagged;           /* regression: q <= Q and both floors cleared */
 	int improved;          /* the same rule for a decrease (reported, never fails) */
 	int moved;             /* flagged, but the code-motion filter says time moved: warn */
+	int outside;           /* flagged, but not own code (offcpu, wall views): warn */
 	int root_cause;        /* flagged, not moved, and no flagged descendant (or self time) */
 	enum gate_role role;
 	char *via;             /* for root causes: flagged ancestors "main;process" (new) or NULL */
@@ -75,7 +78,8 @@ struct gate_verdict {
 	size_t nr_funcs;       /* functions seen on either side */
 	size_t nr_tests;       /* hypotheses tested (self + inclusive), the BH m */
 	size_t nr_flagged, nr_root, nr_moved, nr_improved;
-	struct gate_result *results; /* sorted: root causes, other flags, moved, improved, rest by |delta| */
+	struct gate_result *results; /* sorted: root causes, other flags, moved, not own code,
+					improved, rest by |delta| */
 	size_t nr_results;
 	/* Program-level check: Welch t on ln(time per run) of the view (cpu_ns for cpu). */
 	int program_valid;

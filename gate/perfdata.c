@@ -65,39 +65,6 @@ out:
 	return err;
 }
 
-/*
- * The off-CPU source the way pgo collect makes it: required (off_cpu > 0) it must load;
- * by default a machine without BPF gets a note and an on-CPU-only profile.
- */
-static int offcpu_source(int off_cpu, struct collect_offcpu **offcpu, struct collect_source **src)
-{
-	struct collect_offcpu_opts oo = COLLECT_OFFCPU_OPTS_INIT;
-	char why[256];
-
-	*offcpu = NULL;
-	*src = NULL;
-	if (!off_cpu)
-		return 0;
-	if (collect_offcpu_probe(why, sizeof(why))) {
-		if (off_cpu > 0)
-			return pgo_error("cannot record off-CPU time: %s", why);
-		pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
-		return 0;
-	}
-	if (collect_offcpu_open(offcpu, &oo)) {
-		if (off_cpu > 0)
-			return -1;
-		pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
-		return 0;
-	}
-	if (!(*src = collect_offcpu_source_new(*offcpu))) {
-		collect_offcpu_free(*offcpu);
-		*offcpu = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 {
 	struct collect_opts o = { 0 };
@@ -109,7 +76,7 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 	int err = -1, ret;
 
 	*text = NULL;
-	if (offcpu_source(opts->off_cpu, &offcpu, &src))
+	if (collect_offcpu_setup(&opts->offcpu, &offcpu, &src))
 		return -1;
 	if (!mkdtemp(dir)) {
 		collect_offcpu_source_free(src);
@@ -150,8 +117,10 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 	pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %.2f s CPU)", r.runs,
 		 (unsigned long long)r.samples, r.event, r.freq, r.cpu_ns / 1e9);
 	if (offcpu) {
-		pgo_info("off-CPU: %.2f s in %llu samples", st.total_ns / 1e9,
-			 (unsigned long long)st.samples);
+		pgo_info("off-CPU: %.2f s in %llu samples; %llu intervals under --off-cpu-min, "
+			 "%llu switch-outs sampled out", st.total_ns / 1e9,
+			 (unsigned long long)st.samples, (unsigned long long)st.k.short_blocks,
+			 (unsigned long long)st.k.sampled_out);
 		if (st.k.ustack_dropped || st.k.kstack_dropped || st.k.map_full || st.k.storage_failed ||
 		    st.k.tgid_full)
 			pgo_warn("off-CPU losses: %llu user stacks, %llu kernel stacks, %llu map-full, "

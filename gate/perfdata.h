@@ -10,6 +10,8 @@
 #ifndef PGO_GATE_PERFDATA_H
 #define PGO_GATE_PERFDATA_H
 
+#include "collect/offcpu.h"
+
 /* 1 if the file starts with the perf.data magic, 0 if not (or unreadable). */
 int gate_is_perf_data(const char *path);
 
@@ -22,13 +24,13 @@ struct gate_collect_opts {
 	unsigned int freq;      /* Hz; 0: the collector's default (999) */
 	int argc_self;          /* pgo's command line, recorded in the perf.data */
 	char *const *argv_self;
-	int off_cpu;            /* off-CPU time as in pgo collect: < 0 where BPF works (a note
-				   when it does not), 0 never, > 0 required (an error if not) */
+	struct collect_offcpu_request offcpu; /* off-CPU time and its options, as pgo collect
+						 takes them (collect_offcpu_option()) */
 };
 
 /*
  * Run the benchmark opts->runs times under the collector (on-CPU, frame-pointer call
- * graphs, plus the off-CPU event per opts->off_cpu) and symbolize the result. A benchmark that fails (non-zero status, killed) or
+ * graphs, plus the off-CPU event per opts->offcpu) and symbolize the result. A benchmark that fails (non-zero status, killed) or
  * an interrupted collection is an error: the gate never judges partial data.
  */
 int gate_collect_json(const struct gate_collect_opts *opts, char **text);

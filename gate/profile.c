@@ -82,6 +82,15 @@ size_t gate_fold_clone_len(const char *name, size_t len)
 	return len;
 }
 
+int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what)
+{
+	if (!cols || rows <= GATE_MAX_CELLS / cols)
+		return 0;
+	return pgo_error("%s is too large for the gate: %zu %s x %zu runs is more than %zu "
+			 "counts (a damaged or hostile profile?); compare fewer runs or a "
+			 "smaller benchmark", what, rows, rows_name, cols, GATE_MAX_CELLS);
+}
+
 static int view_reserve(struct gate_view *v, size_t nr_runs)
 {
 	if (PGO_ALLOC_GROW(v->stacks, v->nr_stacks + 1, v->stacks_alloc) ||
@@ -96,6 +105,16 @@ struct build_ctx {
 	uint32_t *frames;
 	size_t frames_alloc;
 };
+
+/* Append frame f (flen bytes) to b with its clone suffixes folded. */
+static int add_folded_frame(struct pgo_buf *b, const char *f, size_t flen)
+{
+	/* Keep the kernel marker outside the clone search: "foo.isra.0_[k]" -> "foo_[k]". */
+	size_t klen = (flen > 4 && !memcmp(f + flen - 4, "_[k]", 4)) ? 4 : 0;
+	size_t base = gate_fold_clone_len(f, flen - klen);
+
+	return pgo_buf_add(b, f, base) || pgo_buf_add(b, f + flen - klen, klen) ? -1 : 0;
+}
 
 /*
  * Add weight w (sample equivalents) of a folded stack to run r of view v. The stack's
@@ -112,18 +131,17 @@ static int add_stack(struct build_ctx *c, struct gate_view *v, const char *stack
 	pgo_buf_reset(&c->key);
 	while (i <= slen) {
 		const char *f = stack + i, *end = memchr(f, ';', slen - i);
-		size_t flen = end ? (size_t)(end - f) : slen - i, base, klen;
+		size_t flen = end ? (size_t)(end - f) : slen - i, start;
 		long id;
 
-		/* Keep the kernel marker outside the clone search: "foo.isra.0_[k]" -> "foo_[k]". */
-		klen = (flen > 4 && !memcmp(f + flen - 4, "_[k]", 4)) ? 4 : 0;
-		base = gate_fold_clone_len(f, flen - klen);
 		if (PGO_ALLOC_GROW(c->frames, depth + 1, c->frames_alloc))
 			return -1;
-		if ((c->key.len && pgo_buf_addch(&c->key, ';')) || pgo_buf_add(&c->key, f, base) ||
-		    pgo_buf_add(&c->key, f + flen - klen, klen))
+		if (c->key.len && pgo_buf_addch(&c->key, ';'))
 			return -1;
-		id = pgo_strtab_intern_len(p->names, c->key.data + c->key.len - base - klen, base + klen);
+		start = c->key.len;
+		if (add_folded_frame(&c->key, f, flen))
+			return -1;
+		id = pgo_strtab_intern_len(p->names, c->key.data + start, c->key.len - start);
 		if (id < 0)
 			return -1;
 		c->frames[depth++] = (uint32_t)id;
@@ -177,6 +195,99 @@ static int add_run_view(struct build_ctx *c, const struct convert_stackset *set,
 	return 0;
 }
 
+enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f)
+{
+	return f < p->nr_kinds ? (enum gate_frame_kind)p->kinds[f] : GATE_FRAME_UNKNOWN;
+}
+
+/*
+ * Record kind k for f. Unless forced, own code wins over what is known already: a name in
+ * the binary and in a library may be the binary's.
+ */
+static int set_kind(struct gate_profile *p, uint32_t f, enum gate_frame_kind k, int force)
+{
+	if (PGO_ALLOC_GROW(p->kinds, (size_t)f + 1, p->kinds_alloc))
+		return -1;
+	if (p->nr_kinds < (size_t)f + 1)
+		p->nr_kinds = (size_t)f + 1;
+	if (force || p->kinds[f] != GATE_FRAME_OWN)
+		p->kinds[f] = (unsigned char)k;
+	return 0;
+}
+
+/* The kind a name gives away by itself, or GATE_FRAME_UNKNOWN. */
+static enum gate_frame_kind kind_by_name(const char *name, const char *binary)
+{
+	static const char *const states[] = { "[running]", "[runnable]", "[sleep]", "[io]",
+					      "[offcpu]" };
+	size_t i, len = strlen(name), blen;
+
+	if (len > 4 && !strcmp(name + len - 4, "_[k]"))
+		return GATE_FRAME_KERNEL;
+	for (i = 0; i < PGO_ARRAY_SIZE(states); i++)
+		if (!strcmp(name, states[i]))
+			return GATE_FRAME_STATE;
+	if (len < 2 || name[0] != '[' || name[len - 1] != ']')
+		return GATE_FRAME_UNKNOWN;
+	/* an unresolved address, "[DSO]": the binary's own, or a library's */
+	blen = strlen(binary);
+	return len - 2 == blen && !memcmp(name + 1, binary, blen) ? GATE_FRAME_OWN : GATE_FRAME_LIB;
+}
+
+/*
+ * Kinds of this profile's functions: from the "dsos" of the file, then from the names
+ * themselves for the rest (docs/profile-json.md).
+ */
+static int frame_kinds(struct build_ctx *c, const struct convert_stackset *set)
+{
+	struct gate_profile *p = c->p;
+	const char *bin = strrchr(p->binary_path, '/');
+	size_t i, s;
+	int k;
+
+	bin = bin ? bin + 1 : p->binary_path;
+	for (i = 0; i < set->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+		const char *name;
+		long id;
+
+		if (!sl->used)
+			continue;
+		name = pgo_strtab_str(&set->frame_names, (size_t)(sl->key & 0xffffffffu));
+		pgo_buf_reset(&c->key);
+		if (add_folded_frame(&c->key, name, strlen(name)))
+			return -1;
+		id = pgo_strtab_find(p->names, pgo_buf_str(&c->key));
+		if (id < 0)
+			continue; /* in no stack */
+		if (set_kind(p, (uint32_t)id, set->dso_own[sl->key >> 32] ? GATE_FRAME_OWN :
+					      GATE_FRAME_LIB, 0))
+			return -1;
+	}
+	for (k = 0; k < GATE_VIEW_NR; k++) {
+		const struct gate_view *v = &p->views[k];
+
+		for (s = 0; s < v->nr_stacks; s++) {
+			for (i = 0; i < v->stacks[s].depth; i++) {
+				uint32_t f = v->stacks[s].frames[i];
+				enum gate_frame_kind nk;
+
+				/* a name that says it is the kernel's or a thread state is one */
+				nk = kind_by_name(pgo_strtab_str(p->names, f), bin);
+				if (nk == GATE_FRAME_KERNEL || nk == GATE_FRAME_STATE) {
+					if (set_kind(p, f, nk, 1))
+						return -1;
+				} else if (nk != GATE_FRAME_UNKNOWN &&
+					   gate_profile_frame_kind(p, f) == GATE_FRAME_UNKNOWN) {
+					if (set_kind(p, f, nk, 0))
+						return -1;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 static int dup_or(const char *s, const char *fallback, char **out)
 {
 	if (!s && !fallback)
@@ -200,6 +311,10 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 	    dup_or(set->command, NULL, &p->command) ||
 	    dup_or(set->binary_path, "[unknown]", &p->binary_path) ||
 	    dup_or(set->build_id, NULL, &p->build_id) || dup_or(set->event, "unknown", &p->event))
+		return -1;
+	/* Folding clones only merges stacks, so this bounds every view's matrix. */
+	pgo_buf_addf(&c->key, "'%s'", label);
+	if (gate_check_cells(set->stacks.nr, set->nr_runs, "distinct stacks", pgo_buf_str(&c->key)))
 		return -1;
 	p->rate_hz = (double)set->rate_hz;
 	p->nr_runs = set->nr_runs;
@@ -227,7 +342,7 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 		    (offcpu && add_run_view(c, set, r, CONVERT_VIEW_OFFCPU, GATE_VIEW_OFFCPU)))
 			return -1;
 	}
-	return 0;
+	return frame_kinds(c, set);
 }
 
 int gate_profile_parse(const char *data, size_t len, const char *label,
@@ -293,6 +408,7 @@ void gate_profile_free(struct gate_profile *p)
 	free(p->build_id);
 	free(p->event);
 	free(p->runs);
+	free(p->kinds);
 	free(p);
 }
 
@@ -359,8 +475,20 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	    (a->build_id && !(p->build_id = pgo_strdup(a->build_id))) ||
 	    !(p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs))))
 		goto fail;
+	for (k = 0; k < GATE_VIEW_NR; k++)
+		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs,
+				     "distinct stacks", "the head profile with its confirmation runs"))
+			goto fail;
 	memcpy(p->runs, a->runs, a->nr_runs * sizeof(*p->runs));
 	memcpy(p->runs + a->nr_runs, b->runs, b->nr_runs * sizeof(*p->runs));
+	for (k = 0; k < 2; k++) {
+		const struct gate_profile *src = k ? b : a;
+		size_t f;
+
+		for (f = 0; f < src->nr_kinds; f++)
+			if (src->kinds[f] && set_kind(p, (uint32_t)f, src->kinds[f], 0))
+				goto fail;
+	}
 	for (k = 0; k < GATE_VIEW_NR; k++) {
 		p->views[k].present = a->views[k].present && b->views[k].present;
 		if (merge_view(p, a, 0, k) || merge_view(p, b, a->nr_runs, k))

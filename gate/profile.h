@@ -36,6 +36,19 @@ const char *gate_view_name(enum gate_view_kind v);
 /* Returns the view for a name, or -1. */
 int gate_view_parse(const char *name);
 
+/*
+ * What a function is, from the profile's "dsos" (docs/profile-json.md) and, for names
+ * that say it themselves, from the name: the offcpu and wall views look for root causes
+ * in the benchmark's own code only.
+ */
+enum gate_frame_kind {
+	GATE_FRAME_UNKNOWN = 0, /* no DSO recorded (older profiles): taken as own code */
+	GATE_FRAME_OWN,         /* in a profiled binary (in any, if the name is in several DSOs) */
+	GATE_FRAME_LIB,         /* only in other DSOs, or unresolved there ("[libc.so.6]", "[unknown]") */
+	GATE_FRAME_KERNEL,      /* "name_[k]" */
+	GATE_FRAME_STATE,       /* a thread state: "[running]", "[runnable]", "[sleep]", "[io]" */
+};
+
 struct gate_stack {
 	uint32_t *frames;  /* function ids in the shared name table, root -> leaf */
 	size_t depth;
@@ -49,6 +62,21 @@ struct gate_view {
 	size_t stacks_alloc, counts_alloc;
 	struct pgo_strtab index; /* folded stack string -> stack id */
 };
+
+/*
+ * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and
+ * functions x runs in gate_compare(). Inputs beyond GATE_MAX_CELLS cells (2^25: 256 MiB
+ * of counts) are refused before anything that size is allocated: a sparse file of a few
+ * hundred KiB (many runs, many stacks each in one run) would otherwise ask for gigabytes.
+ * Real profiles are far below (20 runs x 100,000 stacks is 2M cells).
+ */
+#define GATE_MAX_CELLS ((size_t)1 << 25)
+
+/*
+ * 0 if rows x cols <= GATE_MAX_CELLS, else -1 after reporting "WHAT is too large for the
+ * gate: ROWS ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
+ */
+int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what);
 
 struct gate_run {
 	int64_t run;
@@ -65,7 +93,12 @@ struct gate_profile {
 	struct gate_run *runs;
 	struct gate_view views[GATE_VIEW_NR];
 	struct pgo_strtab *names; /* borrowed: function names shared with the other side */
+	unsigned char *kinds;     /* name id -> enum gate_frame_kind; ids >= nr_kinds: unknown */
+	size_t nr_kinds, kinds_alloc;
 };
+
+/* The kind of function id f in profile p (GATE_FRAME_UNKNOWN if p does not know). */
+enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f);
 
 /*
  * Parse a profile from memory (data need not be NUL-terminated). label names the input

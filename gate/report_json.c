@@ -50,6 +50,7 @@ static json_t *result_json(const struct gate_result *r)
 	e |= set(o, "flagged", json_boolean(r->flagged));
 	e |= set(o, "root_cause", json_boolean(r->root_cause));
 	e |= set(o, "moved", json_boolean(r->moved));
+	e |= set(o, "outside", json_boolean(r->outside));
 	e |= set(o, "improved", json_boolean(r->improved));
 	e |= set(o, "role", json_string(gate_role_name(r->role)));
 	e |= set(o, "via", r->via && *r->via ? json_string(r->via) : json_null());

@@ -48,7 +48,8 @@ static int add_table(struct pgo_buf *b, const struct gate_verdict *v, int rank, 
 		const struct gate_result *r = &v->results[i];
 		int match = rank == 0 ? r->role == GATE_ROLE_ROOT :
 			    rank == 1 ? (r->role == GATE_ROLE_VIA || r->role == GATE_ROLE_ROOT_INCL) :
-			    rank == 2 ? r->role == GATE_ROLE_MOVED : r->role == GATE_ROLE_IMPROVED;
+			    rank == 2 ? r->role == GATE_ROLE_MOVED :
+			    rank == 4 ? r->role == GATE_ROLE_OUTSIDE : r->role == GATE_ROLE_IMPROVED;
 		const char *note = r->role == GATE_ROLE_ROOT ? "**root cause**" : gate_role_name(r->role);
 
 		if (!match)
@@ -81,6 +82,7 @@ int gate_report_markdown(const struct gate_verdict *v, const char *path)
 	e |= add_table(&b, v, 0, "Root causes");
 	e |= add_table(&b, v, 1, "Also flagged (inclusive time of a root cause, or its callers)");
 	e |= add_table(&b, v, 2, "Code motion (inlining or outlining; not failing)");
+	e |= add_table(&b, v, 4, "Not the benchmark's own code (no own caller in its stacks; not failing)");
 	e |= add_table(&b, v, 3, "Improvements");
 	if (v->program_valid)
 		e |= pgo_buf_addf(&b, "\nProgram %s time per run: %+.2f%% (Welch p = %.3g)%s\n",

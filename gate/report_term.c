@@ -34,6 +34,7 @@ static const char *row_note(const struct gate_result *r)
 	switch (r->role) {
 	case GATE_ROLE_ROOT: return "ROOT CAUSE";
 	case GATE_ROLE_MOVED: return "moved (warning: inlining/outlining)";
+	case GATE_ROLE_OUTSIDE: return "not own code (warning: no own caller in its stacks)";
 	default: return gate_role_name(r->role);
 	}
 }

@@ -3,8 +3,10 @@
 # contended() while the other holds it for 10 ms in hold_lock() (sleeping: "io" mode),
 # then both compute 1 ms in compute() and sleep 10 ms in wait_for_io(). Doubling the hold
 # time raises contended()'s share of the off-CPU time (about +4 points) and leaves the CPU
-# profile alone. The offcpu view fails (exit 1) with contended() flagged; two collections
-# of the baseline pass; the CPU view does not blame contended(), hold_lock() or busy().
+# profile alone. The offcpu and wall views fail (exit 1) naming contended() as a root
+# cause: the waiting function itself, not the futex in the kernel or libc's lock wrappers
+# below it, nor the thread state, and not "moved" code; two collections of the baseline
+# pass; the CPU view passes and does not blame contended(), hold_lock() or busy().
 # The git flow (record/check) collects off-CPU by default, so check --view offcpu has both
 # sides; --no-off-cpu does not.
 # q = 0.01 as in t3004. The offcpu comparisons also use --abs-floor 2%: preemption
@@ -28,20 +30,40 @@ test_expect_success 'collect: baseline twice, and the lock held twice as long' '
 	pgo collect -q $RUN -o same.data -- "$L" 16 10000 10000 io &&
 	pgo collect -q $RUN -o head.data -- "$L" 16 20000 10000 io
 '
-test_expect_success 'offcpu view: the doubled hold fails (exit 1) and flags contended()' '
-	test_expect_code 1 pgo gate compare $Q $OFF base.data head.data --json v.json >out &&
-	cat out &&
-	test_grep "^verdict: REGRESSION" out &&
-	test_grep "^contended +incl .*(ROOT CAUSE|root cause|via|moved)" out &&
-	python3 -c "import json,sys; v=json.load(open(\"v.json\")); r=[x for x in v[\"results\"] if x[\"function\"]==\"contended\" and x[\"kind\"]==\"inclusive\"][0]; sys.exit(0 if r[\"flagged\"] and r[\"delta\"] > 0.025 else 1)"
+# roots FILE: the root-cause function names of a JSON verdict, one a line
+roots() {
+	python3 -c "import json,sys; [print(r[\"function\"]) for r in json.load(open(sys.argv[1]))[\"results\"] if r[\"root_cause\"]]" "$1"
+}
+# own_roots_only FILE: every root cause of the verdict is one of the helper's functions
+own_roots_only() {
+	roots "$1" >roots.txt && cat roots.txt &&
+	test -s roots.txt && ! grep -Ev "^(contended|hold_lock|worker|slow_io|busy|compute|wait_for_io|main)$" roots.txt
+}
+for view in offcpu wall; do
+	test_expect_success "$view view: the doubled hold fails (exit 1) naming contended(), not the futex" '
+		rc=0 && pgo gate compare $Q --view '$view' --abs-floor 2% base.data head.data \
+			--json v.json --markdown v.md >out || rc=$? &&
+		cat out && echo "exit $rc" && test "$rc" = 1 &&
+		test_grep "^verdict: REGRESSION" out &&
+		test_grep "^contended +(self|incl) .*ROOT CAUSE" out &&
+		test_grep -v "(_\[k\]|futex|lll_lock|pthread_|nanosleep|^\[).*(ROOT CAUSE|moved)" out &&
+		test_grep -v "^contended .*moved" out &&
+		own_roots_only v.json &&
+		grep -x contended roots.txt &&
+		python3 -c "import json,sys; v=json.load(open(\"v.json\")); r=[x for x in v[\"results\"] if x[\"function\"]==\"contended\" and x[\"root_cause\"]][0]; sys.exit(0 if r[\"flagged\"] and not r[\"moved\"] and r[\"role\"]==\"root cause\" and r[\"delta\"] > 0.025 else 1)" &&
+		test_grep "^\| \`contended\` \| (self|inclusive) .*\*\*root cause\*\*" v.md
+	'
+done
+test_expect_success 'offcpu and wall views: two collections of the baseline pass (exit 0)' '
+	for view in offcpu wall; do
+		rc=0 && pgo gate compare $Q --view $view --abs-floor 2% base.data same.data >out || rc=$? &&
+		cat out && test "$rc" = 0 && test_grep "^verdict: pass" out || exit 1
+	done
 '
-test_expect_success 'offcpu view: two collections of the baseline pass (exit 0)' '
-	test_expect_code 0 pgo gate compare $Q $OFF base.data same.data >out &&
-	test_grep "^verdict: pass" out
-'
-test_expect_success 'cpu view: the doubled hold blames none of contended(), hold_lock(), busy()' '
-	pgo gate compare $Q --view cpu base.data head.data >out; echo "cpu view exit $?" &&
+test_expect_success 'cpu view: the doubled hold passes and blames none of contended(), hold_lock(), busy()' '
+	test_expect_code 0 pgo gate compare $Q --view cpu base.data head.data >out &&
 	cat out &&
+	test_grep "^verdict: pass" out &&
 	test_grep -v "^(contended|busy|hold_lock) .*(ROOT CAUSE|root cause|via)" out
 '
 test_expect_success 'git flow: record stores the off-CPU view, check --view offcpu exits 1' '
@@ -53,7 +75,8 @@ test_expect_success 'git flow: record stores the off-CPU view, check --view offc
 	git checkout -q -b pr &&
 	test_expect_code 1 pgo gate check $RUN $Q $OFF -- "$L" 16 20000 10000 io >out 2>err &&
 	cat out &&
-	test_grep "^contended +incl .*(ROOT CAUSE|root cause|via|moved)" out
+	test_grep "^contended +(self|incl) .*ROOT CAUSE" out &&
+	test_grep -v "(_\[k\]|futex|lll_lock|pthread_|^\[).*ROOT CAUSE" out
 '
 test_expect_success 'check --no-off-cpu --view offcpu: the head has no offcpu view (exit 2)' '
 	cd repo &&

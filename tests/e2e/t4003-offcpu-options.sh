@@ -57,4 +57,31 @@ test_expect_success BPF,PERF 'child processes are followed (fork tracepoint)' '
 	test "$(sum_matching ";wait_for_io;" <off)" -ge 100000000
 '
 
+# pgo gate record/check collect with pgo collect's off-CPU options (collect/offcpuopts.c)
+commit() { git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "$1"; }
+test_expect_success BPF,PERF 'gate record --off-cpu-min: waits shorter than it are not in the stored profile' '
+	mkdir g && cd g && git init -q -b main && commit one &&
+	pgo gate record -r 2 -- "$H" 3 30 2>err &&
+	git notes --ref refs/notes/pgo show HEAD >all.json &&
+	test_grep "wait_for_io;[^\"]*\\[sleep\\]" all.json &&
+	commit two &&
+	pgo gate record -r 2 --off-cpu-min 1s -- "$H" 3 30 2>err &&
+	cat err &&
+	test_grep "off-CPU: .* [1-9][0-9]* intervals under --off-cpu-min" err &&
+	git notes --ref refs/notes/pgo show HEAD >min.json &&
+	test_grep "\"offcpu\"" min.json &&
+	test_grep -v "wait_for_io;[^\"]*\\[sleep\\]" min.json
+'
+
+test_expect_success BPF,PERF 'gate check takes them too: --off-cpu-stacks none; bad values are usage errors (64), as gate options are' '
+	cd g &&
+	test_expect_code 64 pgo gate check -r 2 --off-cpu-sample 0 -- "$H" 1 10 2>err &&
+	test_grep "invalid sampling factor" err &&
+	test_expect_code 64 pgo gate check -r 2 --off-cpu-stacks most -- "$H" 1 10 2>err &&
+	test_grep "invalid off-CPU stacks" err &&
+	pgo gate check -r 2 --off-cpu-stacks none --view offcpu --base HEAD~1 -- "$H" 3 30 >out 2>err;
+	cat err &&
+	test_grep "off-CPU: .* in [1-9][0-9]* samples" err
+'
+
 test_done

@@ -7,15 +7,26 @@ offcpu_require
 # sum_leaf REGEX FILE: total weight of the folded lines matching REGEX.
 sum_lines() { awk -v re="$1" '$0 ~ re { s += $NF } END { printf "%d\n", s }' "$2"; }
 
-test_expect_success BPF,PERF 'the wall view gives the sleep to wait_for_io, the CPU view does not' '
+# The acceptance of issue 5: offcpu-sleep computes MS ms of CPU, then sleeps as long as
+# that took in wall time, so the split is 50/50 however loaded the machine is.
+test_expect_success BPF,PERF 'wall view: wait_for_io and compute 40-60% each; CPU view: wait_for_io < 5%' '
 	pgo collect -q -o sleep.data -- "$PGO_HELPERS/offcpu-sleep" 8 50 >/dev/null &&
 	pgo convert --to folded --view wall -i sleep.data -o wall.folded &&
 	pgo convert --to folded --view cpu -i sleep.data -o cpu.folded &&
-	wall_wait=$(sum_lines ";wait_for_io;.*\\[sleep\\] [0-9]+$" wall.folded) &&
+	wall_all=$(sum_lines . wall.folded) &&
+	wall_wait=$(sum_lines ";wait_for_io;" wall.folded) &&
+	wall_compute=$(sum_lines ";compute;" wall.folded) &&
 	cpu_wait=$(sum_lines ";wait_for_io" cpu.folded) && cpu_all=$(sum_lines . cpu.folded) &&
-	echo "wall: wait_for_io sleeps $wall_wait ns; cpu: $cpu_wait of $cpu_all ns" &&
+	echo "wall: wait_for_io $wall_wait, compute $wall_compute of $wall_all ns;" \
+		"cpu: wait_for_io $cpu_wait of $cpu_all ns" &&
 	test "$wall_wait" -ge 400000000 &&
+	test $((wall_wait * 100)) -ge $((wall_all * 40)) && test $((wall_wait * 100)) -le $((wall_all * 60)) &&
+	test $((wall_compute * 100)) -ge $((wall_all * 40)) && test $((wall_compute * 100)) -le $((wall_all * 60)) &&
 	test $((cpu_wait * 20)) -lt "$cpu_all"
+'
+
+test_expect_success BPF,PERF 'wall view: the caller of the libc call is in the stack' '
+	test_grep "(^|;)main;wait_for_io;[^;]*nanosleep[^;]*;.*\[sleep\] [0-9]+$" wall.folded
 '
 
 test_expect_success BPF,PERF 'every wall stack ends in a state; on-CPU time is the CPU view plus [running]' '

@@ -52,6 +52,10 @@ static int test_round_trip(void)
 	T_ASSERT(convert_stackset_add_folded(&a, 0, CONVERT_VIEW_OFFCPU, "main;wait;[sleep]", 20000000) == 0);
 	T_ASSERT(convert_stackset_add_run(&a, 1, 30400) == 1);
 	T_ASSERT(convert_stackset_add_folded(&a, 1, CONVERT_VIEW_CPU, "main;process;hash_block", 7) == 0);
+	T_ASSERT(convert_stackset_add_frame_dso(&a, "main", "bench", 1) == 0);
+	T_ASSERT(convert_stackset_add_frame_dso(&a, "wait", "bench", 1) == 0);
+	T_ASSERT(convert_stackset_add_frame_dso(&a, "nanosleep", "libc.so.6", 0) == 0);
+	T_ASSERT(convert_stackset_add_frame_dso(&a, "main", "bench", 1) == 0);
 	s1 = to_json(&a);
 	T_ASSERT(s1 != NULL);
 	T_ASSERT(strstr(s1, "\"format\": \"pgo-profile\"") && strstr(s1, "\"version\": 1"));
@@ -63,6 +67,9 @@ static int test_round_trip(void)
 	T_ASSERT(b.rate_hz == 999 && b.nr_runs == 2 && b.views == 3);
 	T_ASSERT(b.runs[0].pid == 30356 && b.runs[0].lost == 2 && b.runs[1].run == 1);
 	T_ASSERT_EQ_U64(convert_run_total(&b.runs[0], CONVERT_VIEW_OFFCPU), 20000000);
+	T_ASSERT(strstr(s1, "\"dsos\": {\n  \"bench\": {\n   \"own\": true,\n   \"frames\": [\n    \"main\",\n    \"wait\"\n   ]"));
+	T_ASSERT(strstr(s1, "\"libc.so.6\": {\n   \"own\": false,\n   \"frames\": [\n    \"nanosleep\"\n   ]"));
+	T_ASSERT(b.dsos.nr == 2 && b.frame_dsos.count == 3);
 	s2 = to_json(&b);
 	T_ASSERT_STR(s2, s1);
 	free(s1);
@@ -127,6 +134,12 @@ static int test_rejects(void)
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": {\"a\": 99999999999999999999}}]}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": {\"a\": 1}}]",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": {\"a\\u0000b\": 1}}]}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": [], \"runs\": []}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {}}, \"runs\": []}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {\"own\": 1, \"frames\": []}}, \"runs\": []}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {\"frames\": [\"a;b\"]}}, \"runs\": []}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {\"frames\": [\"\"]}}, \"runs\": []}",
+		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"\": {\"frames\": [\"a\"]}}, \"runs\": []}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": "
 		"{\"a\": 9223372036854775807, \"b\": 1}}, {\"run\": 1, \"cpu\": {\"a\": 9223372036854775807}}]}",
 	};

@@ -11,6 +11,7 @@
 #include "../helpers/gate-synth.c"
 
 #include "gate/compare.h"
+#include "lib/buf.h"
 #include "test.h"
 
 struct pair {
@@ -251,7 +252,214 @@ static int test_recursion_counted_once(void)
 	return T_OK;
 }
 
+/*
+ * An off-CPU profile of a lock regression: per run, ms blocked in contended()'s
+ * pthread_mutex_lock (the futex in libc and the kernel), in wait_for_io()'s nanosleep,
+ * and in other()'s read. with_dsos: the file says which DSO each frame is in.
+ */
+static char *lock_profile(double lock_ms, double io_ms, double join_ms, int with_dsos)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	int r, e = 0;
+
+	e |= pgo_buf_adds(&b, "{\"format\":\"pgo-profile\",\"version\":1,"
+			  "\"binary\":{\"path\":\"/x/bench\"},\"event\":\"task-clock\",\"rate_hz\":999,"
+			  "\"unit\":\"ns\",\"views\":[\"cpu\",\"offcpu\"],");
+	if (with_dsos)
+		e |= pgo_buf_adds(&b, "\"dsos\":{\"bench\":{\"own\":true,\"frames\":[\"main\","
+				  "\"worker\",\"contended\",\"wait_for_io\",\"other\"]},"
+				  "\"libc.so.6\":{\"own\":false,\"frames\":[\"pthread_mutex_lock\","
+				  "\"__lll_lock_wait\",\"clock_nanosleep\",\"read\",\"start_thread\","
+				  "\"__pthread_clockjoin_ex\"]},"
+				  "\"[kernel.kallsyms]\":{\"frames\":[\"futex_wait_[k]\"]}},");
+	e |= pgo_buf_adds(&b, "\"runs\":[");
+	for (r = 0; r < 5; r++) {
+		/* a few percent of run-to-run noise, different for each stack */
+		double n1 = 1 + 0.02 * ((r * 7 + 3) % 5 - 2), n2 = 1 + 0.02 * ((r * 3 + 1) % 5 - 2);
+		double n3 = 1 + 0.02 * ((r * 2 + 4) % 5 - 2);
+
+		e |= pgo_buf_addf(&b, "%s{\"cpu\":{\"start_thread;worker;main\":1000000},\"offcpu\":{"
+				  "\"start_thread;worker;contended;pthread_mutex_lock;__lll_lock_wait;"
+				  "futex_wait_[k];[sleep]\":%.0f,"
+				  "\"start_thread;worker;wait_for_io;clock_nanosleep;[sleep]\":%.0f,"
+				  "\"start_thread;worker;other;read;[io]\":%.0f,"
+				  "\"__pthread_clockjoin_ex;futex_wait_[k];[sleep]\":%.0f}}",
+				  r ? "," : "", lock_ms * 1e6 * n1, io_ms * 1e6 * n2, 4000 * 1e6 * n3,
+				  join_ms * 1e6 * n2);
+	}
+	e |= pgo_buf_adds(&b, "]}");
+	if (e) {
+		pgo_buf_release(&b);
+		return NULL;
+	}
+	return pgo_buf_detach(&b);
+}
+
+static int lock_verdict(int with_dsos, const char *head_view, struct gate_verdict **v,
+			struct pgo_strtab *names, double join_head_ms)
+{
+	char *base = lock_profile(2000, 4000, 3000, with_dsos);
+	char *head = join_head_ms ? lock_profile(2000, 4000, join_head_ms, with_dsos)
+				  : lock_profile(4000, 2000, 3000, with_dsos);
+	struct gate_profile *b = NULL, *h = NULL;
+	struct gate_opts go = GATE_OPTS_INIT;
+	int err = -1;
+
+	go.view = gate_view_parse(head_view);
+	if (base && head && !gate_profile_parse(base, strlen(base), "base", names, &b) &&
+	    !gate_profile_parse(head, strlen(head), "head", names, &h))
+		err = gate_compare(b, h, &go, v);
+	gate_profile_free(b);
+	gate_profile_free(h);
+	free(base);
+	free(head);
+	return err;
+}
+
+/*
+ * The waiting function is named, not the futex, libc or the thread state below it; the
+ * caller whose other child got faster is not "moved" code.
+ */
+static int test_offcpu_root_is_own_code(void)
+{
+	static const char *const views[] = { "offcpu", "wall" };
+	size_t i, k;
+
+	for (k = 0; k < 2; k++) {
+		struct pgo_strtab names = PGO_STRTAB_INIT;
+		struct gate_verdict *v = NULL;
+		int contended = 0;
+
+		T_ASSERT(lock_verdict(1, views[k], &v, &names, 0) == 0);
+		T_ASSERT(v->regression);
+		for (i = 0; i < v->nr_results; i++) {
+			const struct gate_result *r = &v->results[i];
+
+			if (r->root_cause)
+				fprintf(stderr, "# %s: root cause %s (%s)\n", views[k], r->name,
+					r->kind == GATE_SELF ? "self" : "inclusive");
+			T_ASSERT(!r->moved);
+			if (!r->root_cause)
+				continue;
+			T_ASSERT(!strcmp(r->name, "contended"));
+			contended = 1;
+		}
+		T_ASSERT(contended);
+		T_ASSERT_STR(v->results[0].name, "contended");
+		gate_verdict_free(v);
+		pgo_strtab_release(&names);
+	}
+	return T_OK;
+}
+
+/* Without "dsos" (older files) the kernel and state frames are still known by name. */
+static int test_offcpu_old_profile(void)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_verdict *v = NULL;
+	size_t i;
+
+	T_ASSERT(lock_verdict(0, "offcpu", &v, &names, 0) == 0);
+	T_ASSERT(v->regression);
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+
+		if (r->root_cause)
+			T_ASSERT(strcmp(r->name, "futex_wait_[k]") && strcmp(r->name, "[sleep]"));
+	}
+	gate_verdict_free(v);
+	pgo_strtab_release(&names);
+	return T_OK;
+}
+
+/*
+ * CPU view: a() has no self time; its child x() gets slower while a's sibling b() gets
+ * faster, so main's inclusive time stays put. a() is a caller of the root cause, not
+ * code that moved (a function without self time on both sides is not a new symbol).
+ */
+static int test_no_self_time_is_not_moved(void)
+{
+	struct gate_opts go = GATE_OPTS_INIT;
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_profile *p[2] = { NULL, NULL };
+	struct gate_verdict *v = NULL;
+	size_t i;
+	int k, r, root = 0;
+
+	for (k = 0; k < 2; k++) {
+		struct pgo_buf b = PGO_BUF_INIT;
+
+		T_ASSERT(!pgo_buf_adds(&b, "{\"format\":\"pgo-profile\",\"version\":1,"
+				       "\"binary\":{\"path\":\"/x/bench\"},\"event\":\"task-clock\","
+				       "\"rate_hz\":999,\"unit\":\"ns\",\"runs\":["));
+		for (r = 0; r < 5; r++) {
+			double n = 1 + 0.01 * ((r * 3 + k) % 5 - 2);
+
+			T_ASSERT(!pgo_buf_addf(&b, "%s{\"cpu\":{\"main;a;x\":%.0f,\"main;b\":%.0f,"
+					       "\"main;c\":%.0f}}", r ? "," : "",
+					       (k ? 3000 : 2000) * 1e6 * n, (k ? 2000 : 3000) * 1e6 / n,
+					       5000 * 1e6));
+		}
+		T_ASSERT(!pgo_buf_adds(&b, "]}"));
+		T_ASSERT(gate_profile_parse(b.data, b.len, k ? "head" : "base", &names, &p[k]) == 0);
+		pgo_buf_release(&b);
+	}
+	T_ASSERT(gate_compare(p[0], p[1], &go, &v) == 0);
+	T_ASSERT(v->regression);
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r2 = &v->results[i];
+
+		T_ASSERT(!r2->moved);
+		if (r2->root_cause) {
+			T_ASSERT_STR(r2->name, "x");
+			root = 1;
+		}
+		if (!strcmp(r2->name, "a") && r2->kind == GATE_INCL)
+			T_ASSERT(r2->role == GATE_ROLE_VIA);
+	}
+	T_ASSERT(root);
+	gate_verdict_free(v);
+	gate_profile_free(p[0]);
+	gate_profile_free(p[1]);
+	pgo_strtab_release(&names);
+	return T_OK;
+}
+
+/*
+ * A stack the unwinder left without any own frame (main's pthread_join) grows: flagged as
+ * not own code, a warning; nothing of the benchmark's changed, so the gate passes.
+ */
+static int test_offcpu_no_own_frame_warns(void)
+{
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_verdict *v = NULL;
+	size_t i;
+	int seen = 0;
+
+	T_ASSERT(lock_verdict(1, "offcpu", &v, &names, 6000) == 0);
+	T_ASSERT(!v->regression);
+	for (i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+
+		if (!strcmp(r->name, "__pthread_clockjoin_ex") && r->kind == GATE_SELF) {
+			T_ASSERT(r->flagged && r->outside && r->role == GATE_ROLE_OUTSIDE);
+			seen = 1;
+		}
+	}
+	T_ASSERT(seen);
+	gate_verdict_free(v);
+	pgo_strtab_release(&names);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
+	{ "offcpu: a stack without own frames is a warning, not a root cause",
+	  test_offcpu_no_own_frame_warns },
+	{ "a caller without self time is not code motion", test_no_self_time_is_not_moved },
+	{ "offcpu/wall: the root cause is the waiting own function, not libc or the kernel",
+	  test_offcpu_root_is_own_code },
+	{ "offcpu: a profile without dsos never blames kernel or state frames",
+	  test_offcpu_old_profile },
 	{ "inclusive time counts a recursive function once per sample", test_recursion_counted_once },
 	{ "A/A comparisons pass", test_aa_passes },
 	{ "+5% of total in one function fails naming exactly it", test_injected_regression_named },

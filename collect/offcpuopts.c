@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/* The off-CPU options shared by pgo collect and pgo gate, and the recorder set up from them. */
+#include <string.h>
+
+#include "collect/offcpu.h"
+#include "lib/parse.h"
+#include "lib/report.h"
+
+const struct collect_offcpu_optname collect_offcpu_optnames[] = {
+	{ "off-cpu", 0 },
+	{ "no-off-cpu", 0 },
+	{ "off-cpu-stacks", 1 },
+	{ "no-off-cpu-callers", 0 },
+	{ "off-cpu-min", 1 },
+	{ "off-cpu-sample", 1 },
+	{ NULL, 0 },
+};
+
+int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, const char *val)
+{
+	struct collect_offcpu_opts *oo = &req->opts;
+	uint64_t v;
+
+	if (!strcmp(name, "off-cpu")) {
+		req->mode = 1;
+	} else if (!strcmp(name, "no-off-cpu")) {
+		req->mode = 0;
+	} else if (!strcmp(name, "off-cpu-stacks")) {
+		oo->user_stacks = !strcmp(val, "all") || !strcmp(val, "user");
+		oo->kernel_stacks = !strcmp(val, "all") || !strcmp(val, "kernel");
+		if (!oo->user_stacks && !oo->kernel_stacks && strcmp(val, "none"))
+			return pgo_error("invalid off-CPU stacks '%s' (use all, user, kernel or none)", val);
+	} else if (!strcmp(name, "no-off-cpu-callers")) {
+		oo->find_callers = 0;
+	} else if (!strcmp(name, "off-cpu-min")) {
+		if (pgo_parse_duration_ns(val, 1000, &oo->min_block_ns))
+			return pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
+	} else if (!strcmp(name, "off-cpu-sample")) {
+		if (pgo_parse_u64_range(val, 1, 1000000, &v))
+			return pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)",
+					 val);
+		oo->sample_every = (uint32_t)v;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+int collect_offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
+			 struct collect_source **src)
+{
+	char why[160];
+
+	*offcpu = NULL;
+	*src = NULL;
+	if (!req->mode)
+		return 0;
+	/* explicitly asked for: failing is an error; by default: a one-line note */
+	if (collect_offcpu_probe(why, sizeof(why))) {
+		if (req->mode > 0)
+			return pgo_error("cannot record off-CPU time: %s", why);
+		pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
+		return 0;
+	}
+	if (collect_offcpu_open(offcpu, &req->opts)) {
+		if (req->mode > 0)
+			return -1;
+		pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
+		return 0;
+	}
+	*src = collect_offcpu_source_new(*offcpu);
+	if (!*src) {
+		collect_offcpu_free(*offcpu);
+		*offcpu = NULL;
+		return -1;
+	}
+	return 0;
+}

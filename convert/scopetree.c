@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/* A compile unit's code-bearing DIEs as a tree of address ranges (convert/scopetree.h). */
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/scopetree.h"
+#include "lib/alloc.h"
+
+struct convert_scope {
+	Dwarf_Die die;
+	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
+	uint32_t range0, nr_ranges;
+};
+
+struct convert_scope_range {
+	Dwarf_Addr lo, hi;
+};
+
+static int is_scope(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_lexical_block;
+}
+
+/* C++ and Fortran put definitions inside these; they have no code of their own */
+static int is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_module;
+}
+
+/* Append a scope for die with its address ranges; CONVERT_SCOPE_NONE if it has none. */
+static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t o = 0;
+	size_t first = t->nr_ranges;
+	struct convert_scope *s;
+
+	*idx = CONVERT_SCOPE_NONE;
+	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
+		if (hi <= lo)
+			continue;
+		if (PGO_ALLOC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges) < 0)
+			return -1;
+		t->ranges[t->nr_ranges].lo = lo;
+		t->ranges[t->nr_ranges].hi = hi;
+		t->nr_ranges++;
+	}
+	if (t->nr_ranges == first)
+		return 0;
+	if (PGO_ALLOC_GROW(t->scopes, t->nr_scopes + 1, t->alloc_scopes) < 0)
+		return -1;
+	s = &t->scopes[t->nr_scopes];
+	s->die = *die;
+	s->first_child = s->next = CONVERT_SCOPE_NONE;
+	s->range0 = (uint32_t)first;
+	s->nr_ranges = (uint32_t)(t->nr_ranges - first);
+	*idx = (uint32_t)t->nr_scopes++;
+	return 0;
+}
+
+/*
+ * Append the scopes under parent to the list whose last element is *tail (or that
+ * starts at *head when empty). Indices, not pointers: t->scopes moves as it grows.
+ */
+static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth,
+			  uint32_t *head, uint32_t *tail)
+{
+	Dwarf_Die child;
+
+	if (depth <= 0 || dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		uint32_t idx, ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
+
+		if (is_container(tag)) {
+			if (build_children(t, &child, depth, head, tail) < 0)
+				return -1;
+			continue;
+		}
+		if (!is_scope(tag))
+			continue;
+		if (add_scope(t, &child, &idx) < 0)
+			return -1;
+		if (idx == CONVERT_SCOPE_NONE)
+			continue;
+		if (*tail == CONVERT_SCOPE_NONE)
+			*head = idx;
+		else
+			t->scopes[*tail].next = idx;
+		*tail = idx;
+		if (build_children(t, &child, depth - 1, &ch, &ct) < 0)
+			return -1;
+		t->scopes[idx].first_child = ch;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int max_depth)
+{
+	uint32_t tail = CONVERT_SCOPE_NONE;
+
+	memset(t, 0, sizeof(*t));
+	t->root = t->last_top = CONVERT_SCOPE_NONE;
+	if (build_children(t, cudie, max_depth, &t->root, &tail) < 0) {
+		convert_scopetree_release(t);
+		return -1;
+	}
+	return 0;
+}
+
+static int has_pc(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc)
+{
+	const struct convert_scope *s = &t->scopes[idx];
+	uint32_t i;
+
+	for (i = 0; i < s->nr_ranges; i++) {
+		const struct convert_scope_range *r = &t->ranges[s->range0 + i];
+
+		if (pc >= r->lo && pc < r->hi)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first scope of the list at idx that contains pc. */
+static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc)
+{
+	for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
+		if (has_pc(t, idx, pc))
+			return idx;
+	return CONVERT_SCOPE_NONE;
+}
+
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
+			    int max)
+{
+	uint32_t idx = CONVERT_SCOPE_NONE;
+	int n = 0;
+
+	if (max <= 0)
+		return 0;
+	/*
+	 * Consecutive lookups mostly fall in one function: try its top-level scope first.
+	 * Top-level functions do not overlap (only broken DWARF has two claim one pc), so
+	 * this gives the DIE-order answer without scanning all of a large CU's functions.
+	 */
+	if (t->last_top != CONVERT_SCOPE_NONE && has_pc(t, t->last_top, pc))
+		idx = t->last_top;
+	else
+		idx = find_in(t, t->root, pc);
+	if (idx == CONVERT_SCOPE_NONE)
+		return 0;
+	t->last_top = idx;
+	while (idx != CONVERT_SCOPE_NONE && n < max) {
+		chain[n++] = t->scopes[idx].die;
+		idx = find_in(t, t->scopes[idx].first_child, pc);
+	}
+	return n;
+}
+
+void convert_scopetree_release(struct convert_scopetree *t)
+{
+	free(t->scopes);
+	free(t->ranges);
+	memset(t, 0, sizeof(*t));
+	t->root = t->last_top = CONVERT_SCOPE_NONE;
+}

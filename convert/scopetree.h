@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef CONVERT_SCOPETREE_H
+#define CONVERT_SCOPETREE_H
+
+/*
+ * The physical nesting of one compile unit's code-bearing DIEs (subprograms, inlined
+ * subroutines, lexical blocks), read once and kept as a tree of address ranges.
+ *
+ * Walking the DIEs for every address (dwarf_child/dwarf_siblingof/dwarf_haspc) decodes
+ * the same abbreviations and range lists again and again: converting a profile resolves
+ * every line address of every sampled function, and that walk was two thirds of
+ * `pgo convert`'s time. The tree answers the same question from plain arrays.
+ *
+ * dwarf_getscopes() is not a substitute: past an inlined_subroutine it follows the
+ * abstract origin's scopes, not the function the code was inlined into.
+ */
+#include <elfutils/libdw.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct convert_scope;
+struct convert_scope_range;
+
+struct convert_scopetree {
+	struct convert_scope *scopes;
+	size_t nr_scopes, alloc_scopes;
+	struct convert_scope_range *ranges;
+	size_t nr_ranges, alloc_ranges;
+	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
+	uint32_t last_top;             /* top-level scope of the previous hit */
+};
+
+#define CONVERT_SCOPE_NONE UINT32_MAX
+
+/*
+ * Read the scopes under cudie (descending into namespaces and classes, which hold
+ * definitions but no code; at most max_depth levels). DIEs without addresses
+ * (declarations, abstract instances) are left out. Returns 0, or -1 when out of memory.
+ */
+int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int max_depth);
+
+/*
+ * The scopes that contain pc (a DWARF address), outermost first, into chain[0..max).
+ * At each level the first scope in DIE order that contains pc is taken, as a walk of
+ * the DIEs would. Returns the number of entries.
+ */
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
+			    int max);
+
+void convert_scopetree_release(struct convert_scopetree *t);
+
+#endif
