@@ -25,7 +25,7 @@ run gcc -O2 -g -o recsort "$SRC" || exit 2
 
 step "2. collect samples on the training input"
 if pgo_works collect; then
-	# Three runs at 4999 Hz: ~30000 samples; sparser profiles leave warm code cold (bench/NOTES.md).
+	# Three runs at 4999 Hz: ~40000 samples in recsort; sparser profiles leave warm code cold (bench/NOTES.md).
 	# The default --call-graph auto: DWARF unwinding for this -O2 binary (no frame pointers).
 	run "$PGO" collect -F 4999 -r 3 -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
 else
