@@ -25,12 +25,12 @@ run gcc -O2 -g -o recsort "$SRC" || exit 2
 
 step "2. collect samples on the training input"
 if pgo_works collect; then
-	# Three runs: ~6000 samples; sparser profiles leave warm code cold (bench/NOTES.md).
+	# Three runs at 4999 Hz: ~40000 samples in recsort; sparser profiles leave warm code cold (bench/NOTES.md).
 	# The default --call-graph auto: DWARF unwinding for this -O2 binary (no frame pointers).
-	run "$PGO" collect -F 999 -r 3 -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
+	run "$PGO" collect -F 4999 -r 3 -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
 else
 	echo "(pgo collect is not built yet: recording with perf record instead)"
-	run perf record -q -e task-clock -F 999 -g -o train.data -- ./recsort "${TRAIN[@]}" || die "perf record failed"
+	run perf record -q -e task-clock -F 4999 --call-graph dwarf -o train.data -- ./recsort "${TRAIN[@]}" || die "perf record failed"
 fi
 
 step "3. convert to an AutoFDO profile and rebuild"
