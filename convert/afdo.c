@@ -81,6 +81,18 @@ static uint32_t name_index(const struct names *n, uint32_t id)
 	return v ? (uint32_t)*v : 0;
 }
 
+/* One pos record's count into a summary; the writer and the reader both use it. */
+static void add_position(struct convert_afdo_summary *s, uint64_t count)
+{
+	s->positions++;
+	s->sum_counts += count;
+	if (count > s->max_count)
+		s->max_count = count;
+	s->sampled += count > 0;
+	s->sampled_once += count == 1;
+	s->sampled_twice += count == 2;
+}
+
 static int put_instance(struct pgo_buf *b, const struct names *n, const struct sp_fn *f,
 			struct convert_afdo_summary *s)
 {
@@ -96,10 +108,7 @@ static int put_instance(struct pgo_buf *b, const struct names *n, const struct s
 		err |= put32(b, p->offset);
 		err |= put32(b, p->nr_targets);
 		err |= put64(b, p->count);
-		s->positions++;
-		s->sum_counts += p->count;
-		if (p->count > s->max_count)
-			s->max_count = p->count;
+		add_position(s, p->count);
 		for (k = 0; k < p->nr_targets; k++) {
 			err |= put32(b, AFDO_HIST_INDIR_CALL_TOPN);
 			err |= put64(b, name_index(n, p->targets[k].name));
@@ -284,10 +293,7 @@ static int read_instance(struct rd *r, int depth, struct pgo_buf *text, uint64_t
 			return pgo_error("'%s': target count at offset %zu exceeds the file size",
 					 r->name, (size_t)(r->p - r->start));
 		*total += count;
-		r->s->positions++;
-		r->s->sum_counts += count;
-		if (count > r->s->max_count)
-			r->s->max_count = count;
+		add_position(r->s, count);
 		if (text) {
 			pgo_buf_addf(text, "%*s", 2 * (depth + 1), "");
 			fmt_offset(text, offset);
@@ -488,4 +494,11 @@ int convert_afdo_dump(const char *path, FILE *out)
 	ret = convert_afdo_parse((const uint8_t *)data, len, path, out, &sum);
 	free(data);
 	return ret;
+}
+
+double convert_afdo_unseen(const struct convert_afdo_summary *s)
+{
+	double f1 = (double)s->sampled_once, f2 = (double)s->sampled_twice;
+
+	return f1 > 1 ? f1 * (f1 - 1) / (2 * (f2 + 1)) : 0;
 }

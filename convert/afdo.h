@@ -29,7 +29,17 @@ struct convert_afdo_summary {
 	uint64_t sum_counts;           /* over pos records */
 	uint64_t sum_heads;            /* over top-level head counts */
 	uint64_t max_count;
+	uint64_t sampled;              /* pos records with a count > 0 */
+	uint64_t sampled_once;         /* ... of exactly 1, and of exactly 2 */
+	uint64_t sampled_twice;
 };
+
+/*
+ * Sampled lines that ran but have no sample, estimated from those sampled once (f1)
+ * and twice (f2): Chao's bias-corrected lower bound f1(f1-1) / 2(f2+1). gcc 12
+ * optimises lines counted 0 or 1 for size, so a large estimate means a sparse profile.
+ */
+double convert_afdo_unseen(const struct convert_afdo_summary *s);
 
 /*
  * Build the AutoFDO profile of p's binaries and write it to path ("-" = stdout).

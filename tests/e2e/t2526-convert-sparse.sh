@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A sparse profile is reported: gcc 12 optimises lines counted below 2 for size, so a
+# profile with few samples makes warm code cold (bench/NOTES.md). pgo convert --to autofdo
+# warns when the binary has fewer than 5000 samples or when the lines sampled once and
+# twice estimate that many lines that ran have no sample; the profile is still written.
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/afdo-lib.sh"
+afdo_require
+
+test_expect_success 'a 100 Hz recording of recsort is reported as sparse' '
+	gcc -O2 -g -o recsort "$PGO_ROOT/examples/recsort/recsort.c" &&
+	perf record -q -e task-clock -c 10000000 -o sparse.data ./recsort train 300000 1 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i sparse.data -b recsort -o sparse.afdo 2>err &&
+	cat err &&
+	test_grep "warning: sparse profile: [0-9]* samples in recsort;" err &&
+	test_grep "sampled lines have a single sample" err &&
+	test_grep "pgo collect -F 4999" err &&
+	pgo convert --dump sparse.afdo >sparse.dump &&
+	test_grep "^merge_sort: head" sparse.dump
+'
+
+test_expect_success 'a dense recording of a small hot loop is not' '
+	gcc -O2 -g -DATTR= -o big big.c &&
+	perf record -q -e task-clock -c 100000 -o dense.data ./big 150000000 >/dev/null 2>&1 &&
+	pgo convert -v --to autofdo -i dense.data -b big -o dense.afdo 2>err &&
+	cat err &&
+	samples=$(sed -n "s/.*samples: \([0-9]*\) in big,.*/\1/p" err) &&
+	test_ge "$samples" 5000 "samples in big" &&
+	test_grep "sampled lines, .* sampled once" err &&
+	! grep "sparse profile" err
+'
+test_done
