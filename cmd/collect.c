@@ -121,7 +121,7 @@ int cmd_collect(int argc, char **argv)
 			return PGO_EXIT_OK;
 		} else if (match(arg, "F", "freq", &val)) {
 			NEED_VALUE();
-			if (pgo_parse_u64_range(val, 1, 1000000, &v)) {
+			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
 				pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
 				return PGO_EXIT_ERROR;
 			}

@@ -17,13 +17,14 @@
 #include "convert/stacks.h"
 #include "convert/threads.h"
 #include "lib/alloc.h"
+#include "lib/parse.h"
 #include "lib/report.h"
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
-		"                   [-o FILE] [--force] [--keep-discriminators] [-v]\n"
+		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N] [-v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
@@ -37,6 +38,9 @@ static void usage(FILE *fp)
 		"  --force             accept a binary rebuilt since the recording (build-id differs)\n"
 		"  --keep-discriminators  exact discriminators in AutoFDO offsets (gcc >= 13 readers;\n"
 		"                      gcc 12 ignores them and needs them collapsed, the default)\n"
+		"  --min-count N       AutoFDO: every line of a sampled function counts at least N\n"
+		"                      (default 2: gcc 12 optimises lines counted below 2 for size,\n"
+		"                      and most unsampled lines did run; 0 keeps sampled zeros)\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
@@ -56,7 +60,7 @@ static void usage(FILE *fp)
 		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n");
 }
 
-enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS };
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS, OPT_MIN_COUNT };
 
 static const char *base_name(const char *path)
 {
@@ -92,8 +96,8 @@ static void summary(const struct convert_profile *p, const char *out, const char
 }
 
 /*
- * A profile with few samples leaves lines that ran at 0 or 1, which gcc 12 optimises
- * for size (bench/NOTES.md: gawk gained 3% of PGO's speedup from 4600 samples, 56%
+ * A profile with few samples leaves lines that ran at 0 or 1 and cannot rank warm code
+ * against cold (bench/NOTES.md: gawk gained 3% of PGO's speedup from 4600 samples, 56%
  * from 11800). Say so, with the estimate of how many lines that ran have no sample.
  */
 #define SPARSE_MIN_SAMPLES 5000
@@ -110,9 +114,9 @@ static void sparse_warning(const struct convert_profile *p, const struct convert
 	if (in->samples_binary >= SPARSE_MIN_SAMPLES && unseen <= 0.25 * (double)s->sampled)
 		return;
 	pgo_warn("sparse profile: %llu samples in %s; %llu of %llu sampled lines have a single "
-		 "sample and about %.0f lines that ran have none; gcc optimises lines counted "
-		 "below 2 for size: record longer, at a higher rate (pgo collect -F 4999) or "
-		 "several runs (-r N)", (unsigned long long)in->samples_binary, base_name(bin),
+		 "sample and about %.0f lines that ran have none, too few to tell warm code from "
+		 "cold: record longer, at a higher rate (pgo collect -F 4999) or several runs "
+		 "(-r N)", (unsigned long long)in->samples_binary, base_name(bin),
 		 (unsigned long long)s->sampled_once, (unsigned long long)s->sampled, unseen);
 }
 
@@ -125,6 +129,7 @@ int cmd_convert(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
+		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -133,7 +138,7 @@ int cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_options o = { 0 };
-	struct convert_afdo_options ao = { 0 };
+	struct convert_afdo_options ao = { .min_count = CONVERT_AFDO_MIN_COUNT };
 	struct convert_profile *p = NULL;
 	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
@@ -168,6 +173,13 @@ int cmd_convert(int argc, char **argv)
 			break;
 		case OPT_KEEP_DISCR:
 			ao.keep_discriminators = 1;
+			break;
+		case OPT_MIN_COUNT:
+			if (pgo_parse_u64_range(optarg, 0, 1000000, &ao.min_count)) {
+				pgo_error("invalid --min-count '%s' (a whole number, 0..1000000)", optarg);
+				ret = PGO_EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case OPT_DUMP:
 			dump = optarg;

@@ -88,9 +88,36 @@ static void add_position(struct convert_afdo_summary *s, uint64_t count)
 	s->sum_counts += count;
 	if (count > s->max_count)
 		s->max_count = count;
-	s->sampled += count > 0;
-	s->sampled_once += count == 1;
-	s->sampled_twice += count == 2;
+}
+
+/* Lines sampled, sampled once and twice, over every level of f (before any floor). */
+static void add_density(struct convert_afdo_summary *s, const struct sp_fn *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pos; i++) {
+		s->sampled += f->pos[i].count > 0;
+		s->sampled_once += f->pos[i].count == 1;
+		s->sampled_twice += f->pos[i].count == 2;
+	}
+	for (i = 0; i < f->nr_cs; i++)
+		add_density(s, f->cs[i].fn);
+}
+
+/*
+ * Raise every line count of f to at least min. gcc 12 optimises a line counted below 2
+ * for size; in a sampled profile most such lines did run, just between samples
+ * (bench/NOTES.md: the floor made mujs's AutoFDO build faster).
+ */
+static void floor_counts(struct sp_fn *f, uint64_t min)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pos; i++)
+		if (f->pos[i].count < min)
+			f->pos[i].count = min;
+	for (i = 0; i < f->nr_cs; i++)
+		floor_counts(f->cs[i].fn, min);
 }
 
 static int put_instance(struct pgo_buf *b, const struct names *n, const struct sp_fn *f,
@@ -183,7 +210,8 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 {
 	struct sp_profile sp;
 	struct pgo_buf b = PGO_BUF_INIT;
-	struct convert_afdo_summary want, got;
+	struct convert_afdo_summary want, got, density = { 0 };
+	size_t i;
 	int err = -1;
 
 	if (sp_build(p, o->keep_discriminators ? SP_DISCR_EXACT : SP_DISCR_DROP, &sp) < 0)
@@ -191,6 +219,11 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	if (!sp.nr_fns) {
 		sp_release(&sp);
 		return pgo_error("no samples with line information in the binary; build it with -g");
+	}
+	for (i = 0; i < sp.nr_fns; i++) {
+		add_density(&density, sp.fns[i]);
+		if (o->min_count)
+			floor_counts(sp.fns[i], o->min_count);
 	}
 	if (encode(&sp, &b, &want) < 0)
 		goto out;
@@ -206,6 +239,9 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	if (pgo_write_file_atomic(path, b.data, b.len) < 0) /* "-" is stdout */
 		goto out;
 	*sum = want;
+	sum->sampled = density.sampled;
+	sum->sampled_once = density.sampled_once;
+	sum->sampled_twice = density.sampled_twice;
 	err = 0;
 out:
 	pgo_buf_release(&b);

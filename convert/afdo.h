@@ -16,7 +16,11 @@ struct convert_profile;
 
 struct convert_afdo_options {
 	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
+	uint64_t min_count;            /* every line count of a sampled function at least this */
 };
+
+/* gcc 12 counts a line as hot from 2 (autofdo-gcc12-format.md §5) */
+#define CONVERT_AFDO_MIN_COUNT 2
 
 /* What a written (or read) file holds. */
 struct convert_afdo_summary {
@@ -29,8 +33,9 @@ struct convert_afdo_summary {
 	uint64_t sum_counts;           /* over pos records */
 	uint64_t sum_heads;            /* over top-level head counts */
 	uint64_t max_count;
-	uint64_t sampled;              /* pos records with a count > 0 */
-	uint64_t sampled_once;         /* ... of exactly 1, and of exactly 2 */
+	/* written only: pos records sampled (count > 0), once and twice, before min_count */
+	uint64_t sampled;
+	uint64_t sampled_once;
 	uint64_t sampled_twice;
 };
 

@@ -32,12 +32,28 @@ test_expect_success '--dump shows the hot loop of work and the inline instances 
 	hel=$(line_offset "acc += helper(i);" main) &&
 	test_grep "^  \+$hel: inlined helper" dump
 '
-test_expect_success 'lines with code but no samples get explicit zeros' '
+test_expect_success 'lines with code but no samples get explicit zeros (--min-count 0)' '
 	# the printf line runs once: a record must exist, and a sample landing on it (seen
 	# once in CI) may make it 1; other unsampled lines of main must be explicit zeros
+	pgo convert --to autofdo --min-count 0 -i hot.data -b hot -o zeros.afdo &&
+	pgo convert --dump zeros.afdo >zeros.dump &&
 	pr=$(line_offset "printf(" main) &&
-	c=$(dump_count dump main "$pr") && test -n "$c" && test "$c" -le 1 &&
-	awk "/^[^ #]/ { in_f = (\$1 == \"main:\") } in_f && /^  [+-][0-9]+: 0\$/ { z++ } END { exit !(z >= 1) }" dump
+	c=$(dump_count zeros.dump main "$pr") && test -n "$c" && test "$c" -le 1 &&
+	awk "/^[^ #]/ { in_f = (\$1 == \"main:\") } in_f && /^  [+-][0-9]+: 0\$/ { z++ } END { exit !(z >= 1) }" zeros.dump
+'
+test_expect_success 'by default every line of a sampled function counts at least 2 (gcc 12: hot)' '
+	pr=$(line_offset "printf(" main) &&
+	c=$(dump_count dump main "$pr") && test "$c" = 2 &&
+	! grep -E "^ +[+-][0-9.]+: [01]\$" dump &&
+	off=$(line_offset "r += (x >> (i & 7))" work) &&
+	test "$(dump_count dump work "$off")" = "$(dump_count zeros.dump work "$off")" &&
+	pgo convert --to autofdo --min-count 5 -i hot.data -b hot -o five.afdo &&
+	pgo convert --dump five.afdo >five.dump &&
+	test "$(dump_count five.dump main "$pr")" = 5
+'
+test_expect_success '--min-count takes a whole number' '
+	test_expect_code 64 pgo convert --to autofdo --min-count x -i hot.data -b hot -o bad.afdo 2>err &&
+	test_grep "invalid --min-count" err && test ! -e bad.afdo
 '
 test_expect_success 'gcc -fauto-profile accepts it with no diagnostics' '
 	gcc -O2 -Wall -Wextra -fauto-profile=hot.afdo -c "$FIX/hot.c" -o p.o \
