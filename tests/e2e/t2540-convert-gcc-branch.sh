@@ -3,6 +3,9 @@
 # Black-box: a branch the source marks rare (__builtin_expect (..., 0)) but that is taken on
 # every iteration at run time (./loop N 1) flips its probability under the profile, and the
 # function behind it becomes hot (.text.hot). The profile's counts must override the hint.
+# The run is long enough for ~1000 samples: pgo convert raises every line to at least 2
+# (--min-count), so with a handful of samples on the taken side the not-taken side's floor
+# alone would hold the probability below 80% (7 vs 2 gave 77.8% in CI).
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -29,7 +32,7 @@ for pie in pie no-pie; do
 		test_expect_success "$pie DWARF $dw: the profile makes the rare branch likely and rare_fn hot" '
 			gcc -O2 -g -gdwarf-'$dw' -f'$pie' -'$pie' -o loop loop.c &&
 			for rec in $AFDO_RECORDERS; do
-				afdo_record $rec $rec.data ./loop 3000000 1 &&
+				afdo_record $rec $rec.data ./loop 12000000 1 &&
 				pgo convert --to autofdo -i $rec.data -b loop -o $rec.afdo &&
 				gcc -O2 -fauto-profile=$rec.afdo -S loop.c -o $rec.s \
 					-fdump-tree-optimized-blocks-details-lineno=$rec.opt &&
