@@ -89,13 +89,12 @@ int cmd_collect(int argc, char **argv)
 	struct collect_opts o = { 0 };
 	struct collect_offcpu_request req = COLLECT_OFFCPU_REQUEST_INIT;
 	const struct collect_offcpu_optname *on;
-	struct collect_offcpu *offcpu = NULL;
-	struct collect_source *src = NULL;
+	int offcpu = 0;
 	struct collect_offcpu_stats st;
 	struct collect_result r;
 	const char *val, *arg;
 	uint64_t v;
-	int i, verbose = 0, quiet = 0, ret;
+	int i, verbose = 0, quiet = 0;
 
 	o.callgraph = COLLECT_CALLGRAPH_AUTO;
 	o.argc_self = argc;
@@ -175,18 +174,7 @@ int cmd_collect(int argc, char **argv)
 	}
 	pgo_report_set_verbosity(quiet ? -1 : verbose);
 	o.argv = argv + i;
-	if (collect_offcpu_setup(&req, &offcpu, &src))
-		return PGO_EXIT_ERROR;
-	if (src) {
-		o.sources = &src;
-		o.nr_sources = 1;
-	}
-	ret = collect_run(&o, &r);
-	if (offcpu)
-		collect_offcpu_get_stats(offcpu, &st);
-	collect_offcpu_source_free(src);
-	collect_offcpu_free(offcpu);
-	if (ret)
+	if (collect_offcpu_run(&o, &req, &r, &st, &offcpu))
 		return PGO_EXIT_ERROR;
 	if (r.lost || r.lost_samples)
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",

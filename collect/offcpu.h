@@ -148,6 +148,8 @@ struct collect_offcpu_opts {
  */
 struct collect_offcpu;
 struct collect_source;
+struct collect_opts;
+struct collect_result;
 
 struct collect_offcpu_request {
 	int mode;                /* < 0: where BPF works (a one-line note where not, on-CPU
@@ -184,16 +186,6 @@ extern const struct collect_offcpu_optname collect_offcpu_optnames[];
  */
 int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, const char *val);
 
-/*
- * Set off-CPU recording up as req asks: *offcpu (the loaded recorder) and *src (its
- * collect_run() source) are new, or both NULL when it is off, or unavailable and not
- * required (then a note was printed). Returns 0, or -1 after reporting (required but
- * unavailable, or out of memory). Free with collect_offcpu_source_free(*src), then
- * collect_offcpu_free(*offcpu).
- */
-int collect_offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
-			 struct collect_source **src);
-
 /* Totals of struct offcpu_counters over all CPUs, plus what the loader saw. */
 struct collect_offcpu_stats {
 	struct offcpu_counters k;
@@ -208,6 +200,16 @@ struct collect_offcpu_stats {
 	 */
 	uint64_t prog_run_ns, prog_run_cnt;
 };
+
+/*
+ * collect_run(o, r) with off-CPU recording as req asks: set up (when it is off, or
+ * unavailable and not required, a note is printed and the run is on-CPU only), run,
+ * read the off-CPU statistics into *st, tear down. *recorded says whether off-CPU time
+ * was recorded. o->sources must be empty. Returns collect_run()'s result, or -1 after
+ * reporting a failed setup (required but unavailable, out of memory).
+ */
+int collect_offcpu_run(struct collect_opts *o, const struct collect_offcpu_request *req,
+		       struct collect_result *r, struct collect_offcpu_stats *st, int *recorded);
 
 struct collect_offcpu;
 struct collect_source;

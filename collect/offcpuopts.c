@@ -2,6 +2,7 @@
 /* The off-CPU options shared by pgo collect and pgo gate, and the recorder set up from them. */
 #include <string.h>
 
+#include "collect/collect.h"
 #include "collect/offcpu.h"
 #include "lib/parse.h"
 #include "lib/report.h"
@@ -46,8 +47,12 @@ int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, 
 	return 1;
 }
 
-int collect_offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
-			 struct collect_source **src)
+/*
+ * The loaded recorder and its collect_run() source, both NULL when off-CPU recording is
+ * off, or unavailable and not required (then a note was printed).
+ */
+static int offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
+			struct collect_source **src)
 {
 	char why[160];
 
@@ -75,4 +80,31 @@ int collect_offcpu_setup(const struct collect_offcpu_request *req, struct collec
 		return -1;
 	}
 	return 0;
+}
+
+int collect_offcpu_run(struct collect_opts *o, const struct collect_offcpu_request *req,
+		       struct collect_result *r, struct collect_offcpu_stats *st, int *recorded)
+{
+	struct collect_offcpu *offcpu;
+	struct collect_source *src;
+	int ret;
+
+	*recorded = 0;
+	*st = (struct collect_offcpu_stats){ 0 };
+	if (offcpu_setup(req, &offcpu, &src))
+		return -1;
+	if (src) {
+		o->sources = &src;
+		o->nr_sources = 1;
+	}
+	ret = collect_run(o, r);
+	o->sources = NULL;
+	o->nr_sources = 0;
+	if (offcpu) {
+		collect_offcpu_get_stats(offcpu, st);
+		*recorded = 1;
+	}
+	collect_offcpu_source_free(src);
+	collect_offcpu_free(offcpu);
+	return ret;
 }

@@ -69,20 +69,14 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 {
 	struct collect_opts o = { 0 };
 	struct collect_result r = { 0 };
-	struct collect_offcpu *offcpu;
+	int offcpu;
 	struct collect_offcpu_stats st;
-	struct collect_source *src;
 	char dir[] = "/tmp/pgo-gate.XXXXXX", data[sizeof(dir) + 16];
-	int err = -1, ret;
+	int err = -1;
 
 	*text = NULL;
-	if (collect_offcpu_setup(&opts->offcpu, &offcpu, &src))
-		return -1;
-	if (!mkdtemp(dir)) {
-		collect_offcpu_source_free(src);
-		collect_offcpu_free(offcpu);
+	if (!mkdtemp(dir))
 		return pgo_error_errno("cannot create a temporary directory");
-	}
 	snprintf(data, sizeof(data), "%s/pgo.data", dir);
 	o.argv = opts->argv;
 	o.output = data;
@@ -91,16 +85,7 @@ int gate_collect_json(const struct gate_collect_opts *opts, char **text)
 	o.runs = opts->runs;
 	o.argc_self = opts->argc_self;
 	o.argv_self = opts->argv_self;
-	if (src) {
-		o.sources = &src;
-		o.nr_sources = 1;
-	}
-	ret = collect_run(&o, &r);
-	if (offcpu)
-		collect_offcpu_get_stats(offcpu, &st);
-	collect_offcpu_source_free(src);
-	collect_offcpu_free(offcpu);
-	if (ret)
+	if (collect_offcpu_run(&o, &opts->offcpu, &r, &st, &offcpu))
 		goto out;
 	if (r.interrupted) {
 		pgo_error("the collection was interrupted after %u of %u runs", r.runs, opts->runs);
