@@ -9,28 +9,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "collect/pdread.h"
 #include "convert/debuglink.h"
 #include "lib/buf.h"
 
-uint32_t convert_debuglink_crc32(uint32_t crc, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-	size_t i;
-	int k;
-
-	/* bitwise: it runs once per error message, over one file */
-	crc = ~crc;
-	for (i = 0; i < len; i++) {
-		crc ^= p[i];
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return ~crc;
-}
-
-/* The debuglink file name and CRC, or 0 if the binary has none (or a malformed one). */
 static int read_debuglink(Elf *elf, const char **name, uint32_t *crc)
 {
 	size_t shstrndx, off;
@@ -80,7 +64,7 @@ static int scan_debug_file(const char *path, uint32_t *crc, uint8_t bid[20], siz
 	if (fd < 0)
 		return -1;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*crc = convert_debuglink_crc32(*crc, buf, (size_t)n);
+		*crc = (uint32_t)crc32(*crc, buf, (uInt)n); /* .gnu_debuglink's CRC is zlib's */
 	if (n < 0) {
 		close(fd);
 		return -1;

@@ -25,7 +25,4 @@ struct pgo_buf;
 int convert_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
 			      struct pgo_buf *msg);
 
-/* The CRC32 of .gnu_debuglink (the zlib/IEEE one) over len bytes, continuing from crc. */
-uint32_t convert_debuglink_crc32(uint32_t crc, const void *data, size_t len);
-
 #endif

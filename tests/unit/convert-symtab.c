@@ -76,20 +76,8 @@ static int test_rejected_files_keep_no_fd(void)
 	return T_OK;
 }
 
-static int test_crc32(void)
-{
-	/* the standard check value of the IEEE CRC-32 that zlib and binutils compute */
-	T_ASSERT_EQ_U64(convert_debuglink_crc32(0, "123456789", 9), 0xcbf43926);
-	/* computed in pieces, as over a file read in chunks */
-	T_ASSERT_EQ_U64(convert_debuglink_crc32(convert_debuglink_crc32(0, "1234", 4), "56789", 5),
-			0xcbf43926);
-	T_ASSERT_EQ_U64(convert_debuglink_crc32(0, "", 0), 0);
-	return T_OK;
-}
-
 static const struct t_case cases[] = {
 	{ "fuzz-symtab crash: a rejected file leaks no descriptor", test_rejected_files_keep_no_fd },
-	{ "debuglink CRC32 is the IEEE one", test_crc32 },
 };
 
 T_MAIN(cases)
