@@ -68,6 +68,18 @@ mujs_setup() {
 mujs_train() { local i; for i in 1 2 3 4; do "$1" "$INPUTS/train.js" || return 1; done; }
 mujs_eval() { echo "$1" "$INPUTS/eval.js"; }
 
+duktape_setup() {
+	local d
+	d=$(deb_source duktape) || exit 2
+	# The distributed single-file engine and its example command line (Makefile.cmdline) with print().
+	SRCS=("$d/src/duktape.c" "$d/examples/cmdline/duk_cmdline.c" "$d/extras/print-alert/duk_print_alert.c")
+	CPPFLAGS_P="-I$d/src -I$d/examples/cmdline -I$d/extras/print-alert -DDUK_CMDLINE_PRINTALERT_SUPPORT"
+	LDLIBS_P="-lm"
+}
+# The same two JavaScript programs as mujs (train.js once: ~4 s CPU, duktape is slower than mujs).
+duktape_train() { "$1" "$INPUTS/train.js"; }
+duktape_eval() { echo "$1" "$INPUTS/eval.js"; }
+
 sqlite3_setup() {
 	local d a=$BENCH_WORK/sqlite3-amalg
 	d=$(deb_source sqlite3) || exit 2
@@ -125,6 +137,114 @@ gawk_train() {
 }
 gawk_eval() { echo "$1" -v N=150000 -f "$INPUTS/eval.awk"; }
 
+# Access logs for the POSIX awks (mawk, original-awk), generated once by the system's awk with a
+# deterministic generator: the training log and the evaluation log differ in seed and size.
+# awklog_data P NTRAIN NEVAL: sets AWKLOG_TRAIN and AWKLOG_EVAL (line counts per program: the
+# one-true-awk is ~2.5x slower than mawk).
+awklog_data() {
+	AWKLOG_TRAIN=$BENCH_WORK/awklog-train-$2.log AWKLOG_EVAL=$BENCH_WORK/awklog-eval-$3.log
+	[ -s "$AWKLOG_TRAIN" ] ||
+		awk -v N="$2" -v S=1 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_TRAIN" || die "$1: awklog-gen.awk failed"
+	[ -s "$AWKLOG_EVAL" ] ||
+		awk -v N="$3" -v S=2 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_EVAL" || die "$1: awklog-gen.awk failed"
+	export AWKLOG_TRAIN AWKLOG_EVAL
+}
+# Training: the traffic report (awklog-train.awk) and, as for gawk, the evaluation's script on the
+# training log (other data); evaluation: awklog-eval.awk on the evaluation log.
+awklog_train() {
+	"$1" -f "$INPUTS/awklog-train.awk" "$AWKLOG_TRAIN" >/dev/null &&
+		"$1" -f "$INPUTS/awklog-eval.awk" "$AWKLOG_TRAIN" >/dev/null
+}
+awklog_eval() { echo "$1" -f "$INPUTS/awklog-eval.awk" "$AWKLOG_EVAL"; }
+
+mawk_setup() {
+	local d c=$BENCH_WORK/mawk-cfg f
+	d=$(deb_source mawk) || exit 2
+	# config.h from mawk's configure, scancode.c from its generator (makescan.c).
+	if [ ! -s "$c/scancode.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 && make scancode.c >make.log 2>&1) ||
+			die "mawk: configure failed (see $c/*.log)"
+	fi
+	SRCS=("$c/scancode.c")
+	for f in parse scan memory main hash execute code da error init bi_vars cast print bi_funct kw jmp array \
+		field split re_cmpl regexp zmalloc fin files matherr fcall version; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d -DHAVE_CONFIG_H -DLOCAL_REGEXP -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=500" LDLIBS_P="-lm"
+	awklog_data mawk 400000 160000
+}
+mawk_train() { awklog_train "$1"; }
+mawk_eval() { awklog_eval "$1"; }
+
+original-awk_setup() {
+	local d g=$BENCH_WORK/original-awk-gen f
+	d=$(deb_source original-awk) || exit 2
+	# The grammar (bison) and the table of operators generated from it (maketab.c), as its makefile does.
+	if [ ! -s "$g/proctab.c" ]; then
+		need_pkgs bison
+		mkdir -p "$g"
+		(cd "$g" && bison -d -o awkgram.tab.c "$d/awkgram.y" >bison.log 2>&1 &&
+			gcc -I"$d" -I. -o maketab "$d/maketab.c" && ./maketab awkgram.tab.h >proctab.c) ||
+			die "original-awk: cannot generate the parser (see $g)"
+	fi
+	SRCS=("$g/awkgram.tab.c" "$g/proctab.c")
+	for f in b main parse tran lib run lex; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-I$d -I$g" LDLIBS_P="-lm"
+	awklog_data original-awk 150000 60000
+}
+original-awk_train() { awklog_train "$1"; }
+original-awk_eval() { awklog_eval "$1"; }
+
+jimtcl_setup() {
+	local d c=$BENCH_WORK/jimtcl-cfg f
+	d=$(deb_source jimtcl) || exit 2
+	# jim-config.h and the extensions written in Tcl (_*.c) from its configure and make; the
+	# default static extensions minus the ones that need other libraries.
+	if [ ! -s "$c/_initjimsh.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-docs --without-ext=ssl,zlib,sqlite3,redis,readline >configure.log 2>&1 &&
+			make jimsh >make.log 2>&1) || die "jimtcl: configure failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in jim-subcmd jim-interactive jim-format jim utf8 jimregexp jimiocompat linenoise jim-tty jim-aio \
+		jim-array jim-clock jim-eventloop jim-exec jim-file jim-history jim-interp jim-load jim-namespace \
+		jim-pack jim-package jim-posix jim-readdir jim-regexp jim-signal jim-syslog jimsh; do SRCS+=("$d/$f.c"); done
+	for f in _load-static-exts _glob _nshelper _oo _stdlib _tclcompat _tree _initjimsh; do SRCS+=("$c/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d" LDLIBS_P="-lm"
+}
+# train.tcl, and eval.tcl with another size factor (as for gawk: the evaluation's commands must be
+# reached by the training); evaluation: eval.tcl with larger sizes.
+jimtcl_train() { "$1" "$INPUTS/train.tcl" 30 && "$1" "$INPUTS/eval.tcl" 30 1; }
+jimtcl_eval() { echo "$1" "$INPUTS/eval.tcl" 10 4; }
+
+bc_setup() {
+	local d c=$BENCH_WORK/bc-cfg
+	d=$(deb_source bc) || exit 2
+	# config.h from bc's configure; libmath.h (the math library, bc -l, compiled to bc's byte code)
+	# bootstrapped as its Makefile does: a bc without it compiles libmath.b, fix-libmath_h's edit
+	# in awk (no ed).
+	if [ ! -s "$c/gen/libmath.h" ]; then
+		mkdir -p "$c/gen"
+		(cd "$c" && "$d/configure" >configure.log 2>&1) || die "bc: configure failed (see $c/configure.log)"
+		(cd "$c/gen" && echo '{0}' >libmath.h &&
+			gcc -O1 -w -I. -I"$c" -I"$d/h" -I"$d/bc" -DHAVE_CONFIG_H -o fbc "$d"/bc/{main,bc,scan,execute,load,storage,util,warranty,global}.c \
+				"$d"/lib/{number,getopt,getopt1}.c && ./fbc -c "$d/bc/libmath.b" </dev/null >libmath.raw &&
+			awk '{ l[NR] = $0 } END { for (i = 1; i < NR; i++) printf "%s\"%s\",%s\n", i == 1 ? "{" : "", l[i], i == NR - 1 ? "0}" : "" }' \
+				libmath.raw >libmath.tmp && mv libmath.tmp libmath.h) || die "bc: cannot generate libmath.h (see $c/gen)"
+	fi
+	SRCS=("$d"/bc/{main,bc,scan,execute,load,storage,util,warranty,global}.c "$d"/lib/{number,getopt,getopt1}.c)
+	CPPFLAGS_P="-I$c/gen -I$c -I$d/h -I$d/bc -DHAVE_CONFIG_H" LDLIBS_P=""
+	local n
+	for n in 4 7; do echo "n = $n" >"$BENCH_WORK/bc-n$n.bc"; done
+}
+# train.bc three times, and eval.bc at a smaller size (as for gawk: the training must reach the
+# evaluation's functions); evaluation: eval.bc at size 7.
+bc_train() {
+	local i
+	for i in 1 2 3; do "$1" -lq "$INPUTS/train.bc" || return 1; done
+	for i in 1 2; do "$1" -lq "$BENCH_WORK/bc-n4.bc" "$INPUTS/eval.bc" || return 1; done
+}
+bc_eval() { echo "$1" -lq "$BENCH_WORK/bc-n7.bc" "$INPUTS/eval.bc"; }
+
 bzip2_setup() {
 	local d f
 	d=$(deb_source bzip2) || exit 2
@@ -156,6 +276,96 @@ bzip2_eval() {
 	echo sh "$BENCH_WORK/bzip2-eval.sh" "$1" "$BENCH_WORK/bzip2-eval.bin"
 }
 
+jq_setup() {
+	local d g=$BENCH_WORK/jq-gen f m=""
+	# The security update of bookworm is not on the source mirror here; the point release is.
+	d=$(deb_source jq 1.6-2.1+deb12u2) || exit 2
+	need_pkgs libonig-dev
+	# jq 1.6's Debian source has no configure: the two generated headers as its Makefile.am makes
+	# them, and the HAVE_ macros its configure would find with glibc.
+	if [ ! -s "$g/src/builtin.inc" ]; then
+		mkdir -p "$g/src"
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' "$d/src/builtin.jq" >"$g/src/builtin.inc" &&
+			echo '#define JQ_VERSION "1.6"' >"$g/src/version.h" || die "jq: cannot generate $g/src"
+	fi
+	for f in acos acosh asin asinh atan2 atan atanh cbrt ceil copysign cos cosh drem erf erfc exp10 exp2 exp \
+		expm1 fabs fdim floor fma fmax fmin fmod frexp gamma hypot j0 j1 jn ldexp lgamma log10 log1p log2 log \
+		logb modf lgamma_r nearbyint nextafter nexttoward pow remainder rint round scalb scalbln significand \
+		sin sinh sqrt tan tanh tgamma trunc y0 y1 yn alloca_h alloca timegm tm_tm_gmt_off strptime gmtime_r \
+		gmtime localtime_r strftime gettimeofday libonig; do m="$m -DHAVE_${f^^}"; done
+	SRCS=()
+	for f in builtin bytecode compile execute jq_test jv jv_alloc jv_aux jv_dtoa jv_file jv_parse jv_print \
+		jv_unicode linker locfile util lexer parser main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$g -I$d -I$d/src -D_GNU_SOURCE -DIEEE_8087$m" LDLIBS_P="-lonig -lm"
+	[ -s "$BENCH_WORK/orders-train.json" ] ||
+		awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-train.json" || die "jq: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/orders-eval.json" ] ||
+		awk -v N=25000 -v S=2 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-eval.json" || die "jq: orders-gen.awk failed"
+}
+# Orders as JSON lines (orders-gen.awk): training on train.jq (slurped, grouped) and, as for gawk,
+# on eval.jq over the training orders; evaluation: eval.jq (a CSV row per order) on other orders.
+jq_train() {
+	"$1" -s -c -f "$INPUTS/train.jq" "$BENCH_WORK/orders-train.json" >/dev/null &&
+		"$1" -r -f "$INPUTS/eval.jq" "$BENCH_WORK/orders-train.json" >/dev/null
+}
+jq_eval() { echo "$1" -r -f "$INPUTS/eval.jq" "$BENCH_WORK/orders-eval.json"; }
+
+# Compressors (lz4, zstd, xz), like bzip2: training on text (C headers, the first 12 MB of a tar),
+# evaluation on ELF code and data (a prefix of cc1), compressed at the same level and decompressed.
+# comp_files P N: sets COMP_TRAIN and COMP_EVAL (the first N bytes of cc1).
+comp_files() {
+	COMP_TRAIN=$BENCH_WORK/comp-train.tar COMP_EVAL=$BENCH_WORK/comp-eval-$2.bin
+	if [ ! -s "$COMP_TRAIN" ]; then
+		tar -cf "$COMP_TRAIN.tmp" -C /usr/include stdio.h stdlib.h string.h linux 2>/dev/null
+		head -c 12000000 "$COMP_TRAIN.tmp" >"$COMP_TRAIN" && rm -f "$COMP_TRAIN.tmp"
+	fi
+	[ -s "$COMP_EVAL" ] || head -c "$2" "$(gcc -print-prog-name=cc1)" >"$COMP_EVAL" || die "$1: no cc1"
+	export COMP_TRAIN COMP_EVAL
+}
+# comp_data P LEVEL EXT: the evaluation input compressed by P's base build (for the decompression).
+comp_data() {
+	"$BENCH_WORK/build/$1/base/prog" -q "$2" -c "$COMP_EVAL" >"$COMP_EVAL.$3" || die "$1: cannot compress $COMP_EVAL"
+}
+# comp_train BIN LEVEL EXT REPS: compress the training tar at LEVEL and decompress it, REPS times.
+comp_train() {
+	local i
+	for i in $(seq 1 "$4"); do
+		"$1" -q "$2" -c "$COMP_TRAIN" >"$COMP_TRAIN.$3" && "$1" -q -dc "$COMP_TRAIN.$3" >/dev/null || return 1
+	done
+}
+# comp_eval BIN LEVEL EXT: one command for cputime (redirections inside a script).
+comp_eval() {
+	printf '%s\n' 'set -e; "$1" -q "$2" -c "$3" >/dev/null; "$1" -q -dc "$3.$4" >/dev/null' >"$BENCH_WORK/comp-eval.sh"
+	echo sh "$BENCH_WORK/comp-eval.sh" "$1" "$2" "$COMP_EVAL" "$3"
+}
+
+lz4_setup() {
+	local d
+	d=$(deb_source lz4) || exit 2
+	SRCS=("$d"/lib/{lz4,lz4frame,lz4hc,xxhash}.c "$d"/programs/{bench,datagen,lz4cli,lz4io}.c)
+	CPPFLAGS_P="-I$d/lib" LDLIBS_P=""
+	comp_files lz4 15000000
+}
+# lz4 -9 (the high-compression mode; the default -1 runs ~200 MB/s, too fast to time on these inputs)
+lz4_data() { comp_data lz4 -9 lz4; }
+lz4_train() { comp_train "$1" -9 lz4 4; }
+lz4_eval() { comp_eval "$1" -9 lz4; }
+
+zstd_setup() {
+	local d
+	d=$(deb_source libzstd) || exit 2
+	# Library and command line as upstream's programs/Makefile, single-threaded, no assembly
+	# decoder loop (huf_decompress_amd64.S: the builds here compile .c files only).
+	SRCS=("$d"/lib/{common,compress,decompress,dictBuilder}/*.c)
+	SRCS+=("$d"/programs/{benchfn,benchzstd,datagen,dibio,fileio,fileio_asyncio,timefn,util,zstdcli,zstdcli_trace}.c)
+	CPPFLAGS_P="-I$d/lib -I$d/lib/common -DZSTD_DISABLE_ASM" LDLIBS_P=""
+	comp_files zstd 2000000
+}
+# zstd -19 (the strongest regular level, compress once and decompress often)
+zstd_data() { comp_data zstd -19 zst; }
+zstd_train() { comp_train "$1" -19 zst 1; }
+zstd_eval() { comp_eval "$1" -19 zst; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
@@ -181,11 +391,11 @@ printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
-		"$PGO" collect -F "$FREQ" -q -o "$out" -- bash -c "$(declare -f "${p}_train"); ${p}_train '$bin'" >/dev/null ||
+		"$PGO" collect -F "$FREQ" -q -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null ||
 			die "$p: pgo collect failed"
 		HOW="pgo collect -F $FREQ"
 	else
-		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf -o "$out" -- bash -c "$(declare -f "${p}_train"); ${p}_train '$bin'" \
+		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" \
 			>/dev/null 2>"$out.log" || { cat "$out.log" >&2; die "$p: perf record failed"; }
 		HOW="perf record -e task-clock -F $FREQ --call-graph dwarf (pgo collect not built)"
 	fi
@@ -201,10 +411,12 @@ bench_one() {
 	if [ "${REUSE:-}" = 1 ] && [ -x "$d/base/prog" ] && [ -x "$d/pgo/prog" ] && [ -x "$d/empty/prog" ] &&
 	   [ -s "$d/train.data" ]; then
 		[ "$p" = bzip2 ] && bzip2_setup
+		! declare -F "${p}_data" >/dev/null || "${p}_data"
 		say "   REUSE=1: kept the base, pgo and empty builds and the training recording"
 	else
 		build "$p" base
 		[ "$p" = bzip2 ] && bzip2_setup
+		! declare -F "${p}_data" >/dev/null || "${p}_data"
 		build "$p" empty "-fauto-profile=$EMPTY_AFDO"
 		rm -f "$d"/pgo/*.gcda
 		build "$p" pgo -fprofile-generate
