@@ -310,6 +310,41 @@ jq_train() {
 }
 jq_eval() { echo "$1" -r -f "$INPUTS/eval.jq" "$BENCH_WORK/orders-eval.json"; }
 
+expat_setup() {
+	local d c=$BENCH_WORK/expat-cfg
+	# The security update of bookworm is not on the source mirror here; the point release is.
+	d=$(deb_source expat 2.5.0-1+deb12u2) || exit 2
+	d=$d/expat
+	# Debian's source is upstream's git tree (no configure): expat_config.h with what configure
+	# finds on glibc and expat's defaults (DTD and namespace support, 1024 context bytes).
+	if [ ! -s "$c/expat_config.h" ]; then
+		mkdir -p "$c"
+		printf '#define %s\n' 'BYTEORDER 1234' 'HAVE_GETRANDOM 1' 'HAVE_SYSCALL_GETRANDOM 1' 'HAVE_MMAP 1' \
+			'HAVE_UNISTD_H 1' 'HAVE_FCNTL_H 1' 'HAVE_GETPAGESIZE 1' 'HAVE_STDINT_H 1' 'HAVE_STDLIB_H 1' \
+			'HAVE_STRING_H 1' 'HAVE_INTTYPES_H 1' 'STDC_HEADERS 1' 'XML_CONTEXT_BYTES 1024' 'XML_DEV_URANDOM 1' \
+			'XML_DTD 1' 'XML_NS 1' 'PACKAGE "expat"' 'PACKAGE_VERSION "2.5.0"' >"$c/expat_config.h"
+	fi
+	SRCS=("$d"/lib/{xmlparse,xmlrole,xmltok}.c "$d"/xmlwf/{codepage,readfilemap,xmlfile,xmlwf}.c)
+	CPPFLAGS_P="-I$c -I$d/lib" LDLIBS_P=""
+	# xmlwf checks the documents and writes them in canonical form to -d DIR.
+	mkdir -p "$BENCH_WORK/xml-out"
+	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-catalog.xml" || die "expat: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-feed.xml" || die "expat: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-eval-feed.xml" || die "expat: xml-gen.awk failed"
+}
+# Training: a catalog document and, as for gawk, a smaller feed document of another seed (the
+# evaluation's shape); evaluation: a larger feed document.
+expat_train() {
+	local i
+	for i in 1 2; do
+		"$1" -d "$BENCH_WORK/xml-out" "$BENCH_WORK/xml-train-catalog.xml" "$BENCH_WORK/xml-train-feed.xml" || return 1
+	done
+}
+expat_eval() { echo "$1" -d "$BENCH_WORK/xml-out" "$BENCH_WORK/xml-eval-feed.xml"; }
+
 # Compressors (lz4, zstd, xz), like bzip2: training on text (C headers, the first 12 MB of a tar),
 # evaluation on ELF code and data (a prefix of cc1), compressed at the same level and decompressed.
 # comp_files P N: sets COMP_TRAIN and COMP_EVAL (the first N bytes of cc1).
@@ -365,6 +400,43 @@ zstd_setup() {
 zstd_data() { comp_data zstd -19 zst; }
 zstd_train() { comp_train "$1" -19 zst 1; }
 zstd_eval() { comp_eval "$1" -19 zst; }
+
+xz_setup() {
+	local d c=$BENCH_WORK/xz-cfg n x
+	d=$(deb_source xz-utils) || exit 2
+	# config.h from its configure (single-threaded, static, no NLS); the sources of liblzma and xz
+	# that its Makefiles build with these options.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --disable-threads --disable-shared --disable-doc --disable-xzdec \
+			--disable-lzmadec --disable-lzmainfo --disable-scripts --disable-lzma-links >configure.log 2>&1) ||
+			die "xz: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for n in alone_decoder alone_encoder arm arm64 armthumb auto_decoder block_buffer_decoder block_buffer_encoder \
+		block_decoder block_encoder block_header_decoder block_header_encoder block_util check common crc32_fast \
+		crc32_table crc64_fast crc64_table delta_common delta_decoder delta_encoder easy_buffer_encoder \
+		easy_decoder_memusage easy_encoder easy_encoder_memusage easy_preset fastpos_table file_info \
+		filter_buffer_decoder filter_buffer_encoder filter_common filter_decoder filter_encoder filter_flags_decoder \
+		filter_flags_encoder hardware_physmem ia64 index index_decoder index_encoder index_hash lz_decoder \
+		lz_encoder lz_encoder_mf lzip_decoder lzma2_decoder lzma2_encoder lzma_decoder lzma_encoder \
+		lzma_encoder_optimum_fast lzma_encoder_optimum_normal lzma_encoder_presets microlzma_decoder \
+		microlzma_encoder powerpc price_table sha256 simple_coder simple_decoder simple_encoder sparc \
+		stream_buffer_decoder stream_buffer_encoder stream_decoder stream_encoder stream_flags_common \
+		stream_flags_decoder stream_flags_encoder string_conversion tuklib_physmem vli_decoder vli_encoder \
+		vli_size x86 args coder file_io hardware list main message mytime options signals suffix util tuklib_exit \
+		tuklib_mbstr_fw tuklib_mbstr_width tuklib_open_stdxxx tuklib_progname; do
+		SRCS+=($(ls "$d"/src/liblzma/*/"$n".c "$d/src/common/$n.c" "$d/src/xz/$n.c" 2>/dev/null))
+	done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DTUKLIB_SYMBOL_PREFIX=lzma_ -I$c -I$d/src/common -I$d/src/liblzma/api"
+	for x in common check lz rangecoder lzma delta simple; do CPPFLAGS_P="$CPPFLAGS_P -I$d/src/liblzma/$x"; done
+	LDLIBS_P=""
+	comp_files xz 1400000
+}
+# xz's default level, -6
+xz_data() { comp_data xz -6 xz; }
+xz_train() { comp_train "$1" -6 xz 1; }
+xz_eval() { comp_eval "$1" -6 xz; }
 
 # ---- builds
 
