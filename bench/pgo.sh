@@ -13,7 +13,10 @@
 # (user + sys of the child, bench/cputime.c): the 2 cores are shared with other jobs, which
 # inflates wall time far more than the CPU time a run consumes.
 #
-#   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]   programs: recsort lua5.4 mujs bzip2 gawk (default), sqlite3
+#   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
+#   programs where instrumented PGO gains >= 10% (the default): recsort mujs gawk jq jimtcl;
+#   by name (PGO < 10% or slower here, bench/NOTES.md): lua5.4 bzip2 sqlite3 expat duktape mawk
+#   original-awk bc lz4 zstd xz
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -29,12 +32,12 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-PROGRAMS=${*:-recsort lua5.4 mujs bzip2 gawk}
+PROGRAMS=${*:-recsort mujs gawk jq jimtcl}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
@@ -558,6 +561,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort lua5.4 mujs bzip2 sqlite3 gawk)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat duktape mawk original-awk bc lz4 zstd xz)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
