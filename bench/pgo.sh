@@ -348,6 +348,34 @@ expat_train() {
 }
 expat_eval() { echo "$1" -d "$BENCH_WORK/xml-out" "$BENCH_WORK/xml-eval-feed.xml"; }
 
+tcc_setup() {
+	local t c=$BENCH_WORK/tcc-cfg mujs bz lz duk
+	t=$(deb_source tcc) || exit 2
+	mujs=$(deb_source mujs) && bz=$(deb_source bzip2) && lz=$(deb_source lz4) && duk=$(deb_source duktape) || exit 2
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$t/configure" --prefix=/usr --libdir=/usr/lib/x86_64-linux-gnu >configure.log 2>&1) ||
+			die "tcc: configure failed (see $c/configure.log)"
+	fi
+	# The compiler as one translation unit (its Makefile's ONE_SOURCE build), x86-64 target.
+	SRCS=("$t/tcc.c") CPPFLAGS_P="-DONE_SOURCE=1 -DTCC_TARGET_X86_64 -I$c -I$t" LDLIBS_P="-ldl -lm -lpthread"
+	# tcc compiles C files to objects (-c) with its own headers (-B) and the system's.
+	local tcc='"$1" -B'"$t -I$t/include -I/usr/include/x86_64-linux-gnu -I/usr/include"
+	# Training: compile tcc itself, mujs (one.c), bzip2 and lz4's library, 15 times (~2 s CPU);
+	# evaluation: build duktape from its 103 separate sources (src-separate/, another code base).
+	{
+		echo 'set -e; for i in $(seq 1 15); do'
+		echo "$tcc -DONE_SOURCE=1 -DTCC_TARGET_X86_64 -I$c -I$t -c $t/tcc.c -o $BENCH_WORK/tcc-out.o"
+		echo "$tcc -c $mujs/one.c -o $BENCH_WORK/tcc-out.o"
+		echo "for f in $bz/blocksort.c $bz/huffman.c $bz/crctable.c $bz/randtable.c $bz/compress.c $bz/decompress.c $bz/bzlib.c $bz/bzip2.c $lz/lib/*.c; do"
+		echo "$tcc -c \"\$f\" -o $BENCH_WORK/tcc-out.o; done; done"
+	} >"$BENCH_WORK/tcc-train.sh"
+	echo "set -e; for f in $duk/src-separate/*.c; do $tcc -I$duk/src-separate -c \"\$f\" -o $BENCH_WORK/tcc-out.o; done" \
+		>"$BENCH_WORK/tcc-eval.sh"
+}
+tcc_train() { sh "$BENCH_WORK/tcc-train.sh" "$1" 2>/dev/null; }
+tcc_eval() { echo sh "$BENCH_WORK/tcc-eval.sh" "$1" "2>/dev/null"; }
+
 # Compressors (lz4, zstd, xz), like bzip2: training on text (C headers, the first 12 MB of a tar),
 # evaluation on ELF code and data (a prefix of cc1), compressed at the same level and decompressed.
 # comp_files P N: sets COMP_TRAIN and COMP_EVAL (the first N bytes of cc1).
