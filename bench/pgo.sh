@@ -15,8 +15,8 @@
 #
 #   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
 #   programs where instrumented PGO gains >= 10% (the default): recsort mujs gawk jq jimtcl;
-#   by name (PGO < 10% or slower here, bench/NOTES.md): lua5.4 bzip2 sqlite3 expat duktape mawk
-#   original-awk bc lz4 zstd xz
+#   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
+#   duktape mawk original-awk bc cmark lz4 zstd xz
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -376,6 +376,33 @@ tcc_setup() {
 tcc_train() { sh "$BENCH_WORK/tcc-train.sh" "$1" 2>/dev/null; }
 tcc_eval() { echo sh "$BENCH_WORK/tcc-eval.sh" "$1" "2>/dev/null"; }
 
+cmark_setup() {
+	local d c=$BENCH_WORK/cmark-cfg f i
+	d=$(deb_source cmark) || exit 2
+	# The three headers its CMake build generates: config.h (every check true with gcc/glibc),
+	# cmark_version.h and an empty-attribute cmark_export.h (static build).
+	if [ ! -s "$c/cmark_export.h" ]; then
+		mkdir -p "$c"
+		sed 's/^#cmakedefine \(.*\)/#define \1 1/' "$d/src/config.h.in" >"$c/config.h" &&
+			sed 's/@PROJECT_VERSION_MAJOR@/0/g; s/@PROJECT_VERSION_MINOR@/30/g; s/@PROJECT_VERSION_PATCH@/2/g' \
+				"$d/src/cmark_version.h.in" >"$c/cmark_version.h" &&
+			printf '#ifndef CMARK_EXPORT_H\n#define CMARK_EXPORT_H\n#define CMARK_EXPORT\n#endif\n' >"$c/cmark_export.h" ||
+			die "cmark: cannot write $c"
+	fi
+	SRCS=()
+	for f in blocks buffer cmark cmark_ctype commonmark houdini_href_e houdini_html_e houdini_html_u html inlines \
+		iterator latex main man node references render scanners utf8 xml; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d/src" LDLIBS_P=""
+	# Training: the CommonMark spec (test/spec.txt) 400 times (~80 MB); evaluation: upstream's
+	# benchmark samples (bench/samples/*.md, one per construct) 1600 times (~17 MB).
+	if [ ! -s "$BENCH_WORK/cmark-eval.md" ]; then
+		for i in $(seq 1 400); do cat "$d/test/spec.txt"; done >"$BENCH_WORK/cmark-train.md"
+		for i in $(seq 1 1600); do cat "$d"/bench/samples/*.md; done >"$BENCH_WORK/cmark-eval.md"
+	fi
+}
+cmark_train() { "$1" "$BENCH_WORK/cmark-train.md" >/dev/null; }
+cmark_eval() { echo "$1" "$BENCH_WORK/cmark-eval.md"; }
+
 # Compressors (lz4, zstd, xz), like bzip2: training on text (C headers, the first 12 MB of a tar),
 # evaluation on ELF code and data (a prefix of cc1), compressed at the same level and decompressed.
 # comp_files P N: sets COMP_TRAIN and COMP_EVAL (the first N bytes of cc1).
@@ -589,6 +616,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat duktape mawk original-awk bc lz4 zstd xz)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
