@@ -41,7 +41,8 @@ PROGRAMS=${*:-recsort mujs gawk jq jimtcl}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
-# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it.
+# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it;
+# an optional <p>_data runs after the base build (inputs made by the program itself).
 
 recsort_setup() {
 	SRCS=("$PGO_ROOT/examples/recsort/recsort.c") CPPFLAGS_P="" LDLIBS_P=""
@@ -518,6 +519,8 @@ printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0
 # record P BIN OUT: sets HOW; profile BIN on the training input, with pgo collect if it is built, else perf record.
 # pgo collect's default --call-graph auto unwinds the -O2 binaries' stacks with DWARF (call targets
 # of indirect calls, entry counts); FREQ samples per CPU-second (bench/NOTES.md: sparse counts hurt).
+# The training runs in a new bash, which gets every function (<p>_train may call shared helpers
+# such as awklog_train or comp_train).
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
