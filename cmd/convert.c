@@ -24,7 +24,8 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
-		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N] [-v]\n"
+		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
+		"                   [--inline-max-size BYTES] [-v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
@@ -41,6 +42,9 @@ static void usage(FILE *fp)
 		"  --min-count N       AutoFDO: every line of a sampled function counts at least N\n"
 		"                      (default 2: gcc 12 optimises lines counted below 2 for size,\n"
 		"                      and most unsampled lines did run; 0 keeps sampled zeros)\n"
+		"  --inline-max-size BYTES  AutoFDO: a hot direct call (from the call stacks) to a\n"
+		"                      function of at most BYTES gets an inline instance, which makes\n"
+		"                      gcc inline it (default %d; 0: off)\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
@@ -57,10 +61,12 @@ static void usage(FILE *fp)
 		"  pgo convert --to llvm -b ./bench -o bench.prof; clang -O2 -g "
 		"-fprofile-sample-use=bench.prof bench.c\n"
 		"  pgo convert --dump bench.afdo\n"
-		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n");
+		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n",
+		CONVERT_INLINE_MAX_SIZE);
 }
 
-enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS, OPT_MIN_COUNT };
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS, OPT_MIN_COUNT,
+       OPT_INLINE_MAX_SIZE };
 
 static const char *base_name(const char *path)
 {
@@ -130,6 +136,7 @@ int cmd_convert(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+		{ "inline-max-size", required_argument, NULL, OPT_INLINE_MAX_SIZE },
 		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -137,7 +144,7 @@ int cmd_convert(int argc, char **argv)
 		CMD_RENDER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct convert_options o = { 0 };
+	struct convert_options o = { .inline_max_size = CONVERT_INLINE_MAX_SIZE };
 	struct convert_afdo_options ao = { .min_count = CONVERT_AFDO_MIN_COUNT };
 	struct convert_profile *p = NULL;
 	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
@@ -178,6 +185,13 @@ int cmd_convert(int argc, char **argv)
 		case OPT_MIN_COUNT:
 			if (pgo_parse_u64_range(optarg, 0, 1000000, &ao.min_count)) {
 				pgo_error("invalid --min-count '%s' (a whole number, 0..1000000)", optarg);
+				ret = PGO_EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case OPT_INLINE_MAX_SIZE:
+			if (pgo_parse_u64_range(optarg, 0, 1000000, &o.inline_max_size)) {
+				pgo_error("invalid --inline-max-size '%s' (bytes, 0..1000000)", optarg);
 				ret = PGO_EXIT_USAGE;
 				goto out;
 			}

@@ -59,6 +59,8 @@ struct convert_binary {
 	struct pairmap ranges;         /* LBR straight-line (begin, end) vaddrs -> count */
 	struct pairmap calls;          /* call stacks: (return address, callee address) -> samples */
 	struct pairmap ucalls;         /* the same from DWARF-unwound stacks (frameless callees too) */
+	struct pairmap leaf_calls;     /* the innermost edges only: (return address, sampled IP) */
+	struct pairmap leaf_ucalls;    /* the same from DWARF-unwound stacks */
 	uint64_t samples;
 };
 
@@ -73,6 +75,8 @@ struct convert_profile {
 	struct pairmap ranges;
 	struct pairmap calls;
 	struct pairmap ucalls;
+	struct pairmap leaf_calls;
+	struct pairmap leaf_ucalls;
 	struct convert_binary *bins;
 	size_t nr_bins;
 	struct convert_run_info *runs;
@@ -83,6 +87,7 @@ struct convert_profile {
 	struct stack_frame *frames;
 	size_t nr_frames, alloc_frames;
 	int want_stacks;
+	uint64_t inline_max_size;      /* convert_options.inline_max_size */
 	struct convert_ksyms *ksyms;   /* loaded at the first kernel frame */
 };
 

@@ -599,11 +599,15 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
 	return 0;
 }
 
-/* Call edges of a frame-pointer chain: each return address called the next inner frame. */
+/*
+ * Call edges of a frame-pointer chain: each return address called the next inner frame.
+ * The first user edge of a user-mode sample is also kept apart (leaf_calls): its inner
+ * end is the sampled IP itself, so it says through which call site that sample came.
+ */
 static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
-		     const struct proc *pr)
+		     const struct proc *pr, int user_ip)
 {
-	uint64_t i, inner = 0, key;
+	uint64_t i, inner = 0, key, nr_user = 0;
 	int user = 0, have_inner = 0;
 
 	for (i = 0; i < s->nr_callchain; i++) {
@@ -614,11 +618,17 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 			have_inner = 0;
 			continue;
 		}
+		if (user)
+			nr_user++;
 		if (!user || !map_key(pr, ip, &key)) {
 			have_inner = 0;
 			continue;
 		}
 		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)
+			return -1;
+		/* the first user entry is the IP only when the sample was taken in user mode */
+		if (have_inner && nr_user == 2 && user_ip && s->callchain[i - 1] == s->ip &&
+		    pairmap_add(&p->leaf_calls, key, inner, 1) < 0)
 			return -1;
 		inner = key;
 		have_inner = 1;
@@ -644,6 +654,8 @@ static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s
 		    !map_key(pr, L->uw_frames[i + 1].pc, &outer))
 			continue;
 		if (pairmap_add(&L->p->ucalls, outer, inner, 1) < 0)
+			return -1;
+		if (i == 0 && pairmap_add(&L->p->leaf_ucalls, outer, inner, 1) < 0)
 			return -1;
 	}
 	return 0;
@@ -694,7 +706,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 		}
 		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
 			return -1;
-		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr) < 0)
+		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr, !classify_kernel(s->cpumode, s->ip)) < 0)
 			return -1;
 		/* stacks unwind in add_stack; compiler profiles only need the edges */
 		if (L->uw && !p->want_stacks && !classify_kernel(s->cpumode, s->ip) &&
@@ -947,7 +959,8 @@ static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, 
 		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
 		    convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
 			continue;
-		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : which == 2 ? &b->calls : &b->ucalls;
+		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : which == 2 ? &b->calls :
+		      which == 3 ? &b->ucalls : which == 4 ? &b->leaf_calls : &b->leaf_ucalls;
 		if (pairmap_add(out, va, vb, e->count) < 0)
 			return -1;
 	}
@@ -985,7 +998,8 @@ static int attribute_samples(struct convert_profile *p)
 	}
 	p->info.samples_other_dso = user - p->info.samples_binary;
 	if (attribute_pairs(p, &p->branches, 0) < 0 || attribute_pairs(p, &p->ranges, 1) < 0 ||
-	    attribute_pairs(p, &p->calls, 2) < 0 || attribute_pairs(p, &p->ucalls, 3) < 0)
+	    attribute_pairs(p, &p->calls, 2) < 0 || attribute_pairs(p, &p->ucalls, 3) < 0 ||
+	    attribute_pairs(p, &p->leaf_calls, 4) < 0 || attribute_pairs(p, &p->leaf_ucalls, 5) < 0)
 		return -1;
 	return 0;
 }
@@ -1002,6 +1016,7 @@ int convert_profile_load(const struct convert_options *o, struct convert_profile
 	if (!p)
 		return -1;
 	p->want_stacks = o->want_stacks;
+	p->inline_max_size = o->inline_max_size;
 	for (i = 0; i < o->nr_inputs; i++)
 		if (load_one(p, o->inputs[i]) < 0)
 			goto fail;
@@ -1027,6 +1042,8 @@ void convert_profile_free(struct convert_profile *p)
 		pairmap_release(&p->bins[i].ranges);
 		pairmap_release(&p->bins[i].calls);
 		pairmap_release(&p->bins[i].ucalls);
+		pairmap_release(&p->bins[i].leaf_calls);
+		pairmap_release(&p->bins[i].leaf_ucalls);
 		free(p->bins[i].path);
 	}
 	free(p->bins);
@@ -1040,6 +1057,8 @@ void convert_profile_free(struct convert_profile *p)
 	pairmap_release(&p->ranges);
 	pairmap_release(&p->calls);
 	pairmap_release(&p->ucalls);
+	pairmap_release(&p->leaf_calls);
+	pairmap_release(&p->leaf_ucalls);
 	pgo_u64map_release(&p->stack_index);
 	free(p->stacks);
 	free(p->frames);

@@ -26,7 +26,13 @@ struct convert_options {
 	int force;                     /* accept a binary whose build-id differs from the recorded one */
 	int want_stacks;               /* keep per-stack aggregates (folded, json, svg); binary
 					  selection is then best effort: no binary is no error */
+	uint64_t inline_max_size;      /* AutoFDO: a hot direct call to a function of at most
+					  this many bytes gets an inline instance from the call
+					  stacks (convert/sampleprof.h); 0: none */
 };
+
+/* Default of inline_max_size (docs/convert.md "Inline instances from call stacks"). */
+#define CONVERT_INLINE_MAX_SIZE 160
 
 /* What the summary line and the JSON writer need. */
 struct convert_info {

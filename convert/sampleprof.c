@@ -139,13 +139,39 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 	return 0;
 }
 
-/* Add `count` at addr: walk (and create) the inline path, MAX in the leaf line. */
+/*
+ * Add `count` at the line of sym's inline path from frames[first] on, whose function is
+ * f: walk (and create) the nested instances, MAX in the innermost line.
+ */
+static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym *sym, uint32_t first,
+		    uint64_t count)
+{
+	struct sp_pos *pos;
+	uint32_t i;
+
+	for (i = first; i + 1 < sym->nr_frames; i++) {
+		f->total += count;
+		f = callee_get(f, frame_offset(B->sp, &sym->frames[i]), sym->frames[i + 1].name);
+		if (!f)
+			return -1;
+	}
+	f->total += count;
+	pos = pos_get(f, frame_offset(B->sp, &sym->frames[sym->nr_frames - 1]));
+	if (!pos)
+		return -1;
+	/* clang: a loop body duplicated N times (unrolled, vectorized) ran N times per sample */
+	if (B->sp->discr == SP_DISCR_LLVM)
+		count *= llvm_dup_factor(sym->frames[sym->nr_frames - 1].discr);
+	if (count > pos->count)
+		pos->count = count;
+	return 0;
+}
+
+/* Add `count` at addr in its top-level function (created if missing). */
 static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp_fn **top_out)
 {
 	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
 	struct sp_fn *f;
-	struct sp_pos *pos;
-	uint32_t i;
 
 	if (top_out)
 		*top_out = NULL;
@@ -158,22 +184,7 @@ static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp
 		return -1;
 	if (top_out)
 		*top_out = f;
-	for (i = 0; i + 1 < sym.nr_frames; i++) {
-		f->total += count;
-		f = callee_get(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
-		if (!f)
-			return -1;
-	}
-	f->total += count;
-	pos = pos_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]));
-	if (!pos)
-		return -1;
-	/* clang: a loop body duplicated N times (unrolled, vectorized) ran N times per sample */
-	if (B->sp->discr == SP_DISCR_LLVM)
-		count *= llvm_dup_factor(sym.frames[sym.nr_frames - 1].discr);
-	if (count > pos->count)
-		pos->count = count;
-	return 0;
+	return add_path(B, f, &sym, 0, count);
 }
 
 /* The leaf pos record of addr's inline path (created if missing), or NULL. */
@@ -581,6 +592,193 @@ out:
 	return err;
 }
 
+/*
+ * Inline instances from call stacks (gcc only; docs/convert.md "Inline instances from
+ * call stacks"). gcc 12 early-inlines a call regardless of size when the caller's
+ * profile has an inline instance for (call line, callee) with a hot total
+ * (autofdo-gcc12-format.md §5), so only what the profiled binary already inlined gets
+ * that chance. A leaf edge (return address, sampled IP) says through which call site
+ * a sample of the callee came: for a hot direct call to a small function, the callee's
+ * samples through that call site become an instance of it at the call line, nested in
+ * the call address's inline chain, with the conventions of a top-level function (MAX
+ * per line, explicit zeros, total = sum). The callee's top-level profile is unchanged:
+ * if gcc does not inline, the out-of-line body keeps its counts.
+ */
+#define SP_INLINE_HOT_PER_MILLION 2000 /* edge samples per million samples of the binary */
+
+struct leaf {
+	uint64_t callee, ret, ip, count;   /* callee symbol start, return address, sampled IP */
+};
+
+static int cmp_leaf(const void *a, const void *b)
+{
+	const struct leaf *x = a, *y = b;
+
+	if (x->callee != y->callee)
+		return x->callee < y->callee ? -1 : 1;
+	if (x->ret != y->ret)
+		return x->ret < y->ret ? -1 : 1;
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* Is the instruction that ends at ret a direct call (E8 rel32) to target? */
+static int calls_directly(const struct convert_symtab *st, uint64_t ret, uint64_t target)
+{
+	uint8_t c[5];
+	uint32_t rel;
+
+	if (ret < sizeof(c) || convert_symtab_read(st, ret - sizeof(c), c, sizeof(c)) < 0 || c[0] != 0xe8)
+		return 0;
+	rel = (uint32_t)c[1] | (uint32_t)c[2] << 8 | (uint32_t)c[3] << 16 | (uint32_t)c[4] << 24;
+	return ret + (uint64_t)(int64_t)(int32_t)rel == target;
+}
+
+/* A callee address with a line, i.e. one add_path can place. */
+static int has_line(const struct convert_sym *sym)
+{
+	return sym->sym_name != CONVERT_NO_NAME && sym->nr_frames && sym->frames[sym->nr_frames - 1].line;
+}
+
+/*
+ * The instance of `callee` at the call line of ret - 1 in an already sampled caller,
+ * created with its path; `total` is added to every level above it. NULL if the caller
+ * is not in the profile (or on allocation failure, *err set).
+ */
+static struct sp_fn *caller_instance(struct builder *B, uint64_t ret, uint32_t callee, uint64_t total,
+				     int *err)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, ret - 1);
+	const uint64_t *idx;
+	struct sp_fn *f;
+	uint32_t i;
+
+	if (!has_line(&sym) || !(idx = pgo_u64map_find(&B->by_name, sym.sym_name)))
+		return NULL;
+	f = B->sp->fns[*idx - 1];
+	for (i = 0; i + 1 < sym.nr_frames && f; i++) {
+		f->total += total;
+		f = callee_get(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
+	}
+	if (f) {
+		f->total += total;
+		f = callee_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]), callee);
+	}
+	if (!f)
+		*err = -1;
+	return f;
+}
+
+struct inst_zero {
+	struct builder *B;
+	struct sp_fn *inst;
+	uint64_t callee;
+};
+
+static int add_inst_zero(uint64_t addr, void *data)
+{
+	struct inst_zero *z = data;
+	struct convert_sym sym = convert_symtab_lookup(z->B->bin->st, addr);
+
+	if (!has_line(&sym) || sym.sym_start != z->callee)
+		return 0;
+	return add_path(z->B, z->inst, &sym, 0, 0);
+}
+
+/* One (callee, call site) group of leaf edges: an instance if hot. Returns 1 if made. */
+static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64_t min)
+{
+	struct convert_symtab *st = B->bin->st;
+	struct convert_sym sym;
+	struct inst_zero z;
+	uint64_t total = 0;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		sym = convert_symtab_lookup(st, v[i].ip);
+		if (has_line(&sym))
+			total += v[i].count;
+	}
+	if (total < min)
+		return 0;
+	sym = convert_symtab_lookup(st, v[0].callee);
+	if (sym.sym_name == CONVERT_NO_NAME)
+		return 0;
+	pgo_debug(2, "inline instance: %s (%llu bytes) at %#llx, %llu samples",
+		  convert_str(B->p, sym.sym_name), (unsigned long long)sym.sym_size,
+		  (unsigned long long)v[0].ret, (unsigned long long)total);
+	z.B = B;
+	z.callee = v[0].callee;
+	z.inst = caller_instance(B, v[0].ret, base_name_id(B, sym.sym_name), total, &err);
+	if (!z.inst)
+		return err;
+	for (i = 0; i < n; i++) {
+		sym = convert_symtab_lookup(st, v[i].ip);
+		/* frames[0] is the callee itself: the instance stands for it */
+		if (has_line(&sym) && add_path(B, z.inst, &sym, 0, v[i].count) < 0)
+			return -1;
+	}
+	sym = convert_symtab_lookup(st, z.callee);
+	if (convert_symtab_foreach_line_addr(st, z.callee, sym.sym_size, add_inst_zero, &z))
+		return -1;
+	return 1;
+}
+
+static int stack_inline(struct builder *B)
+{
+	struct convert_binary *b = B->bin;
+	uint64_t max_size = B->p->inline_max_size;
+	uint64_t min = b->samples * SP_INLINE_HOT_PER_MILLION / 1000000;
+	size_t i, j, n = 0, made = 0;
+	struct leaf *v;
+	int err = -1, ret;
+
+	if (!max_size || B->sp->discr == SP_DISCR_LLVM)
+		return 0;
+	v = pgo_calloc(b->leaf_calls.nr + b->leaf_ucalls.nr + 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < b->leaf_calls.nr + b->leaf_ucalls.nr; i++) {
+		int unwound = i >= b->leaf_calls.nr;
+		const struct pair_ent *e = unwound ? &b->leaf_ucalls.e[i - b->leaf_calls.nr] : &b->leaf_calls.e[i];
+		struct convert_sym callee, caller;
+		uint64_t start;
+
+		/* a frame-pointer chain names the caller's caller while the callee has no frame */
+		if (!unwound && !convert_symtab_frame_ready(b->st, e->b))
+			continue;
+		callee = convert_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == CONVERT_NO_NAME || !callee.sym_size || callee.sym_size > max_size)
+			continue;
+		start = callee.sym_start;
+		caller = convert_symtab_lookup(b->st, e->a - 1);
+		/* recursion, and tail calls or indirect calls (the call names another function) */
+		if (caller.sym_name == CONVERT_NO_NAME || caller.sym_start == start ||
+		    !calls_directly(b->st, e->a, start))
+			continue;
+		v[n].callee = start;
+		v[n].ret = e->a;
+		v[n].ip = e->b;
+		v[n++].count = e->count;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_leaf);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].callee == v[i].callee && v[j].ret == v[i].ret; j++)
+			;
+		ret = inline_edge(B, v + i, j - i, min > 2 ? min : 2);
+		if (ret < 0)
+			goto out;
+		made += ret;
+	}
+	pgo_debug(1, "%zu inline instances from call stacks (callees <= %llu bytes, >= %llu samples)",
+		  made, (unsigned long long)max_size, (unsigned long long)(min > 2 ? min : 2));
+	err = 0;
+out:
+	free(v);
+	return err;
+}
+
 static int cmp_slot(const void *a, const void *b)
 {
 	const struct pgo_u64map_slot *x = a, *y = b;
@@ -664,7 +862,7 @@ static int build_binary(struct builder *B)
 		top->head += c ? c : 1;
 	}
 	pgo_u64map_release(&heads);
-	return 0;
+	return lbr ? 0 : stack_inline(B);
 }
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp)
