@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Callees of stkinl.c, in their own translation unit so that the profiled -O2 build
+ * cannot inline them. mix is small (well under pgo convert's size threshold); scramble is
+ * large (several times over it).
+ */
+unsigned mix(unsigned x, unsigned k);
+unsigned scramble(unsigned x);
+
+unsigned mix(unsigned x, unsigned k)
+{
+	x ^= x >> 15;
+	x *= 0x2c1b3c6dU + k;
+	x ^= x >> 12;
+	x *= 0x297a2d39U;
+	x ^= x >> 15;
+	x += k << 3;
+	x *= 0x85ebca6bU;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35U ^ k;
+	x ^= x >> 16;
+	x += 0x9e3779b9U;
+	x ^= x << 6;
+	x *= 0x27d4eb2fU;
+	return x ^ (x >> 15);
+}
+
+unsigned scramble(unsigned x)
+{
+	unsigned i, r = x;
+
+	for (i = 0; i < 6; i++) {
+		r ^= r << 13;
+		r ^= r >> 17;
+		r ^= r << 5;
+		if (r & 1)
+			r = r * 0x9e3779b1U + i;
+		else if (r & 2)
+			r = (r >> 3) ^ 0x85ebca6bU;
+		else if (r & 4)
+			r = r * 0xc2b2ae35U - x;
+		else if (r & 8)
+			r += 0x27d4eb2fU ^ (x << i);
+		else if (r & 16)
+			r = (r << 7) ^ (r >> 25) ^ x;
+		else if (r & 32)
+			r = r * 0x165667b1U + (x >> i);
+		else
+			r = ~r ^ (x * 0xd3a2646cU);
+		r ^= r >> ((i & 3) + 9);
+		r *= 0x2545f491U;
+	}
+	return r;
+}
