@@ -122,7 +122,7 @@ int cmd_collect(int argc, char **argv)
 			NEED_VALUE();
 			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
 				pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
-				return PGO_EXIT_ERROR;
+				return PGO_EXIT_USAGE;
 			}
 			o.freq = (unsigned int)v;
 		} else if (match(arg, "e", "event", &val)) {
@@ -133,19 +133,19 @@ int cmd_collect(int argc, char **argv)
 		} else if (match(arg, NULL, "call-graph", &val)) {
 			NEED_VALUE();
 			if (collect_callgraph_parse(val, &o.callgraph, &o.stack_size))
-				return PGO_EXIT_ERROR;
+				return PGO_EXIT_USAGE;
 		} else if (match(arg, "r", "repeat", &val)) {
 			NEED_VALUE();
 			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
 				pgo_error("invalid run count '%s' for -r (a whole number, 1..100000)", val);
-				return PGO_EXIT_ERROR;
+				return PGO_EXIT_USAGE;
 			}
 			o.runs = (unsigned int)v;
 		} else if (match(arg, "o", "output", &val)) {
 			NEED_VALUE();
 			if (!*val) {
 				pgo_error("empty output file name");
-				return PGO_EXIT_ERROR;
+				return PGO_EXIT_USAGE;
 			}
 			o.output = val;
 		} else if (match(arg, "q", "quiet", &val) && !val) {
@@ -161,7 +161,7 @@ int cmd_collect(int argc, char **argv)
 			if (on->has_value)
 				NEED_VALUE();
 			if (collect_offcpu_option(&req, on->name, val) < 0)
-				return PGO_EXIT_ERROR;
+				return PGO_EXIT_USAGE;
 		}
 #undef NEED_VALUE
 	}
@@ -170,7 +170,7 @@ int cmd_collect(int argc, char **argv)
 	if (o.event && strcmp(o.event, "auto") && strcmp(o.event, "cycles") &&
 	    strcmp(o.event, "task-clock") && strcmp(o.event, "cpu-clock")) {
 		pgo_error("unknown event '%s' (use auto, cycles, task-clock or cpu-clock)", o.event);
-		return PGO_EXIT_ERROR;
+		return PGO_EXIT_USAGE;
 	}
 	pgo_report_set_verbosity(quiet ? -1 : verbose);
 	o.argv = argv + i;

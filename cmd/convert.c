@@ -148,7 +148,8 @@ int cmd_convert(int argc, char **argv)
 	int c, verbose = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:i:b:o:vh", longopts, NULL)) != -1) {
+	opterr = 0; /* our own messages, in the form of every other error */
+	while ((c = getopt_long(argc, argv, ":t:i:b:o:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			to = optarg;
@@ -195,6 +196,12 @@ int cmd_convert(int argc, char **argv)
 		default:
 			if (cmd_render_parse_opt(&ro, c, optarg) > 0)
 				break;
+			if (c == ':')
+				pgo_error("missing value for option '%s'", argv[optind - 1]);
+			else if (c == '?' && optopt)
+				pgo_error("unknown option '-%c'", optopt);
+			else if (c == '?')
+				pgo_error("unknown option '%s'", argv[optind - 1]);
 			usage(stderr);
 			ret = PGO_EXIT_USAGE;
 			goto out;

@@ -32,12 +32,12 @@ test_expect_success 'output not writable: exit 2, the benchmark never runs' '
 	: >afile && test_expect_code 2 pgo collect -o afile/out.data true 2>err &&
 	test ! -e ran && rm afile && no_output
 '
-test_expect_success 'bad option values: exit 2 with the value named' '
+test_expect_success 'bad option values: usage error (exit 64) naming the value' '
 	for bad in "-F 0" "-F abc" "-F 10ms" "-r 0" "-r -1" "--call-graph lbr" "--call-graph dwarf,13" "-e bogus"; do
-		test_expect_code 2 pgo collect $bad true 2>err || exit 1
+		test_expect_code 64 pgo collect $bad true 2>err || exit 1
 		test_grep "invalid|unknown event" err || exit 1
 	done &&
-	test_expect_code 2 pgo collect -F 500000 true 2>err && test_grep "perf_event_max_sample_rate|invalid" err &&
+	test_expect_code 64 pgo collect -F 500000 true 2>err && test_grep "perf_event_max_sample_rate|invalid" err &&
 	no_output
 '
 test_expect_success 'usage errors: exit 64' '

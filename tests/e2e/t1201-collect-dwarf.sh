@@ -89,10 +89,10 @@ test_expect_success '--to autofdo counts IPs on a dwarf file (unwound stacks giv
 '
 
 test_expect_success 'bad --call-graph values are errors' '
-	test_expect_code 2 pgo collect --call-graph dwarf,13 -- ./nofp 1 2>err1 &&
+	test_expect_code 64 pgo collect --call-graph dwarf,13 -- ./nofp 1 2>err1 &&
 	test_grep "invalid stack size" err1 &&
-	test_expect_code 2 pgo collect --call-graph dwarf,70000 -- ./nofp 1 &&
-	test_expect_code 2 pgo collect --call-graph lbr -- ./nofp 1 2>err2 &&
+	test_expect_code 64 pgo collect --call-graph dwarf,70000 -- ./nofp 1 &&
+	test_expect_code 64 pgo collect --call-graph lbr -- ./nofp 1 2>err2 &&
 	test_grep "invalid call-graph mode .lbr." err2 &&
 	test ! -e pgo.data
 '

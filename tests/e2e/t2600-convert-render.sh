@@ -112,7 +112,13 @@ test_expect_success 'usage errors exit 64' '
 	test_grep "view" err &&
 	test_expect_code 64 pgo convert --to svg --minwidth x -i profile.json 2>err &&
 	test_expect_code 64 pgo convert --to png -i profile.json 2>err &&
-	test_grep "unknown format" err
+	test_grep "unknown format" err &&
+	test_expect_code 64 pgo convert --to svg -Z -i profile.json 2>err &&
+	test_grep "^pgo convert: error: unknown option .-Z." err &&
+	test_expect_code 64 pgo convert --to svg --zork -i profile.json 2>err &&
+	test_grep "^pgo convert: error: unknown option .--zork." err &&
+	test_expect_code 64 pgo convert --to svg -i 2>err &&
+	test_grep "^pgo convert: error: missing value for option .-i." err
 '
 test_expect_success 'unknown --run is an error' '
 	test_expect_code 2 pgo convert --to folded --run 5 -i profile.json 2>err &&

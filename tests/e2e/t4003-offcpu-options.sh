@@ -47,7 +47,7 @@ test_expect_success BPF,PERF '--off-cpu-min drops short intervals and counts the
 '
 
 test_expect_success BPF '--off-cpu-sample 0 is rejected' '
-	test_expect_code 2 pgo collect --off-cpu-sample 0 -- true 2>err &&
+	test_expect_code 64 pgo collect --off-cpu-sample 0 -- true 2>err &&
 	test_grep "invalid sampling factor" err
 '
 
