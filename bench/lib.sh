@@ -40,15 +40,16 @@ enable_deb_src() {
 	as_root apt-get update -q >/dev/null || die "apt-get update failed after enabling deb-src"
 }
 
-# deb_source PKG: unpack the Debian source of PKG under $BENCH_WORK/src once; prints its directory.
+# deb_source PKG [VERSION]: unpack the Debian source of PKG (that version if given) under
+# $BENCH_WORK/src once; prints its directory.
 deb_source() {
-	local pkg=$1 dir
+	local pkg=$1 spec=$1${2:+=$2} dir
 	dir=$(ls -d "$BENCH_WORK/src/$pkg"-[0-9]*/ 2>/dev/null | head -1)
 	if [ -z "$dir" ]; then
 		need_pkgs dpkg-dev
 		enable_deb_src
-		(cd "$BENCH_WORK/src" && apt-get source -q "$pkg" >/dev/null 2>&1) ||
-			(cd "$BENCH_WORK/src" && apt-get source -q "$pkg") >&2 || die "apt-get source $pkg failed"
+		(cd "$BENCH_WORK/src" && apt-get source -q "$spec" >/dev/null 2>&1) ||
+			(cd "$BENCH_WORK/src" && apt-get source -q "$spec") >&2 || die "apt-get source $spec failed"
 		dir=$(ls -d "$BENCH_WORK/src/$pkg"-[0-9]*/ 2>/dev/null | head -1)
 		[ -n "$dir" ] || die "apt-get source $pkg left no $BENCH_WORK/src/$pkg-*/"
 	fi

@@ -13,7 +13,10 @@
 # (user + sys of the child, bench/cputime.c): the 2 cores are shared with other jobs, which
 # inflates wall time far more than the CPU time a run consumes.
 #
-#   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]   programs: recsort lua5.4 mujs bzip2 gawk (default), sqlite3
+#   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
+#   programs where instrumented PGO gains >= 10% (the default): recsort mujs gawk jq jimtcl;
+#   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
+#   duktape mawk original-awk bc cmark lz4 zstd xz
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -29,16 +32,17 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
-PROGRAMS=${*:-recsort lua5.4 mujs bzip2 gawk}
+PROGRAMS=${*:-recsort mujs gawk jq jimtcl}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
-# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it.
+# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it;
+# an optional <p>_data runs after the base build (inputs made by the program itself).
 
 recsort_setup() {
 	SRCS=("$PGO_ROOT/examples/recsort/recsort.c") CPPFLAGS_P="" LDLIBS_P=""
@@ -67,6 +71,18 @@ mujs_setup() {
 }
 mujs_train() { local i; for i in 1 2 3 4; do "$1" "$INPUTS/train.js" || return 1; done; }
 mujs_eval() { echo "$1" "$INPUTS/eval.js"; }
+
+duktape_setup() {
+	local d
+	d=$(deb_source duktape) || exit 2
+	# The distributed single-file engine and its example command line (Makefile.cmdline) with print().
+	SRCS=("$d/src/duktape.c" "$d/examples/cmdline/duk_cmdline.c" "$d/extras/print-alert/duk_print_alert.c")
+	CPPFLAGS_P="-I$d/src -I$d/examples/cmdline -I$d/extras/print-alert -DDUK_CMDLINE_PRINTALERT_SUPPORT"
+	LDLIBS_P="-lm"
+}
+# The same two JavaScript programs as mujs (train.js once: ~4 s CPU, duktape is slower than mujs).
+duktape_train() { "$1" "$INPUTS/train.js"; }
+duktape_eval() { echo "$1" "$INPUTS/eval.js"; }
 
 sqlite3_setup() {
 	local d a=$BENCH_WORK/sqlite3-amalg
@@ -125,6 +141,114 @@ gawk_train() {
 }
 gawk_eval() { echo "$1" -v N=150000 -f "$INPUTS/eval.awk"; }
 
+# Access logs for the POSIX awks (mawk, original-awk), generated once by the system's awk with a
+# deterministic generator: the training log and the evaluation log differ in seed and size.
+# awklog_data P NTRAIN NEVAL: sets AWKLOG_TRAIN and AWKLOG_EVAL (line counts per program: the
+# one-true-awk is ~2.5x slower than mawk).
+awklog_data() {
+	AWKLOG_TRAIN=$BENCH_WORK/awklog-train-$2.log AWKLOG_EVAL=$BENCH_WORK/awklog-eval-$3.log
+	[ -s "$AWKLOG_TRAIN" ] ||
+		awk -v N="$2" -v S=1 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_TRAIN" || die "$1: awklog-gen.awk failed"
+	[ -s "$AWKLOG_EVAL" ] ||
+		awk -v N="$3" -v S=2 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_EVAL" || die "$1: awklog-gen.awk failed"
+	export AWKLOG_TRAIN AWKLOG_EVAL
+}
+# Training: the traffic report (awklog-train.awk) and, as for gawk, the evaluation's script on the
+# training log (other data); evaluation: awklog-eval.awk on the evaluation log.
+awklog_train() {
+	"$1" -f "$INPUTS/awklog-train.awk" "$AWKLOG_TRAIN" >/dev/null &&
+		"$1" -f "$INPUTS/awklog-eval.awk" "$AWKLOG_TRAIN" >/dev/null
+}
+awklog_eval() { echo "$1" -f "$INPUTS/awklog-eval.awk" "$AWKLOG_EVAL"; }
+
+mawk_setup() {
+	local d c=$BENCH_WORK/mawk-cfg f
+	d=$(deb_source mawk) || exit 2
+	# config.h from mawk's configure, scancode.c from its generator (makescan.c).
+	if [ ! -s "$c/scancode.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 && make scancode.c >make.log 2>&1) ||
+			die "mawk: configure failed (see $c/*.log)"
+	fi
+	SRCS=("$c/scancode.c")
+	for f in parse scan memory main hash execute code da error init bi_vars cast print bi_funct kw jmp array \
+		field split re_cmpl regexp zmalloc fin files matherr fcall version; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d -DHAVE_CONFIG_H -DLOCAL_REGEXP -D_DEFAULT_SOURCE -D_XOPEN_SOURCE=500" LDLIBS_P="-lm"
+	awklog_data mawk 400000 160000
+}
+mawk_train() { awklog_train "$1"; }
+mawk_eval() { awklog_eval "$1"; }
+
+original-awk_setup() {
+	local d g=$BENCH_WORK/original-awk-gen f
+	d=$(deb_source original-awk) || exit 2
+	# The grammar (bison) and the table of operators generated from it (maketab.c), as its makefile does.
+	if [ ! -s "$g/proctab.c" ]; then
+		need_pkgs bison
+		mkdir -p "$g"
+		(cd "$g" && bison -d -o awkgram.tab.c "$d/awkgram.y" >bison.log 2>&1 &&
+			gcc -I"$d" -I. -o maketab "$d/maketab.c" && ./maketab awkgram.tab.h >proctab.c) ||
+			die "original-awk: cannot generate the parser (see $g)"
+	fi
+	SRCS=("$g/awkgram.tab.c" "$g/proctab.c")
+	for f in b main parse tran lib run lex; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-I$d -I$g" LDLIBS_P="-lm"
+	awklog_data original-awk 150000 60000
+}
+original-awk_train() { awklog_train "$1"; }
+original-awk_eval() { awklog_eval "$1"; }
+
+jimtcl_setup() {
+	local d c=$BENCH_WORK/jimtcl-cfg f
+	d=$(deb_source jimtcl) || exit 2
+	# jim-config.h and the extensions written in Tcl (_*.c) from its configure and make; the
+	# default static extensions minus the ones that need other libraries.
+	if [ ! -s "$c/_initjimsh.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-docs --without-ext=ssl,zlib,sqlite3,redis,readline >configure.log 2>&1 &&
+			make jimsh >make.log 2>&1) || die "jimtcl: configure failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in jim-subcmd jim-interactive jim-format jim utf8 jimregexp jimiocompat linenoise jim-tty jim-aio \
+		jim-array jim-clock jim-eventloop jim-exec jim-file jim-history jim-interp jim-load jim-namespace \
+		jim-pack jim-package jim-posix jim-readdir jim-regexp jim-signal jim-syslog jimsh; do SRCS+=("$d/$f.c"); done
+	for f in _load-static-exts _glob _nshelper _oo _stdlib _tclcompat _tree _initjimsh; do SRCS+=("$c/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d" LDLIBS_P="-lm"
+}
+# train.tcl, and eval.tcl with another size factor (as for gawk: the evaluation's commands must be
+# reached by the training); evaluation: eval.tcl with larger sizes.
+jimtcl_train() { "$1" "$INPUTS/train.tcl" 30 && "$1" "$INPUTS/eval.tcl" 30 1; }
+jimtcl_eval() { echo "$1" "$INPUTS/eval.tcl" 10 4; }
+
+bc_setup() {
+	local d c=$BENCH_WORK/bc-cfg
+	d=$(deb_source bc) || exit 2
+	# config.h from bc's configure; libmath.h (the math library, bc -l, compiled to bc's byte code)
+	# bootstrapped as its Makefile does: a bc without it compiles libmath.b, fix-libmath_h's edit
+	# in awk (no ed).
+	if [ ! -s "$c/gen/libmath.h" ]; then
+		mkdir -p "$c/gen"
+		(cd "$c" && "$d/configure" >configure.log 2>&1) || die "bc: configure failed (see $c/configure.log)"
+		(cd "$c/gen" && echo '{0}' >libmath.h &&
+			gcc -O1 -w -I. -I"$c" -I"$d/h" -I"$d/bc" -DHAVE_CONFIG_H -o fbc "$d"/bc/{main,bc,scan,execute,load,storage,util,warranty,global}.c \
+				"$d"/lib/{number,getopt,getopt1}.c && ./fbc -c "$d/bc/libmath.b" </dev/null >libmath.raw &&
+			awk '{ l[NR] = $0 } END { for (i = 1; i < NR; i++) printf "%s\"%s\",%s\n", i == 1 ? "{" : "", l[i], i == NR - 1 ? "0}" : "" }' \
+				libmath.raw >libmath.tmp && mv libmath.tmp libmath.h) || die "bc: cannot generate libmath.h (see $c/gen)"
+	fi
+	SRCS=("$d"/bc/{main,bc,scan,execute,load,storage,util,warranty,global}.c "$d"/lib/{number,getopt,getopt1}.c)
+	CPPFLAGS_P="-I$c/gen -I$c -I$d/h -I$d/bc -DHAVE_CONFIG_H" LDLIBS_P=""
+	local n
+	for n in 4 7; do echo "n = $n" >"$BENCH_WORK/bc-n$n.bc"; done
+}
+# train.bc three times, and eval.bc at a smaller size (as for gawk: the training must reach the
+# evaluation's functions); evaluation: eval.bc at size 7.
+bc_train() {
+	local i
+	for i in 1 2 3; do "$1" -lq "$INPUTS/train.bc" || return 1; done
+	for i in 1 2; do "$1" -lq "$BENCH_WORK/bc-n4.bc" "$INPUTS/eval.bc" || return 1; done
+}
+bc_eval() { echo "$1" -lq "$BENCH_WORK/bc-n7.bc" "$INPUTS/eval.bc"; }
+
 bzip2_setup() {
 	local d f
 	d=$(deb_source bzip2) || exit 2
@@ -156,6 +280,223 @@ bzip2_eval() {
 	echo sh "$BENCH_WORK/bzip2-eval.sh" "$1" "$BENCH_WORK/bzip2-eval.bin"
 }
 
+jq_setup() {
+	local d g=$BENCH_WORK/jq-gen f m=""
+	# The security update of bookworm is not on the source mirror here; the point release is.
+	d=$(deb_source jq 1.6-2.1+deb12u2) || exit 2
+	need_pkgs libonig-dev
+	# jq 1.6's Debian source has no configure: the two generated headers as its Makefile.am makes
+	# them, and the HAVE_ macros its configure would find with glibc.
+	if [ ! -s "$g/src/builtin.inc" ]; then
+		mkdir -p "$g/src"
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$/\\n"/' "$d/src/builtin.jq" >"$g/src/builtin.inc" &&
+			echo '#define JQ_VERSION "1.6"' >"$g/src/version.h" || die "jq: cannot generate $g/src"
+	fi
+	for f in acos acosh asin asinh atan2 atan atanh cbrt ceil copysign cos cosh drem erf erfc exp10 exp2 exp \
+		expm1 fabs fdim floor fma fmax fmin fmod frexp gamma hypot j0 j1 jn ldexp lgamma log10 log1p log2 log \
+		logb modf lgamma_r nearbyint nextafter nexttoward pow remainder rint round scalb scalbln significand \
+		sin sinh sqrt tan tanh tgamma trunc y0 y1 yn alloca_h alloca timegm tm_tm_gmt_off strptime gmtime_r \
+		gmtime localtime_r strftime gettimeofday libonig; do m="$m -DHAVE_${f^^}"; done
+	SRCS=()
+	for f in builtin bytecode compile execute jq_test jv jv_alloc jv_aux jv_dtoa jv_file jv_parse jv_print \
+		jv_unicode linker locfile util lexer parser main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$g -I$d -I$d/src -D_GNU_SOURCE -DIEEE_8087$m" LDLIBS_P="-lonig -lm"
+	[ -s "$BENCH_WORK/orders-train.json" ] ||
+		awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-train.json" || die "jq: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/orders-eval.json" ] ||
+		awk -v N=25000 -v S=2 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-eval.json" || die "jq: orders-gen.awk failed"
+}
+# Orders as JSON lines (orders-gen.awk): training on train.jq (slurped, grouped) and, as for gawk,
+# on eval.jq over the training orders; evaluation: eval.jq (a CSV row per order) on other orders.
+jq_train() {
+	"$1" -s -c -f "$INPUTS/train.jq" "$BENCH_WORK/orders-train.json" >/dev/null &&
+		"$1" -r -f "$INPUTS/eval.jq" "$BENCH_WORK/orders-train.json" >/dev/null
+}
+jq_eval() { echo "$1" -r -f "$INPUTS/eval.jq" "$BENCH_WORK/orders-eval.json"; }
+
+expat_setup() {
+	local d c=$BENCH_WORK/expat-cfg
+	# The security update of bookworm is not on the source mirror here; the point release is.
+	d=$(deb_source expat 2.5.0-1+deb12u2) || exit 2
+	d=$d/expat
+	# Debian's source is upstream's git tree (no configure): expat_config.h with what configure
+	# finds on glibc and expat's defaults (DTD and namespace support, 1024 context bytes).
+	if [ ! -s "$c/expat_config.h" ]; then
+		mkdir -p "$c"
+		printf '#define %s\n' 'BYTEORDER 1234' 'HAVE_GETRANDOM 1' 'HAVE_SYSCALL_GETRANDOM 1' 'HAVE_MMAP 1' \
+			'HAVE_UNISTD_H 1' 'HAVE_FCNTL_H 1' 'HAVE_GETPAGESIZE 1' 'HAVE_STDINT_H 1' 'HAVE_STDLIB_H 1' \
+			'HAVE_STRING_H 1' 'HAVE_INTTYPES_H 1' 'STDC_HEADERS 1' 'XML_CONTEXT_BYTES 1024' 'XML_DEV_URANDOM 1' \
+			'XML_DTD 1' 'XML_NS 1' 'PACKAGE "expat"' 'PACKAGE_VERSION "2.5.0"' >"$c/expat_config.h"
+	fi
+	SRCS=("$d"/lib/{xmlparse,xmlrole,xmltok}.c "$d"/xmlwf/{codepage,readfilemap,xmlfile,xmlwf}.c)
+	CPPFLAGS_P="-I$c -I$d/lib" LDLIBS_P=""
+	# xmlwf checks the documents and writes them in canonical form to -d DIR.
+	mkdir -p "$BENCH_WORK/xml-out"
+	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-catalog.xml" || die "expat: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-feed.xml" || die "expat: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-eval-feed.xml" || die "expat: xml-gen.awk failed"
+}
+# Training: a catalog document and, as for gawk, a smaller feed document of another seed (the
+# evaluation's shape); evaluation: a larger feed document.
+expat_train() {
+	local i
+	for i in 1 2; do
+		"$1" -d "$BENCH_WORK/xml-out" "$BENCH_WORK/xml-train-catalog.xml" "$BENCH_WORK/xml-train-feed.xml" || return 1
+	done
+}
+expat_eval() { echo "$1" -d "$BENCH_WORK/xml-out" "$BENCH_WORK/xml-eval-feed.xml"; }
+
+tcc_setup() {
+	local t c=$BENCH_WORK/tcc-cfg mujs bz lz duk
+	t=$(deb_source tcc) || exit 2
+	mujs=$(deb_source mujs) && bz=$(deb_source bzip2) && lz=$(deb_source lz4) && duk=$(deb_source duktape) || exit 2
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$t/configure" --prefix=/usr --libdir=/usr/lib/x86_64-linux-gnu >configure.log 2>&1) ||
+			die "tcc: configure failed (see $c/configure.log)"
+	fi
+	# The compiler as one translation unit (its Makefile's ONE_SOURCE build), x86-64 target.
+	SRCS=("$t/tcc.c") CPPFLAGS_P="-DONE_SOURCE=1 -DTCC_TARGET_X86_64 -I$c -I$t" LDLIBS_P="-ldl -lm -lpthread"
+	# tcc compiles C files to objects (-c) with its own headers (-B) and the system's.
+	local tcc='"$1" -B'"$t -I$t/include -I/usr/include/x86_64-linux-gnu -I/usr/include"
+	# Training: compile tcc itself, mujs (one.c), bzip2 and lz4's library, 15 times (~2 s CPU);
+	# evaluation: build duktape from its 103 separate sources (src-separate/, another code base).
+	{
+		echo 'set -e; for i in $(seq 1 15); do'
+		echo "$tcc -DONE_SOURCE=1 -DTCC_TARGET_X86_64 -I$c -I$t -c $t/tcc.c -o $BENCH_WORK/tcc-out.o"
+		echo "$tcc -c $mujs/one.c -o $BENCH_WORK/tcc-out.o"
+		echo "for f in $bz/blocksort.c $bz/huffman.c $bz/crctable.c $bz/randtable.c $bz/compress.c $bz/decompress.c $bz/bzlib.c $bz/bzip2.c $lz/lib/*.c; do"
+		echo "$tcc -c \"\$f\" -o $BENCH_WORK/tcc-out.o; done; done"
+	} >"$BENCH_WORK/tcc-train.sh"
+	echo "set -e; for f in $duk/src-separate/*.c; do $tcc -I$duk/src-separate -c \"\$f\" -o $BENCH_WORK/tcc-out.o; done" \
+		>"$BENCH_WORK/tcc-eval.sh"
+}
+tcc_train() { sh "$BENCH_WORK/tcc-train.sh" "$1" 2>/dev/null; }
+tcc_eval() { echo sh "$BENCH_WORK/tcc-eval.sh" "$1" "2>/dev/null"; }
+
+cmark_setup() {
+	local d c=$BENCH_WORK/cmark-cfg f i
+	d=$(deb_source cmark) || exit 2
+	# The three headers its CMake build generates: config.h (every check true with gcc/glibc),
+	# cmark_version.h and an empty-attribute cmark_export.h (static build).
+	if [ ! -s "$c/cmark_export.h" ]; then
+		mkdir -p "$c"
+		sed 's/^#cmakedefine \(.*\)/#define \1 1/' "$d/src/config.h.in" >"$c/config.h" &&
+			sed 's/@PROJECT_VERSION_MAJOR@/0/g; s/@PROJECT_VERSION_MINOR@/30/g; s/@PROJECT_VERSION_PATCH@/2/g' \
+				"$d/src/cmark_version.h.in" >"$c/cmark_version.h" &&
+			printf '#ifndef CMARK_EXPORT_H\n#define CMARK_EXPORT_H\n#define CMARK_EXPORT\n#endif\n' >"$c/cmark_export.h" ||
+			die "cmark: cannot write $c"
+	fi
+	SRCS=()
+	for f in blocks buffer cmark cmark_ctype commonmark houdini_href_e houdini_html_e houdini_html_u html inlines \
+		iterator latex main man node references render scanners utf8 xml; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$c -I$d/src" LDLIBS_P=""
+	# Training: the CommonMark spec (test/spec.txt) 400 times (~80 MB); evaluation: upstream's
+	# benchmark samples (bench/samples/*.md, one per construct) 1600 times (~17 MB).
+	if [ ! -s "$BENCH_WORK/cmark-eval.md" ]; then
+		for i in $(seq 1 400); do cat "$d/test/spec.txt"; done >"$BENCH_WORK/cmark-train.md"
+		for i in $(seq 1 1600); do cat "$d"/bench/samples/*.md; done >"$BENCH_WORK/cmark-eval.md"
+	fi
+}
+cmark_train() { "$1" "$BENCH_WORK/cmark-train.md" >/dev/null; }
+cmark_eval() { echo "$1" "$BENCH_WORK/cmark-eval.md"; }
+
+# Compressors (lz4, zstd, xz), like bzip2: training on text (C headers, the first 12 MB of a tar),
+# evaluation on ELF code and data (a prefix of cc1), compressed at the same level and decompressed.
+# comp_files P N: sets COMP_TRAIN and COMP_EVAL (the first N bytes of cc1).
+comp_files() {
+	COMP_TRAIN=$BENCH_WORK/comp-train.tar COMP_EVAL=$BENCH_WORK/comp-eval-$2.bin
+	if [ ! -s "$COMP_TRAIN" ]; then
+		tar -cf "$COMP_TRAIN.tmp" -C /usr/include stdio.h stdlib.h string.h linux 2>/dev/null
+		head -c 12000000 "$COMP_TRAIN.tmp" >"$COMP_TRAIN" && rm -f "$COMP_TRAIN.tmp"
+	fi
+	[ -s "$COMP_EVAL" ] || head -c "$2" "$(gcc -print-prog-name=cc1)" >"$COMP_EVAL" || die "$1: no cc1"
+	export COMP_TRAIN COMP_EVAL
+}
+# comp_data P LEVEL EXT: the evaluation input compressed by P's base build (for the decompression).
+comp_data() {
+	"$BENCH_WORK/build/$1/base/prog" -q "$2" -c "$COMP_EVAL" >"$COMP_EVAL.$3" || die "$1: cannot compress $COMP_EVAL"
+}
+# comp_train BIN LEVEL EXT REPS: compress the training tar at LEVEL and decompress it, REPS times.
+comp_train() {
+	local i
+	for i in $(seq 1 "$4"); do
+		"$1" -q "$2" -c "$COMP_TRAIN" >"$COMP_TRAIN.$3" && "$1" -q -dc "$COMP_TRAIN.$3" >/dev/null || return 1
+	done
+}
+# comp_eval BIN LEVEL EXT: one command for cputime (redirections inside a script).
+comp_eval() {
+	printf '%s\n' 'set -e; "$1" -q "$2" -c "$3" >/dev/null; "$1" -q -dc "$3.$4" >/dev/null' >"$BENCH_WORK/comp-eval.sh"
+	echo sh "$BENCH_WORK/comp-eval.sh" "$1" "$2" "$COMP_EVAL" "$3"
+}
+
+lz4_setup() {
+	local d
+	d=$(deb_source lz4) || exit 2
+	SRCS=("$d"/lib/{lz4,lz4frame,lz4hc,xxhash}.c "$d"/programs/{bench,datagen,lz4cli,lz4io}.c)
+	CPPFLAGS_P="-I$d/lib" LDLIBS_P=""
+	comp_files lz4 15000000
+}
+# lz4 -9 (the high-compression mode; the default -1 runs ~200 MB/s, too fast to time on these inputs)
+lz4_data() { comp_data lz4 -9 lz4; }
+lz4_train() { comp_train "$1" -9 lz4 4; }
+lz4_eval() { comp_eval "$1" -9 lz4; }
+
+zstd_setup() {
+	local d
+	d=$(deb_source libzstd) || exit 2
+	# Library and command line as upstream's programs/Makefile, single-threaded, no assembly
+	# decoder loop (huf_decompress_amd64.S: the builds here compile .c files only).
+	SRCS=("$d"/lib/{common,compress,decompress,dictBuilder}/*.c)
+	SRCS+=("$d"/programs/{benchfn,benchzstd,datagen,dibio,fileio,fileio_asyncio,timefn,util,zstdcli,zstdcli_trace}.c)
+	CPPFLAGS_P="-I$d/lib -I$d/lib/common -DZSTD_DISABLE_ASM" LDLIBS_P=""
+	comp_files zstd 2000000
+}
+# zstd -19 (the strongest regular level, compress once and decompress often)
+zstd_data() { comp_data zstd -19 zst; }
+zstd_train() { comp_train "$1" -19 zst 1; }
+zstd_eval() { comp_eval "$1" -19 zst; }
+
+xz_setup() {
+	local d c=$BENCH_WORK/xz-cfg n x
+	d=$(deb_source xz-utils) || exit 2
+	# config.h from its configure (single-threaded, static, no NLS); the sources of liblzma and xz
+	# that its Makefiles build with these options.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --disable-threads --disable-shared --disable-doc --disable-xzdec \
+			--disable-lzmadec --disable-lzmainfo --disable-scripts --disable-lzma-links >configure.log 2>&1) ||
+			die "xz: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for n in alone_decoder alone_encoder arm arm64 armthumb auto_decoder block_buffer_decoder block_buffer_encoder \
+		block_decoder block_encoder block_header_decoder block_header_encoder block_util check common crc32_fast \
+		crc32_table crc64_fast crc64_table delta_common delta_decoder delta_encoder easy_buffer_encoder \
+		easy_decoder_memusage easy_encoder easy_encoder_memusage easy_preset fastpos_table file_info \
+		filter_buffer_decoder filter_buffer_encoder filter_common filter_decoder filter_encoder filter_flags_decoder \
+		filter_flags_encoder hardware_physmem ia64 index index_decoder index_encoder index_hash lz_decoder \
+		lz_encoder lz_encoder_mf lzip_decoder lzma2_decoder lzma2_encoder lzma_decoder lzma_encoder \
+		lzma_encoder_optimum_fast lzma_encoder_optimum_normal lzma_encoder_presets microlzma_decoder \
+		microlzma_encoder powerpc price_table sha256 simple_coder simple_decoder simple_encoder sparc \
+		stream_buffer_decoder stream_buffer_encoder stream_decoder stream_encoder stream_flags_common \
+		stream_flags_decoder stream_flags_encoder string_conversion tuklib_physmem vli_decoder vli_encoder \
+		vli_size x86 args coder file_io hardware list main message mytime options signals suffix util tuklib_exit \
+		tuklib_mbstr_fw tuklib_mbstr_width tuklib_open_stdxxx tuklib_progname; do
+		SRCS+=($(ls "$d"/src/liblzma/*/"$n".c "$d/src/common/$n.c" "$d/src/xz/$n.c" 2>/dev/null))
+	done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DTUKLIB_SYMBOL_PREFIX=lzma_ -I$c -I$d/src/common -I$d/src/liblzma/api"
+	for x in common check lz rangecoder lzma delta simple; do CPPFLAGS_P="$CPPFLAGS_P -I$d/src/liblzma/$x"; done
+	LDLIBS_P=""
+	comp_files xz 1400000
+}
+# xz's default level, -6
+xz_data() { comp_data xz -6 xz; }
+xz_train() { comp_train "$1" -6 xz 1; }
+xz_eval() { comp_eval "$1" -6 xz; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
@@ -178,14 +519,16 @@ printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0
 # record P BIN OUT: sets HOW; profile BIN on the training input, with pgo collect if it is built, else perf record.
 # pgo collect's default --call-graph auto unwinds the -O2 binaries' stacks with DWARF (call targets
 # of indirect calls, entry counts); FREQ samples per CPU-second (bench/NOTES.md: sparse counts hurt).
+# The training runs in a new bash, which gets every function (<p>_train may call shared helpers
+# such as awklog_train or comp_train).
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
-		"$PGO" collect -F "$FREQ" -q -o "$out" -- bash -c "$(declare -f "${p}_train"); ${p}_train '$bin'" >/dev/null ||
+		"$PGO" collect -F "$FREQ" -q -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null ||
 			die "$p: pgo collect failed"
 		HOW="pgo collect -F $FREQ"
 	else
-		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf -o "$out" -- bash -c "$(declare -f "${p}_train"); ${p}_train '$bin'" \
+		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" \
 			>/dev/null 2>"$out.log" || { cat "$out.log" >&2; die "$p: perf record failed"; }
 		HOW="perf record -e task-clock -F $FREQ --call-graph dwarf (pgo collect not built)"
 	fi
@@ -201,10 +544,12 @@ bench_one() {
 	if [ "${REUSE:-}" = 1 ] && [ -x "$d/base/prog" ] && [ -x "$d/pgo/prog" ] && [ -x "$d/empty/prog" ] &&
 	   [ -s "$d/train.data" ]; then
 		[ "$p" = bzip2 ] && bzip2_setup
+		! declare -F "${p}_data" >/dev/null || "${p}_data"
 		say "   REUSE=1: kept the base, pgo and empty builds and the training recording"
 	else
 		build "$p" base
 		[ "$p" = bzip2 ] && bzip2_setup
+		! declare -F "${p}_data" >/dev/null || "${p}_data"
 		build "$p" empty "-fauto-profile=$EMPTY_AFDO"
 		rm -f "$d"/pgo/*.gcda
 		build "$p" pgo -fprofile-generate
@@ -274,6 +619,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort lua5.4 mujs bzip2 sqlite3 gawk)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
