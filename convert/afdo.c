@@ -104,20 +104,54 @@ static void add_density(struct convert_afdo_summary *s, const struct sp_fn *f)
 		add_density(s, f->cs[i].fn);
 }
 
+/* Records of f at every level, and those with no sample. */
+static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zeros)
+{
+	size_t i;
+
+	*records += f->nr_pos;
+	for (i = 0; i < f->nr_pos; i++)
+		*zeros += f->pos[i].count == 0;
+	for (i = 0; i < f->nr_cs; i++)
+		count_zeros(f->cs[i].fn, records, zeros);
+}
+
 /*
- * Raise every line count of f to at least min. gcc 12 optimises a line counted below 2
- * for size; in a sampled profile most such lines did run, just between samples
- * (bench/NOTES.md: the floor made mujs's AutoFDO build faster).
+ * Did most of f's lines without a sample run? A line with code but no sample either ran
+ * between samples or never ran; the lines sampled once and twice estimate how many ran
+ * unseen (convert_afdo_unseen(), per function). An interpreter loop has hundreds of
+ * cases a workload never reaches (gawk's r_interpret: 1254 zeros, ~20 estimated to have
+ * run), a parser run once has one sample in 1416 lines: raising all of those to "hot"
+ * makes gcc optimise the whole function for speed (r_interpret 14 KB -> 25 KB) and
+ * dilutes the i-cache (bench/NOTES.md). A function whose samples are spread thin over
+ * lines that ran (many single samples) gets its zeros raised.
  */
-static void floor_counts(struct sp_fn *f, uint64_t min)
+static int zeros_mostly_ran(const struct sp_fn *f)
+{
+	struct convert_afdo_summary d = { 0 };
+	uint64_t records = 0, zeros = 0;
+
+	count_zeros(f, &records, &zeros);
+	if (!zeros)
+		return 0;
+	add_density(&d, f);
+	return 2 * convert_afdo_unseen(&d) >= (double)zeros;
+}
+
+/*
+ * Raise the line counts of f below min to min: every sampled line (it ran; gcc 12
+ * optimises a line counted below 2 for size), and with zeros_too also the lines without
+ * a sample (bench/NOTES.md: the floor made mujs's AutoFDO build faster).
+ */
+static void floor_counts(struct sp_fn *f, uint64_t min, int zeros_too)
 {
 	size_t i;
 
 	for (i = 0; i < f->nr_pos; i++)
-		if (f->pos[i].count < min)
+		if (f->pos[i].count < min && (f->pos[i].count || zeros_too))
 			f->pos[i].count = min;
 	for (i = 0; i < f->nr_cs; i++)
-		floor_counts(f->cs[i].fn, min);
+		floor_counts(f->cs[i].fn, min, zeros_too);
 }
 
 static int put_instance(struct pgo_buf *b, const struct names *n, const struct sp_fn *f,
@@ -222,8 +256,17 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	}
 	for (i = 0; i < sp.nr_fns; i++) {
 		add_density(&density, sp.fns[i]);
-		if (o->min_count)
-			floor_counts(sp.fns[i], o->min_count);
+		if (!o->min_count)
+			continue;
+		floor_counts(sp.fns[i], o->min_count, zeros_mostly_ran(sp.fns[i]));
+		/*
+		 * The entry of a sampled function ran, like a sampled line. And gcc 12 scales
+		 * a function's block counts to its head: spread() of t2527, one block whose
+		 * lines count 2-6, gets the head's 1 or 2; gawk's r_force_number, head 1,
+		 * blocks of 1-6 where its lines count 2-8 (bench/NOTES.md).
+		 */
+		if (sp.fns[i]->head < o->min_count)
+			sp.fns[i]->head = o->min_count;
 	}
 	if (encode(&sp, &b, &want) < 0)
 		goto out;

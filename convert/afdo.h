@@ -16,7 +16,8 @@ struct convert_profile;
 
 struct convert_afdo_options {
 	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
-	uint64_t min_count;            /* every line count of a sampled function at least this */
+	uint64_t min_count;            /* sampled lines at least this; unsampled ones too where
+					  the function's samples say most of them ran */
 };
 
 /* gcc 12 counts a line as hot from 2 (autofdo-gcc12-format.md §5) */

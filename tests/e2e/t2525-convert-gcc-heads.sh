@@ -41,12 +41,12 @@ test_expect_success 'the head count of mix covers its caller'"'"'s call line (DW
 	done
 '
 
-test_expect_success 'without stacks the head is the entry line count (what the stacks add)' '
+test_expect_success 'without stacks the head is the entry line count, at least 2 (what the stacks add)' '
 	afdo_record perf flat.data ./heads 20000000 &&
 	pgo convert --to autofdo -i flat.data -b heads -o flat.afdo &&
 	pgo convert --dump flat.afdo >flat.dump &&
 	head=$(head_of flat.dump mix) && entry=$(line_of flat.dump mix 1) &&
 	echo "flat: mix head $head, entry line $entry" &&
-	test "$head" = "$entry" || test "$entry" = 0 -a "$head" = 1
+	test "$head" = "$entry" || test "$entry" -lt 2 -a "$head" = 2
 '
 test_done
