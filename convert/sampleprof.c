@@ -750,7 +750,7 @@ static int stack_inline(struct builder *B)
 		uint64_t start;
 
 		/* a frame-pointer chain names the caller's caller while the callee has no frame */
-		if (!unwound && !convert_symtab_frame_ready(b->st, e->b))
+		if (!e->a || (!unwound && !convert_symtab_frame_ready(b->st, e->b)))
 			continue;
 		callee = convert_symtab_lookup(b->st, e->b);
 		if (callee.sym_name == CONVERT_NO_NAME || !callee.sym_size || callee.sym_size > max_size)
