@@ -90,7 +90,10 @@ static void add_position(struct convert_afdo_summary *s, uint64_t count)
 		s->max_count = count;
 }
 
-/* Lines sampled, sampled once and twice, over every level of f (before any floor). */
+/*
+ * Lines sampled, sampled once and twice, over every level of f (before any floor). Not
+ * in instances made from call stacks: they repeat the callee's lines.
+ */
 static void add_density(struct convert_afdo_summary *s, const struct sp_fn *f)
 {
 	size_t i;
@@ -101,10 +104,11 @@ static void add_density(struct convert_afdo_summary *s, const struct sp_fn *f)
 		s->sampled_twice += f->pos[i].count == 2;
 	}
 	for (i = 0; i < f->nr_cs; i++)
-		add_density(s, f->cs[i].fn);
+		if (!f->cs[i].fn->from_stacks)
+			add_density(s, f->cs[i].fn);
 }
 
-/* Records of f at every level, and those with no sample. */
+/* Records of f at every level (but copies from call stacks), and those with no sample. */
 static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zeros)
 {
 	size_t i;
@@ -113,7 +117,8 @@ static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zero
 	for (i = 0; i < f->nr_pos; i++)
 		*zeros += f->pos[i].count == 0;
 	for (i = 0; i < f->nr_cs; i++)
-		count_zeros(f->cs[i].fn, records, zeros);
+		if (!f->cs[i].fn->from_stacks)
+			count_zeros(f->cs[i].fn, records, zeros);
 }
 
 /*

@@ -282,10 +282,13 @@ static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
 		p->count += src->pos[i].count;
 	}
 	for (i = 0; i < src->nr_cs; i++) {
+		size_t had = dst->nr_cs;
 		struct sp_fn *c = callee_get(dst, src->cs[i].offset, src->cs[i].callee);
 
 		if (!c || merge_fn(c, src->cs[i].fn) < 0)
 			return -1;
+		if (dst->nr_cs > had)
+			c->from_stacks = src->cs[i].fn->from_stacks;
 	}
 	return 0;
 }
@@ -665,8 +668,14 @@ static struct sp_fn *caller_instance(struct builder *B, uint64_t ret, uint32_t c
 		f = callee_get(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
 	}
 	if (f) {
+		size_t had = f->nr_cs;
+		struct sp_fn *caller = f;
+
 		f->total += total;
 		f = callee_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]), callee);
+		/* an instance the binary already had stays a real one */
+		if (f && caller->nr_cs > had)
+			f->from_stacks = 1;
 	}
 	if (!f)
 		*err = -1;

@@ -51,6 +51,8 @@ struct sp_fn {
 	size_t nr_pos, alloc_pos;
 	struct sp_callsite *cs;
 	size_t nr_cs, alloc_cs;
+	int from_stacks;               /* an instance made from call stacks: a copy of the
+					  callee's samples, not more lines of this binary */
 };
 
 /* What happens to DWARF discriminators in offsets. */
