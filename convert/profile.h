@@ -32,7 +32,7 @@ struct convert_options {
 };
 
 /* Default of inline_max_size (docs/convert.md "Inline instances from call stacks"). */
-#define CONVERT_INLINE_MAX_SIZE 160
+#define CONVERT_INLINE_MAX_SIZE 320
 
 /* What the summary line and the JSON writer need. */
 struct convert_info {

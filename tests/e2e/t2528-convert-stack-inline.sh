@@ -31,8 +31,8 @@ test_expect_success 'build the profiled binary (callees in their own translation
 	test_grep "call.*<mix>" main.dis && test_grep "call.*<scramble>" main.dis &&
 	mix=$(nm -S stkinl | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T mix$/\1/p") &&
 	scr=$(nm -S stkinl | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T scramble$/\1/p") &&
-	echo "bytes: mix $((16#$mix)), scramble $((16#$scr)) (threshold 160)" &&
-	test $((16#$mix)) -le 160 && test $((16#$scr)) -gt 160
+	echo "bytes: mix $((16#$mix)), scramble $((16#$scr)) (default threshold 320)" &&
+	test $((16#$mix)) -le 160 && test $((16#$scr)) -gt 320
 '
 
 recs="dwarf"

@@ -2,7 +2,7 @@
 /*
  * Callees of stkinl.c, in their own translation unit so that the profiled -O2 build
  * cannot inline them. mix is small (well under pgo convert's size threshold); scramble is
- * large (several times over it).
+ * large (over it, also at --inline-max-size 320).
  */
 unsigned mix(unsigned x, unsigned k);
 unsigned scramble(unsigned x);
@@ -45,6 +45,22 @@ unsigned scramble(unsigned x)
 			r = (r << 7) ^ (r >> 25) ^ x;
 		else if (r & 32)
 			r = r * 0x165667b1U + (x >> i);
+		else if (r & 64)
+			r = (r >> 5) * 0x8ebc6af1U ^ x;
+		else if (r & 128)
+			r = (r << 11) + (x ^ 0x7feb352dU);
+		else if (r & 256)
+			r = r * 0x846ca68bU - (x >> 3);
+		else if (r & 512)
+			r = (r ^ 0x5bd1e995U) * (x | 1);
+		else if (r & 1024)
+			r = (r >> 9) ^ (r << 23) ^ (x * 0x1b873593U);
+		else if (r & 2048)
+			r = (r + 0x68e31da4U) * (x ^ 0xb5297a4dU);
+		else if (r & 4096)
+			r = (r << 3) ^ (r >> 29) ^ (x + 0x1b56c4e9U);
+		else if (r & 8192)
+			r = r * 0x7ed55d16U + (x << 12);
 		else
 			r = ~r ^ (x * 0xd3a2646cU);
 		r ^= r >> ((i & 3) + 9);
