@@ -24,13 +24,26 @@ test_expect_success BPF,PERF 'perf report shows both events for the threads' '
 	test_must_be_empty_err report.err
 '
 
-test_expect_success BPF,PERF 'pgo convert --threads: the two threads and main are covered, none SHORT' '
+# CPU time the hypervisor took from this VM (/proc/stat "steal", all CPUs), in ms
+steal_ms() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print $9 * 1000 / hz }' /proc/stat; }
+
+test_expect_success BPF,PERF 'pgo convert --threads: the two threads and main are covered' '
+	s0=$(steal_ms) &&
 	pgo collect -q -o mutex.data -- "$PGO_HELPERS/offcpu-mutex" 50 1000 >/dev/null &&
+	s1=$(steal_ms) &&
 	pgo convert --threads -i mutex.data >threads &&
 	test "$(grep -Ec "^ *[0-9]+ +[0-9]+ offcpu-mutex" threads)" = 3 &&
 	test_grep "^# 3 threads: " threads &&
-	# main blocks in pthread_join for the whole run: one long wait, recorded too
-	test_grep -v "SHORT" threads
+	# Time stolen by the hypervisor is neither on- nor off-CPU for the guest: a thread
+	# may fall short by it (seen: 50-120 ms stolen in a 0.3 s run, coverage 77-90%).
+	# Otherwise each thread, main too (it blocks in pthread_join: one long wait), is
+	# covered to 90%.
+	stolen=$(awk -v a="$s0" -v b="$s1" "BEGIN { print b - a }") &&
+	echo "stolen by the hypervisor during the run: $stolen ms" &&
+	awk -v st="$stolen" "/^ *[0-9]+ +[0-9]+ offcpu-mutex/ {
+		short = \$4 - \$5 - \$6
+		if (short > 0.1 * \$4 + st) { print \"thread \" \$2 \" short by \" short \" ms\"; bad = 1 }
+	} END { exit bad }" threads
 '
 
 test_done
