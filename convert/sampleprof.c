@@ -496,6 +496,17 @@ static int lbr_calls(struct builder *B, struct pgo_u64map *heads)
 }
 
 /*
+ * Entry i of two pair maps read as one sequence: frame-pointer edges first, then the
+ * DWARF-unwound ones (*unwound set).
+ */
+static const struct pair_ent *pair_at(const struct pairmap *fp, const struct pairmap *dw, size_t i,
+				      int *unwound)
+{
+	*unwound = i >= fp->nr;
+	return *unwound ? &dw->e[i - fp->nr] : &fp->e[i];
+}
+
+/*
  * Call stacks without LBR: the return addresses say which function each call site
  * reached. Counts are samples (time spent below the call), not calls, so they only
  * rank the targets of indirect calls, which is what gcc uses them for.
@@ -506,8 +517,8 @@ static int stack_targets(struct builder *B)
 	size_t i;
 
 	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
-		int unwound = i >= b->calls.nr;
-		const struct pair_ent *e = unwound ? &b->ucalls.e[i - b->calls.nr] : &b->calls.e[i];
+		int unwound;
+		const struct pair_ent *e = pair_at(&b->calls, &b->ucalls, i, &unwound);
 		struct convert_sym callee;
 
 		/* a function without a frame hides its caller from frame-pointer stacks (not CFI) */
@@ -554,8 +565,8 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 	if (!v)
 		return -1;
 	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
-		int unwound = i >= b->calls.nr;
-		const struct pair_ent *e = unwound ? &b->ucalls.e[i - b->calls.nr] : &b->calls.e[i];
+		int unwound;
+		const struct pair_ent *e = pair_at(&b->calls, &b->ucalls, i, &unwound);
 		struct convert_sym callee;
 
 		/* frame-pointer stacks skip the caller of a function that has no frame yet */
@@ -753,8 +764,8 @@ static int stack_inline(struct builder *B)
 	if (!v)
 		return -1;
 	for (i = 0; i < b->leaf_calls.nr + b->leaf_ucalls.nr; i++) {
-		int unwound = i >= b->leaf_calls.nr;
-		const struct pair_ent *e = unwound ? &b->leaf_ucalls.e[i - b->leaf_calls.nr] : &b->leaf_calls.e[i];
+		int unwound;
+		const struct pair_ent *e = pair_at(&b->leaf_calls, &b->leaf_ucalls, i, &unwound);
 		struct convert_sym callee, caller;
 		uint64_t start;
 
