@@ -785,8 +785,11 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 	sym = convert_symtab_lookup(st, v[0].callee);
 	if (sym.sym_name == CONVERT_NO_NAME)
 		return 0;
-	if (indirect && !(site = icall_dominant(B, v[0].ret, base_name_id(B, sym.sym_name))))
+	if (indirect && !(site = icall_dominant(B, v[0].ret, base_name_id(B, sym.sym_name)))) {
+		pgo_debug(2, "no inline instance: %s at %#llx is not the dominant target of the indirect call",
+			  convert_str(B->p, sym.sym_name), (unsigned long long)v[0].ret);
 		return 0;
+	}
 	pgo_debug(2, "inline instance: %s (%llu bytes) at %#llx%s, %llu samples",
 		  convert_str(B->p, sym.sym_name), (unsigned long long)sym.sym_size,
 		  (unsigned long long)v[0].ret, indirect ? " (indirect call)" : "",
