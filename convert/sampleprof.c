@@ -612,11 +612,12 @@ out:
  * profile has an inline instance for (call line, callee) with a hot total
  * (autofdo-gcc12-format.md §5), so only what the profiled binary already inlined gets
  * that chance. A leaf edge (return address, sampled IP) says through which call site
- * a sample of the callee came: for a hot direct call to a small function, the callee's
- * samples through that call site become an instance of it at the call line, nested in
- * the call address's inline chain, with the conventions of a top-level function (MAX
- * per line, explicit zeros, total = sum). The callee's top-level profile is unchanged:
- * if gcc does not inline, the out-of-line body keeps its counts.
+ * a sample of the callee came: for a hot direct call to a small function (or an indirect
+ * call whose dominant target it is), the callee's samples through that call site become
+ * an instance of it at the call line, nested in the call address's inline chain, with the
+ * conventions of a top-level function (MAX per line, explicit zeros, total = sum). The
+ * callee's top-level profile is unchanged: if gcc does not inline, the out-of-line body
+ * keeps its counts.
  */
 /*
  * Hot: 0.2% of the binary's samples through one call site (jq: 18 of 9478 samples; its
