@@ -27,7 +27,8 @@ struct convert_options {
 	int want_stacks;               /* keep per-stack aggregates (folded, json, svg); binary
 					  selection is then best effort: no binary is no error */
 	uint64_t inline_max_size;      /* AutoFDO: a hot direct call to a function of at most
-					  this many bytes gets an inline instance from the call
+					  this many bytes, or a hot indirect call whose dominant
+					  target is one, gets an inline instance from the call
 					  stacks (convert/sampleprof.h); 0: none */
 };
 

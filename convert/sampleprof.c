@@ -612,11 +612,12 @@ out:
  * profile has an inline instance for (call line, callee) with a hot total
  * (autofdo-gcc12-format.md §5), so only what the profiled binary already inlined gets
  * that chance. A leaf edge (return address, sampled IP) says through which call site
- * a sample of the callee came: for a hot direct call to a small function, the callee's
- * samples through that call site become an instance of it at the call line, nested in
- * the call address's inline chain, with the conventions of a top-level function (MAX
- * per line, explicit zeros, total = sum). The callee's top-level profile is unchanged:
- * if gcc does not inline, the out-of-line body keeps its counts.
+ * a sample of the callee came: for a hot direct call to a small function (or an indirect
+ * call whose dominant target it is), the callee's samples through that call site become
+ * an instance of it at the call line, nested in the call address's inline chain, with the
+ * conventions of a top-level function (MAX per line, explicit zeros, total = sum). The
+ * callee's top-level profile is unchanged: if gcc does not inline, the out-of-line body
+ * keeps its counts.
  */
 /*
  * Hot: 0.2% of the binary's samples through one call site (jq: 18 of 9478 samples; its
@@ -709,11 +710,67 @@ static int add_inst_zero(uint64_t addr, void *data)
 	return add_path(z->B, z->inst, &sym, 0, 0);
 }
 
-/* One (callee, call site) group of leaf edges: an instance if hot. Returns 1 if made. */
-static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64_t min)
+/*
+ * Indirect calls (x86-64 FF /2). gcc 12 promotes an indirect call to a guarded direct
+ * call and inlines it before annotation (afdo_vpt_for_early_inline) when the call line
+ * has inline instances: the one with the largest total names the target, which must be
+ * defined in the translation unit. It refuses when the line's count is below half the
+ * sum of the line's call targets ("not hot anymore": in a profile of a binary that had
+ * promoted the call, the targets left are the ones it did not inline).
+ */
+
+/*
+ * The call-target record of the indirect call that returns to ret, if callee has at least
+ * half of its targets' stack samples (ipa-profile speculates on no less either), else
+ * NULL. The record was filled by stack_targets from all stack levels.
+ */
+static struct sp_pos *icall_dominant(struct builder *B, uint64_t ret, uint32_t callee)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, ret - 1);
+	struct sp_pos *pos;
+	uint64_t sum = 0, mine = 0;
+	size_t k;
+
+	if (!has_line(&sym) || !pgo_u64map_find(&B->by_name, sym.sym_name))
+		return NULL;
+	pos = pos_of(B, ret - 1);
+	if (!pos)
+		return NULL;
+	for (k = 0; k < pos->nr_targets; k++) {
+		sum += pos->targets[k].count;
+		if (pos->targets[k].name == callee)
+			mine = pos->targets[k].count;
+	}
+	return mine && mine >= sum - mine ? pos : NULL;
+}
+
+/*
+ * The targets count stack samples below the call (time), the line counts samples at
+ * the line: scale the targets, ratios kept, so that they sum to at most 2 * count + 1 and
+ * gcc's "not hot anymore" test (count < sum / 2) lets the instance through.
+ */
+static void icall_scale(struct sp_pos *pos)
+{
+	uint64_t sum = 0, cap = 2 * pos->count + 1;
+	size_t k;
+
+	for (k = 0; k < pos->nr_targets; k++)
+		sum += pos->targets[k].count;
+	if (sum <= cap)
+		return;
+	for (k = 0; k < pos->nr_targets; k++)
+		pos->targets[k].count = (uint64_t)((unsigned __int128)pos->targets[k].count * cap / sum);
+}
+
+/*
+ * One (callee, call site) group of leaf edges: an instance if hot and, at an indirect
+ * call, the callee is the dominant target. Returns 1 if made.
+ */
+static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64_t min, int indirect)
 {
 	struct convert_symtab *st = B->bin->st;
 	struct convert_sym sym;
+	struct sp_pos *site = NULL;
 	struct inst_zero z;
 	uint64_t total = 0;
 	size_t i;
@@ -729,9 +786,15 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 	sym = convert_symtab_lookup(st, v[0].callee);
 	if (sym.sym_name == CONVERT_NO_NAME)
 		return 0;
-	pgo_debug(2, "inline instance: %s (%llu bytes) at %#llx, %llu samples",
+	if (indirect && !(site = icall_dominant(B, v[0].ret, base_name_id(B, sym.sym_name)))) {
+		pgo_debug(2, "no inline instance: %s at %#llx is not the dominant target of the indirect call",
+			  convert_str(B->p, sym.sym_name), (unsigned long long)v[0].ret);
+		return 0;
+	}
+	pgo_debug(2, "inline instance: %s (%llu bytes) at %#llx%s, %llu samples",
 		  convert_str(B->p, sym.sym_name), (unsigned long long)sym.sym_size,
-		  (unsigned long long)v[0].ret, (unsigned long long)total);
+		  (unsigned long long)v[0].ret, indirect ? " (indirect call)" : "",
+		  (unsigned long long)total);
 	z.B = B;
 	z.callee = v[0].callee;
 	z.inst = caller_instance(B, v[0].ret, base_name_id(B, sym.sym_name), total, &err);
@@ -746,6 +809,8 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 	sym = convert_symtab_lookup(st, z.callee);
 	if (convert_symtab_foreach_line_addr(st, z.callee, sym.sym_size, add_inst_zero, &z))
 		return -1;
+	if (site)
+		icall_scale(site);
 	return 1;
 }
 
@@ -754,7 +819,7 @@ static int stack_inline(struct builder *B)
 	struct convert_binary *b = B->bin;
 	uint64_t max_size = B->p->inline_max_size;
 	uint64_t min = b->samples * SP_INLINE_HOT_PER_MILLION / 1000000;
-	size_t i, j, n = 0, made = 0;
+	size_t i, j, n = 0, made = 0, made_indirect = 0;
 	struct leaf *v;
 	int err = -1, ret;
 
@@ -777,9 +842,13 @@ static int stack_inline(struct builder *B)
 			continue;
 		start = callee.sym_start;
 		caller = convert_symtab_lookup(b->st, e->a - 1);
-		/* recursion, and tail calls or indirect calls (the call names another function) */
+		/*
+		 * recursion, and tail calls (the call names another function); an indirect
+		 * call's target is the leaf unless it was reached by a tail call (NEEDSWORK:
+		 * indistinguishable here)
+		 */
 		if (caller.sym_name == CONVERT_NO_NAME || caller.sym_start == start ||
-		    !calls_directly(b->st, e->a, start))
+		    (!calls_directly(b->st, e->a, start) && !convert_symtab_is_indirect_call(b->st, e->a)))
 			continue;
 		v[n].callee = start;
 		v[n].ret = e->a;
@@ -789,15 +858,19 @@ static int stack_inline(struct builder *B)
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_leaf);
 	for (i = 0; i < n; i = j) {
+		int indirect = !calls_directly(b->st, v[i].ret, v[i].callee);
+
 		for (j = i + 1; j < n && v[j].callee == v[i].callee && v[j].ret == v[i].ret; j++)
 			;
-		ret = inline_edge(B, v + i, j - i, min > 2 ? min : 2);
+		ret = inline_edge(B, v + i, j - i, min > 2 ? min : 2, indirect);
 		if (ret < 0)
 			goto out;
 		made += ret;
+		if (indirect)
+			made_indirect += ret;
 	}
-	pgo_debug(1, "%zu inline instances from call stacks (callees <= %llu bytes, >= %llu samples)",
-		  made, (unsigned long long)max_size, (unsigned long long)(min > 2 ? min : 2));
+	pgo_debug(1, "%zu inline instances from call stacks, %zu at indirect calls (callees <= %llu bytes, >= %llu samples)",
+		  made, made_indirect, (unsigned long long)max_size, (unsigned long long)(min > 2 ? min : 2));
 	err = 0;
 out:
 	free(v);

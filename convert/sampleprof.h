@@ -12,8 +12,10 @@
  *     line count and the sum of the callers' call-line counts (from call stacks);
  *     at least 1;
  *   - gcc, call stacks, no LBR: a hot direct call to a small function (p->inline_max_size)
- *     gets an inline instance of the callee from the samples that came through it
- *     (docs/convert.md "Inline instances from call stacks"); the callee keeps its own record.
+ *     gets an inline instance of the callee from the samples that came through it, and so
+ *     does a hot indirect call whose dominant target is small (its call targets are then
+ *     scaled down so that gcc promotes it early) (docs/convert.md "Inline instances from
+ *     call stacks"); the callee keeps its own record.
  * Offsets are (line - start line) << 16 | discriminator, 32-bit wrapping.
  */
 #ifndef PGO_CONVERT_SAMPLEPROF_H

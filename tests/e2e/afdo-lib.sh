@@ -5,6 +5,9 @@
 #   perf    perf record -e task-clock -c 100000            (IP only)
 #   perfg   perf record -e task-clock -c 100000 -g         (with call stacks)
 #   collect pgo collect -F 10000 -g                         (only when pgo collect is built)
+# and, for the tests of call-stack features, two modes with DWARF-unwound stacks (afdo_stack_recorders):
+#   dwarf   perf record -e task-clock -c 100000 --call-graph dwarf,4096
+#   collect-dwarf pgo collect -F 10000                      (its default unwinding: DWARF for -O2)
 AFDO_SRC=$PGO_ROOT/tests/e2e/afdo
 
 # afdo_require: skip the whole script, visibly, until `pgo convert` and perf are there.
@@ -32,9 +35,19 @@ afdo_record() {
 	perf) perf record -q -e task-clock -c 100000 -o "$out" -- "$@" >/dev/null ;;
 	perfg) perf record -q -e task-clock -c 100000 -g -o "$out" -- "$@" >/dev/null ;;
 	collect) pgo collect -q -F 10000 -g -o "$out" -- "$@" >/dev/null ;;
+	dwarf) perf record -q --call-graph dwarf,4096 -e task-clock -c 100000 -o "$out" -- "$@" >/dev/null 2>&1 ;;
+	collect-dwarf) pgo collect -q -F 10000 -o "$out" -- "$@" >/dev/null ;;
 	*) echo "afdo_record: unknown mode $mode" >&2; return 1 ;;
 	esac
 }
+
+# afdo_stack_recorders: the afdo_record modes with DWARF-unwound call stacks that work here.
+afdo_stack_recorders() {
+	if echo "$AFDO_RECORDERS" | grep -q collect; then echo dwarf collect-dwarf; else echo dwarf; fi
+}
+
+# afdo_section DUMP FN: the top-level record of FN in a `pgo convert --dump` listing.
+afdo_section() { awk -v fn="$2:" '$1 == fn { p = 1; print; next } /^[^ ]/ { p = 0 } p' "$1"; }
 
 # afdo_empty FILE: a valid gcc 12 AutoFDO profile with no functions (the control).
 afdo_empty() {

@@ -16,14 +16,8 @@ line_of() { awk -v fn="$2:" -v off="+$3:" '$1 == fn { in_fn = 1; next } /^[^ ]/ 
 
 test_expect_success 'the head count of mix covers its caller'"'"'s call line (DWARF stacks)' '
 	gcc -O2 -g -o heads heads.c &&
-	recs="dwarf" &&
-	if echo "$AFDO_RECORDERS" | grep -q collect; then recs="$recs collect"; fi &&
-	for rec in $recs; do
-		case $rec in
-		dwarf) perf record -q --call-graph dwarf,4096 -e task-clock -c 100000 -o $rec.data \
-			./heads 20000000 >/dev/null 2>&1 ;;
-		collect) pgo collect -q -F 10000 -o $rec.data -- ./heads 20000000 >/dev/null ;;
-		esac &&
+	for rec in $(afdo_stack_recorders); do
+		afdo_record $rec $rec.data ./heads 20000000 &&
 		pgo convert --to autofdo -i $rec.data -b heads -o $rec.afdo &&
 		pgo convert --dump $rec.afdo >$rec.dump &&
 		head=$(head_of $rec.dump mix) && call=$(line_of $rec.dump main 7) &&

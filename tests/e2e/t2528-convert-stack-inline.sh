@@ -9,9 +9,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
-
-# section DUMP FN: the top-level record of FN in a `pgo convert --dump` listing.
-section() { awk -v fn="$2:" '$1 == fn { p = 1; print; next } /^[^ ]/ { p = 0 } p' "$1"; }
 # main's lines: main's definition is at line 17; the hot calls at 22 (mix) and 24 (scramble),
 # the cold one at 25 (mix).
 HOT="[+]5" BIG="[+]7" COLD="[+]8"
@@ -35,18 +32,12 @@ test_expect_success 'build the profiled binary (callees in their own translation
 	test $((16#$mix)) -le 160 && test $((16#$scr)) -gt 320
 '
 
-recs="dwarf"
-if echo "$AFDO_RECORDERS" | grep -q collect; then recs="$recs collect"; fi
-for rec in $recs; do
+for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: an instance of mix at the hot call line, none for scramble or the cold call" '
-		case '$rec' in
-		dwarf) perf record -q --call-graph dwarf,4096 -e task-clock -c 100000 -o '$rec'.data \
-			./stkinl 10000000 >/dev/null 2>&1 ;;
-		collect) pgo collect -q -F 10000 -o '$rec'.data -- ./stkinl 10000000 >/dev/null ;;
-		esac &&
+		afdo_record '$rec' '$rec'.data ./stkinl 10000000 &&
 		pgo convert --to autofdo -i '$rec'.data -b stkinl -o '$rec'.afdo &&
 		pgo convert --dump '$rec'.afdo >'$rec'.dump &&
-		section '$rec'.dump main >'$rec'.main && cat '$rec'.main | grep inlined &&
+		afdo_section '$rec'.dump main >'$rec'.main && cat '$rec'.main | grep inlined &&
 		test_grep "^  $HOT: inlined mix, total" '$rec'.main &&
 		test_grep -v "inlined scramble" '$rec'.main &&
 		test_grep -v "^  $COLD: inlined" '$rec'.main &&
@@ -62,7 +53,7 @@ for rec in $recs; do
 		pgo convert --to autofdo -i '$rec'.data -b stkinl -o '$rec'-0.afdo --inline-max-size 0 &&
 		pgo convert --dump '$rec'-0.afdo >'$rec'-0.dump &&
 		test_grep -v "inlined mix" '$rec'-0.dump &&
-		section '$rec'.dump mix >with.mix && section '$rec'-0.dump mix >without.mix &&
+		afdo_section '$rec'.dump mix >with.mix && afdo_section '$rec'-0.dump mix >without.mix &&
 		test_grep "^mix: head" with.mix && test_cmp without.mix with.mix &&
 		gcc -O2 -DONE_TU -fauto-profile='$rec'-0.afdo -S stkinl.c -o '$rec'-0.s \
 			-fdump-tree-einline-details='$rec'-0.einline &&
@@ -72,7 +63,7 @@ for rec in $recs; do
 	test_expect_success "$rec: a larger --inline-max-size also takes scramble" '
 		pgo convert --to autofdo -i '$rec'.data -b stkinl -o '$rec'-big.afdo --inline-max-size 4096 &&
 		pgo convert --dump '$rec'-big.afdo >'$rec'-big.dump &&
-		section '$rec'-big.dump main >'$rec'-big.main &&
+		afdo_section '$rec'-big.dump main >'$rec'-big.main &&
 		test_grep "^  $BIG: inlined scramble, total" '$rec'-big.main &&
 		test_grep -v "^  $COLD: inlined" '$rec'-big.main
 	'
