@@ -64,6 +64,24 @@ lua5.4_setup() {
 lua5.4_train() { "$1" "$INPUTS/train.lua" 24; }
 lua5.4_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
 
+# lua5.3 and lua5.1: the interpreter (lua.c, no readline) and its library, the same two scripts as
+# lua5.4 (train.lua vs eval.lua: different programs, both plain Lua 5.1).
+# lua_old_setup VERSION: Debian's luaconf.h includes a header its packaging generates.
+lua_old_setup() {
+	local d
+	d=$(deb_source "lua$1") || exit 2
+	mapfile -t SRCS < <(ls "$d"/src/*.c | grep -v '/luac\.c$' | grep -v '/print\.c$')
+	mkdir -p "$BENCH_WORK/include"
+	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$BENCH_WORK/include/lua$1-deb-multiarch.h"
+	CPPFLAGS_P="-I$BENCH_WORK/include -DLUA_USE_POSIX -DLUA_USE_DLOPEN" LDLIBS_P="-lm -ldl"
+}
+lua5.3_setup() { lua_old_setup 5.3; CPPFLAGS_P="$CPPFLAGS_P -DLUA_COMPAT_5_2"; }
+lua5.3_train() { "$1" "$INPUTS/train.lua" 24; }
+lua5.3_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
+lua5.1_setup() { lua_old_setup 5.1; }
+lua5.1_train() { "$1" "$INPUTS/train.lua" 16; }
+lua5.1_eval() { echo "$1" "$INPUTS/eval.lua" 4; }
+
 mujs_setup() {
 	local d
 	d=$(deb_source mujs) || exit 2
@@ -496,6 +514,125 @@ xz_setup() {
 xz_data() { comp_data xz -6 xz; }
 xz_train() { comp_train "$1" -6 xz 1; }
 xz_eval() { comp_eval "$1" -6 xz; }
+
+pcre2_setup() {
+	local d c=$BENCH_WORK/pcre2-cfg f i
+	d=$(deb_source pcre2 10.42-1) || exit 2
+	# config.h and pcre2.h from its configure (8-bit library, Unicode, no JIT: the interpreter
+	# pcre2_match is what the builds differ in), the default character tables, and pcre2grep.
+	if [ ! -s "$c/src/pcre2.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-jit --disable-shared --disable-pcre2grep-libz \
+			--disable-pcre2grep-libbz2 >configure.log 2>&1) || die "pcre2: configure failed (see $c/configure.log)"
+		cp "$d/src/pcre2_chartables.c.dist" "$c/src/pcre2_chartables.c"
+	fi
+	SRCS=("$c/src/pcre2_chartables.c" "$d/src/pcre2grep.c")
+	for f in auto_possess compile config context convert dfa_match error extuni find_bracket maketables match \
+		match_data newline ord2utf pattern_info script_run serialize string_utils study substitute substring \
+		tables ucd valid_utf xclass; do SRCS+=("$d/src/pcre2_$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DPCRE2_CODE_UNIT_WIDTH=8 -DPCRE2_STATIC -I$c/src -I$d/src" LDLIBS_P=""
+	# Training text: C headers (/usr/include/linux, 3.6 MB, twice); evaluation text: English prose,
+	# PCRE2's own manual pages (doc/*.txt, 0.7 MB) 20 times.
+	if [ ! -s "$BENCH_WORK/pcre2-eval.txt" ]; then
+		cat /usr/include/linux/*.h /usr/include/linux/*.h >"$BENCH_WORK/pcre2-train.txt"
+		for i in $(seq 1 20); do cat "$d"/doc/*.txt; done >"$BENCH_WORK/pcre2-eval.txt"
+	fi
+}
+# pcre2grep -c with several patterns per run (each line is tried against each pattern): training
+# patterns for code (declarations, hex defines, identifiers, a backreference, caseless words);
+# evaluation patterns for prose (names, doubled words, quoted strings, numbers, option lists),
+# other constructs and other text.
+pcre2_train() {
+	local t=$BENCH_WORK/pcre2-train.txt i
+	for i in 1 2 3 4 5; do pcre2_train1 "$1" "$t" || return 1; done
+}
+pcre2_train1() {
+	local t=$2
+	"$1" -c -e '\b(struct|union|enum)\s+\w+\s*\{' -e '#define\s+[A-Z_][A-Z0-9_]*\s+\(?0x[0-9a-fA-F]+' \
+		-e '^\s*/\*.*\*/\s*$' -e '(\w+)\s*=\s*\1\b' "$t" >/dev/null &&
+		"$1" -c -i -e 'error|fail(ed|ure)?|invalid' -e '[a-z]+_[a-z]+_[a-z]+\(' -e '\b__u(8|16|32|64)\s+\w+;' "$t" >/dev/null &&
+		"$1" -o -e '\b[A-Z][A-Z0-9_]{3,}\b' "$t" >/dev/null
+}
+pcre2_eval() {
+	echo "$1" -c -e "'\b[A-Z][a-z]+ [A-Z][a-z]+\b'" -e "'(?i)\bpattern(s|ed)?\b'" -e "'\b(\w+) \1\b'" \
+		-e "'\"[^\"]*\"'" -e "'\d+(\.\d+)+'" -e "'^\s+-[a-zA-Z-]+'" -e "'the\s+\w+\s+of'" "$BENCH_WORK/pcre2-eval.txt"
+}
+
+nasm_setup() {
+	local d c=$BENCH_WORK/nasm-cfg f
+	d=$(deb_source nasm) || exit 2
+	# config/config.h from its configure; nasm and the library objects of its Makefile (the
+	# generated x86/ tables and macros.c are in the source), with the code-generation flags its
+	# configure picks that change semantics (-fwrapv, -fno-common); not nasmlib/errfile.c (ndisasm's
+	# error_file, which nasm.c defines: the library archive leaves it out of nasm).
+	if [ ! -s "$c/config/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1) || die "nasm: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d/asm/nasm.c")
+	for f in stdlib/snprintf stdlib/vsnprintf stdlib/strlcpy stdlib/strnlen stdlib/strrchrnul nasmlib/ver \
+		nasmlib/alloc nasmlib/asprintf nasmlib/crc32 nasmlib/crc64 nasmlib/md5c nasmlib/string \
+		nasmlib/nctype nasmlib/file nasmlib/mmap nasmlib/ilog2 nasmlib/realpath nasmlib/path nasmlib/filename \
+		nasmlib/rlimit nasmlib/zerobuf nasmlib/readnum nasmlib/bsi nasmlib/rbtree nasmlib/hashtbl nasmlib/raa \
+		nasmlib/saa nasmlib/strlist nasmlib/perfhash nasmlib/badenum common/common x86/insnsa x86/insnsb \
+		x86/insnsd x86/insnsn x86/regs x86/regvals x86/regflags x86/regdis x86/disp8 x86/iflag asm/error \
+		asm/floats asm/directiv asm/directbl asm/pragma asm/assemble asm/labels asm/parser asm/preproc asm/quote \
+		asm/pptok asm/listing asm/eval asm/exprlib asm/exprdump asm/stdscan asm/strfunc asm/tokhash \
+		asm/segalloc asm/rdstrnum asm/srcfile macros/macros output/outform output/outlib output/legacy \
+		output/nulldbg output/nullout output/outbin output/outaout output/outcoff output/outelf output/outobj \
+		output/outas86 output/outdbg output/outieee output/outmacho output/codeview disasm/disasm disasm/sync \
+		asm/warnings; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -fwrapv -fno-common -U__STRICT_ANSI__ -I$c -I$d -I$d/include -I$d/x86 -I$d/asm"
+	CPPFLAGS_P="$CPPFLAGS_P -I$d/disasm -I$d/output" LDLIBS_P=""
+	NASM_T=$d/test
+	# Evaluation input: other test files, 10 copies in one source (the repeated macro definitions
+	# only warn).
+	if [ ! -s "$BENCH_WORK/nasm-eval.asm" ]; then
+		for f in $(seq 1 10); do
+			cat "$NASM_T"/{avx2,avx005,testnos3,lwp,avx512cd,avx512er,floatexp}.asm
+		done >"$BENCH_WORK/nasm-eval.asm"
+	fi
+}
+# nasm's instruction-set test files (test/*.asm; -DSRC makes their testcase macro emit the
+# instructions), assembled to ELF64 objects: training on the AVX-512 foundation set (1 MB),
+# RIP-relative addressing and x87/SSE float constants, 5 times; evaluation on other files: AVX2,
+# AVX (avx005), 3DNow/SSE (testnos3), LWP, the AVX-512 CD and ER sets and float expressions.
+nasm_train() {
+	local i f
+	for i in 1 2 3 4 5; do
+		for f in avx512f riprel floatx; do
+			"$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$NASM_T/$f.asm" || return 1
+		done
+	done
+}
+nasm_eval() { echo "$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$BENCH_WORK/nasm-eval.asm" "2>/dev/null"; }
+
+libyaml_setup() {
+	local d
+	d=$(deb_source libyaml) || exit 2
+	# The library and its test suite's parse/emit driver (tests/example-reformatter.c: stdin ->
+	# events -> stdout); the version macros its CMake build writes to config.h.
+	SRCS=("$d"/src/{api,dumper,emitter,loader,parser,reader,scanner,writer}.c "$d/tests/example-reformatter.c")
+	CPPFLAGS_P="-I$d/include -DYAML_DECLARE_STATIC -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2"
+	CPPFLAGS_P="$CPPFLAGS_P -DYAML_VERSION_PATCH=5 -DYAML_VERSION_STRING=\"0.2.5\"" LDLIBS_P=""
+	[ -s "$BENCH_WORK/yaml-train-config.yaml" ] || awk -v N=60000 -v S=1 -v M=config -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-train-config.yaml" || die "libyaml: yaml-gen.awk failed"
+	[ -s "$BENCH_WORK/yaml-train-records.yaml" ] || awk -v N=15000 -v S=3 -v M=records -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-train-records.yaml" || die "libyaml: yaml-gen.awk failed"
+	[ -s "$BENCH_WORK/yaml-eval-records.yaml" ] || awk -v N=40000 -v S=2 -v M=records -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-eval-records.yaml" || die "libyaml: yaml-gen.awk failed"
+}
+# Training: a block-style configuration (yaml-gen.awk config, seed 1) and, as for expat, a smaller
+# file of the evaluation's shape with another seed; evaluation: records (flow collections,
+# anchors, tags, folded scalars), seed 2.
+libyaml_train() {
+	local i
+	for i in 1 2; do
+		"$1" <"$BENCH_WORK/yaml-train-config.yaml" >/dev/null && "$1" <"$BENCH_WORK/yaml-train-records.yaml" >/dev/null ||
+			return 1
+	done
+}
+libyaml_eval() { echo "$1" "<$BENCH_WORK/yaml-eval-records.yaml" ">/dev/null"; }
 
 # ---- builds
 
