@@ -349,13 +349,7 @@ expat_setup() {
 	SRCS=("$d"/lib/{xmlparse,xmlrole,xmltok}.c "$d"/xmlwf/{codepage,readfilemap,xmlfile,xmlwf}.c)
 	CPPFLAGS_P="-I$c -I$d/lib" LDLIBS_P=""
 	# xmlwf checks the documents and writes them in canonical form to -d DIR.
-	mkdir -p "$BENCH_WORK/xml-out"
-	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-catalog.xml" || die "expat: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-feed.xml" || die "expat: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-eval-feed.xml" || die "expat: xml-gen.awk failed"
+	xml_docs expat
 }
 # Training: a catalog document and, as for gawk, a smaller feed document of another seed (the
 # evaluation's shape); evaluation: a larger feed document.
@@ -584,7 +578,7 @@ nasm_setup() {
 		asm/warnings; do SRCS+=("$d/$f.c"); done
 	CPPFLAGS_P="-DHAVE_CONFIG_H -fwrapv -fno-common -U__STRICT_ANSI__ -I$c -I$d -I$d/include -I$d/x86 -I$d/asm"
 	CPPFLAGS_P="$CPPFLAGS_P -I$d/disasm -I$d/output" LDLIBS_P=""
-	NASM_T=$d/test
+	export NASM_T=$d/test
 	# Evaluation input: other test files, 10 copies in one source (the repeated macro definitions
 	# only warn).
 	if [ ! -s "$BENCH_WORK/nasm-eval.asm" ]; then
@@ -601,7 +595,7 @@ nasm_train() {
 	local i f
 	for i in 1 2 3 4 5; do
 		for f in avx512f riprel floatx; do
-			"$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$NASM_T/$f.asm" || return 1
+			"$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$NASM_T/$f.asm" 2>/dev/null || return 1
 		done
 	done
 }
@@ -633,6 +627,91 @@ libyaml_train() {
 	done
 }
 libyaml_eval() { echo "$1" "<$BENCH_WORK/yaml-eval-records.yaml" ">/dev/null"; }
+
+m4_setup() {
+	local d c=$BENCH_WORK/m4-cfg f
+	d=$(deb_source m4) || exit 2
+	need_pkgs autoconf
+	# lib/config.h from its configure and its gnulib library (lib/libm4.a, built once by its
+	# Makefile with its own -O2: the same in every build; regex, obstack and hash are there), src/*.c
+	# compiled by the bench.
+	if [ ! -s "$c/lib/libm4.a" ]; then
+		mkdir -p "$c"
+		# (Debian's patches leave configure.ac newer than Makefile.in: without the tool overrides
+		# make would rerun automake and autoconf in the source tree.)
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1 &&
+			make -C lib ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true >make.log 2>&1) ||
+			die "m4: configure failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in m4 builtin debug eval format freeze input macro output path symtab; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$c/lib -I$d/lib" LDLIBS_P="$c/lib/libm4.a"
+	M4_TRAIN="$d $(deb_source flex)" M4_EVAL="$(deb_source pcre2 10.42-1) $(deb_source libxml2)" || exit 2
+	export M4_TRAIN M4_EVAL
+}
+# m4 as autoconf runs it (autom4te's command line: autoconf's frozen state, traces into a debug
+# file) on the configure.ac of Debian sources: training on m4's own (gnulib, 1.6 s) and flex's,
+# twice; evaluation on pcre2's and libxml2's.
+m4_autoconf() {
+	(cd "$2" && "$1" --nesting-limit=1024 --gnu --include=/usr/share/autoconf --debug=aflq \
+		--debugfile="$BENCH_WORK/m4-traces" --trace=AC_CONFIG_FILES --trace=AC_CONFIG_HEADERS \
+		--trace=AC_DEFINE_TRACE_LITERAL --trace=AC_INIT --trace=AC_SUBST --trace=AC_SUBST_TRACE --trace=AH_OUTPUT \
+		--trace=AM_CONDITIONAL --trace=AM_INIT_AUTOMAKE --trace=LT_INIT --trace=_m4_warn --trace=include \
+		--trace=m4_include --trace=m4_pattern_allow --trace=m4_pattern_forbid --trace=sinclude \
+		--reload-state=/usr/share/autoconf/autoconf/autoconf.m4f --undefine=__m4_version__ aclocal.m4 \
+		/usr/share/autoconf/autoconf/trailer.m4 configure.ac >/dev/null 2>&1)
+}
+m4_train() {
+	local i s
+	for i in 1 2; do
+		for s in $M4_TRAIN; do m4_autoconf "$1" "$s" || return 1; done
+	done
+}
+m4_eval() {
+	printf '%s\n' "$(declare -f m4_autoconf)" 'set -e; BENCH_WORK=$2; m4_autoconf "$1" "$3"; m4_autoconf "$1" "$4"' \
+		>"$BENCH_WORK/m4-eval.sh"
+	echo bash "$BENCH_WORK/m4-eval.sh" "$1" "$BENCH_WORK" $M4_EVAL
+}
+
+# xml_docs: the generated XML documents of expat's benchmark (xml-gen.awk), shared with libxml2.
+xml_docs() {
+	mkdir -p "$BENCH_WORK/xml-out"
+	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-catalog.xml" || die "$1: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-feed.xml" || die "$1: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-eval-feed.xml" || die "$1: xml-gen.awk failed"
+}
+
+libxml2_setup() {
+	local d c=$BENCH_WORK/libxml2-cfg f
+	d=$(deb_source libxml2) || exit 2
+	# config.h and include/libxml/xmlversion.h from its configure (no threads, zlib, lzma, ICU,
+	# HTTP, FTP, readline, Python), the library's sources of its Makefile, and xmllint.
+	if [ ! -s "$c/include/libxml/xmlversion.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-python --without-zlib --without-lzma --without-icu --without-threads \
+			--without-http --without-ftp --without-readline --without-history --disable-shared >configure.log 2>&1) ||
+			die "libxml2: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d/xmllint.c")
+	for f in SAX entities encoding error parserInternals parser tree hash list xmlIO xmlmemory uri valid xlink \
+		HTMLparser HTMLtree debugXML xpath xpointer xinclude nanohttp nanoftp catalog globals threads c14n \
+		xmlstring buf xmlregexp xmlschemas xmlschemastypes xmlunicode xmlreader relaxng dict SAX2 xmlwriter \
+		legacy chvalid pattern xmlsave xmlmodule schematron xzlib; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/include -I$d/include" LDLIBS_P="-lm"
+	xml_docs libxml2
+}
+# The documents of expat's benchmark. Training: xmllint parses the catalog document (internal
+# DTD subset, entities), evaluates an XPath sum over it and re-indents (--format) the smaller feed
+# document of another seed; evaluation: --format of the larger feed document (seed 2).
+libxml2_train() {
+	"$1" --noout "$BENCH_WORK/xml-train-catalog.xml" &&
+		"$1" --xpath 'sum(//price)' "$BENCH_WORK/xml-train-catalog.xml" >/dev/null &&
+		"$1" --format "$BENCH_WORK/xml-train-feed.xml" >/dev/null
+}
+libxml2_eval() { echo "$1" --format "$BENCH_WORK/xml-eval-feed.xml" ">/dev/null"; }
 
 # ---- builds
 
