@@ -713,6 +713,40 @@ libxml2_train() {
 }
 libxml2_eval() { echo "$1" --format "$BENCH_WORK/xml-eval-feed.xml" ">/dev/null"; }
 
+flex_setup() {
+	local d c=$BENCH_WORK/flex-cfg f
+	d=$(deb_source flex) || exit 2
+	# src/config.h from its configure; the flex program's sources (parse.c, scan.c and skel.c are
+	# generated in the source package). flex pipes its output through m4 (a child process, in
+	# the CPU time of every build alike).
+	if [ ! -s "$c/src/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --disable-shared >configure.log 2>&1) ||
+			die "flex: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for f in buf ccl dfa ecs filter gen main misc nfa options parse regex scan scanflags scanopt skel sym tables \
+		tables_shared tblcmp yylex; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c/src -I$d/src" LDLIBS_P="-lm"
+	[ -s "$BENCH_WORK/flex-train-keywords.l" ] || awk -v N=3000 -v S=1 -v M=keywords -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-train-keywords.l" || die "flex: flex-gen.awk failed"
+	[ -s "$BENCH_WORK/flex-train-patterns.l" ] || awk -v N=300 -v S=3 -v M=patterns -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-train-patterns.l" || die "flex: flex-gen.awk failed"
+	[ -s "$BENCH_WORK/flex-eval-patterns.l" ] || awk -v N=280 -v S=2 -v M=patterns -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-eval-patterns.l" || die "flex: flex-gen.awk failed"
+}
+# Scanner specifications (flex-gen.awk; flex's time grows faster than linearly with the pattern
+# rules): training on a keyword-heavy language lexer (3000 rules, seed 1) with the default table
+# compression and full tables (-Cf), and, as for expat, a pattern-rule spec of another seed (300
+# rules, seed 3) with the default and with -Cem; evaluation: 280 pattern rules, seed 2, default.
+flex_train() {
+	"$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-keywords.l" &&
+		"$1" -Cf -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-keywords.l" &&
+		"$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-patterns.l" &&
+		"$1" -Cem -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-patterns.l"
+}
+flex_eval() { echo "$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-eval-patterns.l"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
