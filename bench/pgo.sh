@@ -747,6 +747,32 @@ flex_train() {
 }
 flex_eval() { echo "$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-eval-patterns.l"; }
 
+cjson_setup() {
+	local d
+	d=$(deb_source cjson) || exit 2
+	# The library and its fuzzing driver (fuzzing/afl.c: reads one file, parses it, prints it back
+	# as the file's first two characters say).
+	SRCS=("$d/cJSON.c" "$d/fuzzing/afl.c") CPPFLAGS_P="-I$d" LDLIBS_P="-lm"
+	# Training: jq's orders (orders-gen.awk, seed 1) as one array, printed buffered and formatted,
+	# and a GeoJSON-like collection (json-gen.awk, seed 3) printed unformatted; evaluation: a
+	# larger collection of seed 2.
+	[ -s "$BENCH_WORK/cjson-train-orders.json" ] || awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" |
+		awk 'BEGIN { printf "bf[" } { printf "%s%s", (NR > 1 ? "," : ""), $0 } END { print "]" }' \
+		>"$BENCH_WORK/cjson-train-orders.json" || die "cjson: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/cjson-train-geo.json" ] || awk -v N=30000 -v S=3 -v F=uu -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/cjson-train-geo.json" || die "cjson: json-gen.awk failed"
+	[ -s "$BENCH_WORK/cjson-eval-geo.json" ] || awk -v N=25000 -v S=2 -v F=uu -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/cjson-eval-geo.json" || die "cjson: json-gen.awk failed"
+}
+cjson_train() {
+	local i
+	for i in 1 2; do
+		"$1" "$BENCH_WORK/cjson-train-orders.json" yes >/dev/null &&
+			"$1" "$BENCH_WORK/cjson-train-geo.json" yes >/dev/null || return 1
+	done
+}
+cjson_eval() { echo "$1" "$BENCH_WORK/cjson-eval-geo.json" yes ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
