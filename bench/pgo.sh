@@ -65,7 +65,7 @@ lua5.4_setup() {
 lua5.4_train() { "$1" "$INPUTS/train.lua" 24; }
 lua5.4_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
 
-# lua5.3 and lua5.1: the interpreter (lua.c, no readline) and its library, the same two scripts as
+# lua5.3, lua5.2 and lua5.1: the interpreter (lua.c, no readline) and its library, the same two scripts as
 # lua5.4 (train.lua vs eval.lua: different programs, both plain Lua 5.1).
 # lua_old_setup VERSION: Debian's luaconf.h includes a header its packaging generates.
 lua_old_setup() {
@@ -79,6 +79,9 @@ lua_old_setup() {
 lua5.3_setup() { lua_old_setup 5.3; CPPFLAGS_P="$CPPFLAGS_P -DLUA_COMPAT_5_2"; }
 lua5.3_train() { "$1" "$INPUTS/train.lua" 24; }
 lua5.3_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
+lua5.2_setup() { lua_old_setup 5.2; CPPFLAGS_P="$CPPFLAGS_P -DLUA_COMPAT_ALL"; }
+lua5.2_train() { "$1" "$INPUTS/train.lua" 12; }
+lua5.2_eval() { echo "$1" "$INPUTS/eval.lua" 4; }
 lua5.1_setup() { lua_old_setup 5.1; }
 lua5.1_train() { "$1" "$INPUTS/train.lua" 16; }
 lua5.1_eval() { echo "$1" "$INPUTS/eval.lua" 4; }
@@ -775,6 +778,56 @@ cjson_train() {
 	done
 }
 cjson_eval() { echo "$1" "$BENCH_WORK/cjson-eval-geo.json" yes ">/dev/null"; }
+
+zlib_setup() {
+	local d
+	d=$(deb_source zlib) || exit 2
+	# The library and its test/minigzip.c (gzip-like command line: -1..-9, -d, -c).
+	SRCS=("$d"/{adler32,compress,crc32,deflate,gzclose,gzlib,gzread,gzwrite,infback,inffast,inflate,inftrees,trees,uncompr,zutil}.c
+		"$d/test/minigzip.c")
+	CPPFLAGS_P="-I$d -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN" LDLIBS_P=""
+	comp_files zlib 10000000
+}
+# As for the other compressors: level 6 (gzip's default) on the headers tar, compress and
+# decompress 8 times; evaluation: the first 10 MB of cc1 (minigzip has no -q: own commands).
+zlib_data() { "$BENCH_WORK/build/zlib/base/prog" -6 -c "$COMP_EVAL" >"$COMP_EVAL.gz" || die "zlib: cannot compress $COMP_EVAL"; }
+zlib_train() {
+	local i
+	for i in $(seq 1 8); do
+		"$1" -6 -c "$COMP_TRAIN" >"$COMP_TRAIN.gz" && "$1" -d -c "$COMP_TRAIN.gz" >/dev/null || return 1
+	done
+}
+zlib_eval() {
+	printf '%s\n' 'set -e; "$1" -6 -c "$2" >/dev/null; "$1" -d -c "$2.gz" >/dev/null' >"$BENCH_WORK/zlib-eval.sh"
+	echo sh "$BENCH_WORK/zlib-eval.sh" "$1" "$COMP_EVAL"
+}
+
+dash_setup() {
+	local d c=$BENCH_WORK/dash-cfg f
+	d=$(deb_source dash) || exit 2
+	# config.h from its configure and the sources its Makefile generates with its own helper
+	# programs (builtins, init, nodes, signames, syntax, tokens); Debian's priv.c is in the list
+	# (its Makefile.in predates the patch that adds it).
+	if [ ! -s "$c/src/syntax.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 &&
+			make -C src ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true builtins.h builtins.c init.c nodes.h \
+				nodes.c signames.c syntax.h syntax.c token.h token_vars.h >make.log 2>&1) ||
+			die "dash: cannot generate its sources (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in alias arith_yacc arith_yylex cd error eval exec expand histedit input jobs mail main memalloc miscbltin \
+		mystring options parser priv redir show trap output bltin/printf system bltin/test bltin/times var; do
+		SRCS+=("$d/src/$f.c")
+	done
+	for f in builtins init nodes signames syntax; do SRCS+=("$c/src/$f.c"); done
+	CPPFLAGS_P="-include $c/config.h -DBSD=1 -DSHELL -I$c/src -I$d/src" LDLIBS_P=""
+}
+# Shell scripts of builtins only (no fork in the loops): train.dash 24 (arithmetic loops, a
+# recursive function, ${x%%pat} expansions, case, printf, test); evaluation: eval.dash 14 (a
+# sieve through eval, string reversal, a read loop over a here-document, getopts, shift).
+dash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+dash_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
 
 # ---- builds
 
