@@ -18,7 +18,7 @@
 #   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
-#   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml
+#   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -830,6 +830,38 @@ dash_setup() {
 dash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
 dash_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
 
+yajl_setup() {
+	local d c=$BENCH_WORK/yajl-cfg
+	d=$(deb_source yajl) || exit 2
+	# The library and its json_reformat tool (stdin -> stdout); the public headers where its CMake
+	# build puts them (include/yajl/) with the yajl_version.h it generates.
+	if [ ! -s "$c/include/yajl/yajl_version.h" ]; then
+		mkdir -p "$c/include/yajl"
+		cp "$d"/src/api/*.h "$c/include/yajl/" &&
+			sed 's/${YAJL_MAJOR}/2/; s/${YAJL_MINOR}/1/; s/${YAJL_MICRO}/0/' "$d/src/api/yajl_version.h.cmake" \
+				>"$c/include/yajl/yajl_version.h" || die "yajl: cannot write $c/include"
+	fi
+	SRCS=("$d"/src/{yajl,yajl_alloc,yajl_buf,yajl_encode,yajl_gen,yajl_lex,yajl_parser,yajl_tree,yajl_version}.c
+		"$d/reformatter/json_reformat.c")
+	CPPFLAGS_P="-I$c/include -I$d/src" LDLIBS_P=""
+	# Training: jq's orders as a stream of documents (-s), beautified, and a GeoJSON-like
+	# collection (json-gen.awk, seed 3) minimised (-m); evaluation: a collection of seed 2, beautified.
+	[ -s "$BENCH_WORK/yajl-train-orders.json" ] || awk -v N=60000 -v S=1 -f "$INPUTS/orders-gen.awk" \
+		>"$BENCH_WORK/yajl-train-orders.json" || die "yajl: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/yajl-train-geo.json" ] || awk -v N=30000 -v S=3 -v F= -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/yajl-train-geo.json" || die "yajl: json-gen.awk failed"
+	[ -s "$BENCH_WORK/yajl-eval-geo.json" ] || awk -v N=100000 -v S=2 -v F= -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/yajl-eval-geo.json" || die "yajl: json-gen.awk failed"
+}
+yajl_train() {
+	local i
+	for i in 1 2 3 4 5; do
+		"$1" -s <"$BENCH_WORK/yajl-train-orders.json" >/dev/null &&
+			"$1" -m <"$BENCH_WORK/yajl-train-geo.json" >/dev/null || return 1
+	done
+}
+yajl_eval() { echo "$1" "<$BENCH_WORK/yajl-eval-geo.json" ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
@@ -952,6 +984,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
