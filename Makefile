@@ -31,7 +31,7 @@ PKGS       := libbpf libelf libdw libgit2 jansson gsl libxxhash
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
 DEB_TEST   := valgrind chromium binutils libxml2-utils
-DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev
+DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
 
 WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes \

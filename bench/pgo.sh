@@ -16,7 +16,9 @@
 #   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
 #   programs where instrumented PGO gains >= 10% (the default): recsort mujs gawk jq jimtcl;
 #   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
-#   duktape mawk original-awk bc cmark lz4 zstd xz
+#   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
+#   zlib cjson;
+#   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -63,6 +65,27 @@ lua5.4_setup() {
 }
 lua5.4_train() { "$1" "$INPUTS/train.lua" 24; }
 lua5.4_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
+
+# lua5.3, lua5.2 and lua5.1: the interpreter (lua.c, no readline) and its library, the same two scripts as
+# lua5.4 (train.lua vs eval.lua: different programs, both plain Lua 5.1).
+# lua_old_setup VERSION: Debian's luaconf.h includes a header its packaging generates.
+lua_old_setup() {
+	local d
+	d=$(deb_source "lua$1") || exit 2
+	mapfile -t SRCS < <(ls "$d"/src/*.c | grep -v '/luac\.c$' | grep -v '/print\.c$')
+	mkdir -p "$BENCH_WORK/include"
+	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$BENCH_WORK/include/lua$1-deb-multiarch.h"
+	CPPFLAGS_P="-I$BENCH_WORK/include -DLUA_USE_POSIX -DLUA_USE_DLOPEN" LDLIBS_P="-lm -ldl"
+}
+lua5.3_setup() { lua_old_setup 5.3; CPPFLAGS_P="$CPPFLAGS_P -DLUA_COMPAT_5_2"; }
+lua5.3_train() { "$1" "$INPUTS/train.lua" 24; }
+lua5.3_eval() { echo "$1" "$INPUTS/eval.lua" 5; }
+lua5.2_setup() { lua_old_setup 5.2; CPPFLAGS_P="$CPPFLAGS_P -DLUA_COMPAT_ALL"; }
+lua5.2_train() { "$1" "$INPUTS/train.lua" 12; }
+lua5.2_eval() { echo "$1" "$INPUTS/eval.lua" 4; }
+lua5.1_setup() { lua_old_setup 5.1; }
+lua5.1_train() { "$1" "$INPUTS/train.lua" 16; }
+lua5.1_eval() { echo "$1" "$INPUTS/eval.lua" 4; }
 
 mujs_setup() {
 	local d
@@ -331,13 +354,7 @@ expat_setup() {
 	SRCS=("$d"/lib/{xmlparse,xmlrole,xmltok}.c "$d"/xmlwf/{codepage,readfilemap,xmlfile,xmlwf}.c)
 	CPPFLAGS_P="-I$c -I$d/lib" LDLIBS_P=""
 	# xmlwf checks the documents and writes them in canonical form to -d DIR.
-	mkdir -p "$BENCH_WORK/xml-out"
-	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-catalog.xml" || die "expat: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-feed.xml" || die "expat: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-eval-feed.xml" || die "expat: xml-gen.awk failed"
+	xml_docs expat
 }
 # Training: a catalog document and, as for gawk, a smaller feed document of another seed (the
 # evaluation's shape); evaluation: a larger feed document.
@@ -497,6 +514,354 @@ xz_data() { comp_data xz -6 xz; }
 xz_train() { comp_train "$1" -6 xz 1; }
 xz_eval() { comp_eval "$1" -6 xz; }
 
+pcre2_setup() {
+	local d c=$BENCH_WORK/pcre2-cfg f i
+	d=$(deb_source pcre2 10.42-1) || exit 2
+	# config.h and pcre2.h from its configure (8-bit library, Unicode, no JIT: the interpreter
+	# pcre2_match is what the builds differ in), the default character tables, and pcre2grep.
+	if [ ! -s "$c/src/pcre2.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-jit --disable-shared --disable-pcre2grep-libz \
+			--disable-pcre2grep-libbz2 >configure.log 2>&1) || die "pcre2: configure failed (see $c/configure.log)"
+		cp "$d/src/pcre2_chartables.c.dist" "$c/src/pcre2_chartables.c"
+	fi
+	SRCS=("$c/src/pcre2_chartables.c" "$d/src/pcre2grep.c")
+	for f in auto_possess compile config context convert dfa_match error extuni find_bracket maketables match \
+		match_data newline ord2utf pattern_info script_run serialize string_utils study substitute substring \
+		tables ucd valid_utf xclass; do SRCS+=("$d/src/pcre2_$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DPCRE2_CODE_UNIT_WIDTH=8 -DPCRE2_STATIC -I$c/src -I$d/src" LDLIBS_P=""
+	# Training text: C headers (/usr/include/linux, 3.6 MB, twice); evaluation text: English prose,
+	# PCRE2's own manual pages (doc/*.txt, 0.7 MB) 20 times.
+	if [ ! -s "$BENCH_WORK/pcre2-eval.txt" ]; then
+		cat /usr/include/linux/*.h /usr/include/linux/*.h >"$BENCH_WORK/pcre2-train.txt"
+		for i in $(seq 1 20); do cat "$d"/doc/*.txt; done >"$BENCH_WORK/pcre2-eval.txt"
+	fi
+}
+# pcre2grep -c with several patterns per run (each line is tried against each pattern): training
+# patterns for code (declarations, hex defines, identifiers, a backreference, caseless words);
+# evaluation patterns for prose (names, doubled words, quoted strings, numbers, option lists),
+# other constructs and other text.
+pcre2_train() {
+	local t=$BENCH_WORK/pcre2-train.txt i
+	for i in 1 2 3 4 5; do pcre2_train1 "$1" "$t" || return 1; done
+}
+pcre2_train1() {
+	local t=$2
+	"$1" -c -e '\b(struct|union|enum)\s+\w+\s*\{' -e '#define\s+[A-Z_][A-Z0-9_]*\s+\(?0x[0-9a-fA-F]+' \
+		-e '^\s*/\*.*\*/\s*$' -e '(\w+)\s*=\s*\1\b' "$t" >/dev/null &&
+		"$1" -c -i -e 'error|fail(ed|ure)?|invalid' -e '[a-z]+_[a-z]+_[a-z]+\(' -e '\b__u(8|16|32|64)\s+\w+;' "$t" >/dev/null &&
+		"$1" -o -e '\b[A-Z][A-Z0-9_]{3,}\b' "$t" >/dev/null
+}
+pcre2_eval() {
+	echo "$1" -c -e "'\b[A-Z][a-z]+ [A-Z][a-z]+\b'" -e "'(?i)\bpattern(s|ed)?\b'" -e "'\b(\w+) \1\b'" \
+		-e "'\"[^\"]*\"'" -e "'\d+(\.\d+)+'" -e "'^\s+-[a-zA-Z-]+'" -e "'the\s+\w+\s+of'" "$BENCH_WORK/pcre2-eval.txt"
+}
+
+nasm_setup() {
+	local d c=$BENCH_WORK/nasm-cfg f
+	d=$(deb_source nasm) || exit 2
+	# config/config.h from its configure; nasm and the library objects of its Makefile (the
+	# generated x86/ tables and macros.c are in the source), with the code-generation flags its
+	# configure picks that change semantics (-fwrapv, -fno-common); not nasmlib/errfile.c (ndisasm's
+	# error_file, which nasm.c defines: the library archive leaves it out of nasm).
+	if [ ! -s "$c/config/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1) || die "nasm: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d/asm/nasm.c")
+	for f in stdlib/snprintf stdlib/vsnprintf stdlib/strlcpy stdlib/strnlen stdlib/strrchrnul nasmlib/ver \
+		nasmlib/alloc nasmlib/asprintf nasmlib/crc32 nasmlib/crc64 nasmlib/md5c nasmlib/string \
+		nasmlib/nctype nasmlib/file nasmlib/mmap nasmlib/ilog2 nasmlib/realpath nasmlib/path nasmlib/filename \
+		nasmlib/rlimit nasmlib/zerobuf nasmlib/readnum nasmlib/bsi nasmlib/rbtree nasmlib/hashtbl nasmlib/raa \
+		nasmlib/saa nasmlib/strlist nasmlib/perfhash nasmlib/badenum common/common x86/insnsa x86/insnsb \
+		x86/insnsd x86/insnsn x86/regs x86/regvals x86/regflags x86/regdis x86/disp8 x86/iflag asm/error \
+		asm/floats asm/directiv asm/directbl asm/pragma asm/assemble asm/labels asm/parser asm/preproc asm/quote \
+		asm/pptok asm/listing asm/eval asm/exprlib asm/exprdump asm/stdscan asm/strfunc asm/tokhash \
+		asm/segalloc asm/rdstrnum asm/srcfile macros/macros output/outform output/outlib output/legacy \
+		output/nulldbg output/nullout output/outbin output/outaout output/outcoff output/outelf output/outobj \
+		output/outas86 output/outdbg output/outieee output/outmacho output/codeview disasm/disasm disasm/sync \
+		asm/warnings; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -fwrapv -fno-common -U__STRICT_ANSI__ -I$c -I$d -I$d/include -I$d/x86 -I$d/asm"
+	CPPFLAGS_P="$CPPFLAGS_P -I$d/disasm -I$d/output" LDLIBS_P=""
+	export NASM_T=$d/test
+	# Evaluation input: other test files, 10 copies in one source (the repeated macro definitions
+	# only warn).
+	if [ ! -s "$BENCH_WORK/nasm-eval.asm" ]; then
+		for f in $(seq 1 10); do
+			cat "$NASM_T"/{avx2,avx005,testnos3,lwp,avx512cd,avx512er,floatexp}.asm
+		done >"$BENCH_WORK/nasm-eval.asm"
+	fi
+}
+# nasm's instruction-set test files (test/*.asm; -DSRC makes their testcase macro emit the
+# instructions), assembled to ELF64 objects: training on the AVX-512 foundation set (1 MB),
+# RIP-relative addressing and x87/SSE float constants, 5 times; evaluation on other files: AVX2,
+# AVX (avx005), 3DNow/SSE (testnos3), LWP, the AVX-512 CD and ER sets and float expressions.
+nasm_train() {
+	local i f
+	for i in 1 2 3 4 5; do
+		for f in avx512f riprel floatx; do
+			"$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$NASM_T/$f.asm" 2>/dev/null || return 1
+		done
+	done
+}
+nasm_eval() { echo "$1" -DSRC -f elf64 -o "$BENCH_WORK/nasm-out.o" "$BENCH_WORK/nasm-eval.asm" "2>/dev/null"; }
+
+libyaml_setup() {
+	local d
+	d=$(deb_source libyaml) || exit 2
+	# The library and its test suite's parse/emit driver (tests/example-reformatter.c: stdin ->
+	# events -> stdout); the version macros its CMake build writes to config.h.
+	SRCS=("$d"/src/{api,dumper,emitter,loader,parser,reader,scanner,writer}.c "$d/tests/example-reformatter.c")
+	CPPFLAGS_P="-I$d/include -DYAML_DECLARE_STATIC -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2"
+	CPPFLAGS_P="$CPPFLAGS_P -DYAML_VERSION_PATCH=5 -DYAML_VERSION_STRING=\"0.2.5\"" LDLIBS_P=""
+	[ -s "$BENCH_WORK/yaml-train-config.yaml" ] || awk -v N=60000 -v S=1 -v M=config -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-train-config.yaml" || die "libyaml: yaml-gen.awk failed"
+	[ -s "$BENCH_WORK/yaml-train-records.yaml" ] || awk -v N=15000 -v S=3 -v M=records -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-train-records.yaml" || die "libyaml: yaml-gen.awk failed"
+	[ -s "$BENCH_WORK/yaml-eval-records.yaml" ] || awk -v N=40000 -v S=2 -v M=records -f "$INPUTS/yaml-gen.awk" \
+		>"$BENCH_WORK/yaml-eval-records.yaml" || die "libyaml: yaml-gen.awk failed"
+}
+# Training: a block-style configuration (yaml-gen.awk config, seed 1) and, as for expat, a smaller
+# file of the evaluation's shape with another seed; evaluation: records (flow collections,
+# anchors, tags, folded scalars), seed 2.
+libyaml_train() {
+	local i
+	for i in 1 2; do
+		"$1" <"$BENCH_WORK/yaml-train-config.yaml" >/dev/null && "$1" <"$BENCH_WORK/yaml-train-records.yaml" >/dev/null ||
+			return 1
+	done
+}
+libyaml_eval() { echo "$1" "<$BENCH_WORK/yaml-eval-records.yaml" ">/dev/null"; }
+
+m4_setup() {
+	local d c=$BENCH_WORK/m4-cfg f
+	d=$(deb_source m4) || exit 2
+	need_pkgs autoconf
+	# lib/config.h from its configure and its gnulib library (lib/libm4.a, built once by its
+	# Makefile with its own -O2: the same in every build; regex, obstack and hash are there), src/*.c
+	# compiled by the bench.
+	if [ ! -s "$c/lib/libm4.a" ]; then
+		mkdir -p "$c"
+		# (Debian's patches leave configure.ac newer than Makefile.in: without the tool overrides
+		# make would rerun automake and autoconf in the source tree.)
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1 &&
+			make -C lib ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true >make.log 2>&1) ||
+			die "m4: configure failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in m4 builtin debug eval format freeze input macro output path symtab; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-I$c/lib -I$d/lib" LDLIBS_P="$c/lib/libm4.a"
+	M4_TRAIN="$d $(deb_source flex)" M4_EVAL="$(deb_source pcre2 10.42-1) $(deb_source libxml2)" || exit 2
+	export M4_TRAIN M4_EVAL
+}
+# m4 as autoconf runs it (autom4te's command line: autoconf's frozen state, traces into a debug
+# file) on the configure.ac of Debian sources: training on m4's own (gnulib, 1.6 s) and flex's,
+# twice; evaluation on pcre2's and libxml2's.
+m4_autoconf() {
+	(cd "$2" && "$1" --nesting-limit=1024 --gnu --include=/usr/share/autoconf --debug=aflq \
+		--debugfile="$BENCH_WORK/m4-traces" --trace=AC_CONFIG_FILES --trace=AC_CONFIG_HEADERS \
+		--trace=AC_DEFINE_TRACE_LITERAL --trace=AC_INIT --trace=AC_SUBST --trace=AC_SUBST_TRACE --trace=AH_OUTPUT \
+		--trace=AM_CONDITIONAL --trace=AM_INIT_AUTOMAKE --trace=LT_INIT --trace=_m4_warn --trace=include \
+		--trace=m4_include --trace=m4_pattern_allow --trace=m4_pattern_forbid --trace=sinclude \
+		--reload-state=/usr/share/autoconf/autoconf/autoconf.m4f --undefine=__m4_version__ aclocal.m4 \
+		/usr/share/autoconf/autoconf/trailer.m4 configure.ac >/dev/null 2>&1)
+}
+m4_train() {
+	local i s
+	for i in 1 2; do
+		for s in $M4_TRAIN; do m4_autoconf "$1" "$s" || return 1; done
+	done
+}
+m4_eval() {
+	printf '%s\n' "$(declare -f m4_autoconf)" 'set -e; BENCH_WORK=$2; m4_autoconf "$1" "$3"; m4_autoconf "$1" "$4"' \
+		>"$BENCH_WORK/m4-eval.sh"
+	echo bash "$BENCH_WORK/m4-eval.sh" "$1" "$BENCH_WORK" $M4_EVAL
+}
+
+# xml_docs: the generated XML documents of expat's benchmark (xml-gen.awk), shared with libxml2.
+xml_docs() {
+	mkdir -p "$BENCH_WORK/xml-out"
+	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-catalog.xml" || die "$1: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-train-feed.xml" || die "$1: xml-gen.awk failed"
+	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
+		>"$BENCH_WORK/xml-eval-feed.xml" || die "$1: xml-gen.awk failed"
+}
+
+libxml2_setup() {
+	local d c=$BENCH_WORK/libxml2-cfg f
+	d=$(deb_source libxml2) || exit 2
+	# config.h and include/libxml/xmlversion.h from its configure (no threads, zlib, lzma, ICU,
+	# HTTP, FTP, readline, Python), the library's sources of its Makefile, and xmllint.
+	if [ ! -s "$c/include/libxml/xmlversion.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-python --without-zlib --without-lzma --without-icu --without-threads \
+			--without-http --without-ftp --without-readline --without-history --disable-shared >configure.log 2>&1) ||
+			die "libxml2: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d/xmllint.c")
+	for f in SAX entities encoding error parserInternals parser tree hash list xmlIO xmlmemory uri valid xlink \
+		HTMLparser HTMLtree debugXML xpath xpointer xinclude nanohttp nanoftp catalog globals threads c14n \
+		xmlstring buf xmlregexp xmlschemas xmlschemastypes xmlunicode xmlreader relaxng dict SAX2 xmlwriter \
+		legacy chvalid pattern xmlsave xmlmodule schematron xzlib; do SRCS+=("$d/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/include -I$d/include" LDLIBS_P="-lm"
+	xml_docs libxml2
+}
+# The documents of expat's benchmark. Training: xmllint parses the catalog document (internal
+# DTD subset, entities), evaluates an XPath sum over it and re-indents (--format) the smaller feed
+# document of another seed; evaluation: --format of the larger feed document (seed 2).
+libxml2_train() {
+	"$1" --noout "$BENCH_WORK/xml-train-catalog.xml" &&
+		"$1" --xpath 'sum(//price)' "$BENCH_WORK/xml-train-catalog.xml" >/dev/null &&
+		"$1" --format "$BENCH_WORK/xml-train-feed.xml" >/dev/null
+}
+libxml2_eval() { echo "$1" --format "$BENCH_WORK/xml-eval-feed.xml" ">/dev/null"; }
+
+flex_setup() {
+	local d c=$BENCH_WORK/flex-cfg f
+	d=$(deb_source flex) || exit 2
+	# src/config.h from its configure; the flex program's sources (parse.c, scan.c and skel.c are
+	# generated in the source package). flex pipes its output through m4 (a child process, in
+	# the CPU time of every build alike).
+	if [ ! -s "$c/src/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --disable-shared >configure.log 2>&1) ||
+			die "flex: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for f in buf ccl dfa ecs filter gen main misc nfa options parse regex scan scanflags scanopt skel sym tables \
+		tables_shared tblcmp yylex; do SRCS+=("$d/src/$f.c"); done
+	# -fno-tree-loop-vectorize in all four builds: gcc 12.2 stops with an internal compiler error
+	# (SIGFPE in the vect pass, tblcmp.c mktemplate) on one of our AutoFDO profiles (bench/NOTES.md).
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c/src -I$d/src -fno-tree-loop-vectorize" LDLIBS_P="-lm"
+	[ -s "$BENCH_WORK/flex-train-keywords.l" ] || awk -v N=3000 -v S=1 -v M=keywords -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-train-keywords.l" || die "flex: flex-gen.awk failed"
+	[ -s "$BENCH_WORK/flex-train-patterns.l" ] || awk -v N=300 -v S=3 -v M=patterns -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-train-patterns.l" || die "flex: flex-gen.awk failed"
+	[ -s "$BENCH_WORK/flex-eval-patterns.l" ] || awk -v N=280 -v S=2 -v M=patterns -f "$INPUTS/flex-gen.awk" \
+		>"$BENCH_WORK/flex-eval-patterns.l" || die "flex: flex-gen.awk failed"
+}
+# Scanner specifications (flex-gen.awk; flex's time grows faster than linearly with the pattern
+# rules): training on a keyword-heavy language lexer (3000 rules, seed 1) with the default table
+# compression and full tables (-Cf), and, as for expat, a pattern-rule spec of another seed (300
+# rules, seed 3) with the default and with -Cem; evaluation: 280 pattern rules, seed 2, default.
+flex_train() {
+	"$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-keywords.l" &&
+		"$1" -Cf -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-keywords.l" &&
+		"$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-patterns.l" &&
+		"$1" -Cem -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-train-patterns.l"
+}
+flex_eval() { echo "$1" -o "$BENCH_WORK/flex-out.c" "$BENCH_WORK/flex-eval-patterns.l"; }
+
+cjson_setup() {
+	local d
+	d=$(deb_source cjson) || exit 2
+	# The library and its fuzzing driver (fuzzing/afl.c: reads one file, parses it, prints it back
+	# as the file's first two characters say).
+	SRCS=("$d/cJSON.c" "$d/fuzzing/afl.c") CPPFLAGS_P="-I$d" LDLIBS_P="-lm"
+	# Training: jq's orders (orders-gen.awk, seed 1) as one array, printed buffered and formatted,
+	# and a GeoJSON-like collection (json-gen.awk, seed 3) printed unformatted; evaluation: a
+	# larger collection of seed 2.
+	[ -s "$BENCH_WORK/cjson-train-orders.json" ] || awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" |
+		awk 'BEGIN { printf "bf[" } { printf "%s%s", (NR > 1 ? "," : ""), $0 } END { print "]" }' \
+		>"$BENCH_WORK/cjson-train-orders.json" || die "cjson: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/cjson-train-geo.json" ] || awk -v N=30000 -v S=3 -v F=uu -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/cjson-train-geo.json" || die "cjson: json-gen.awk failed"
+	[ -s "$BENCH_WORK/cjson-eval-geo.json" ] || awk -v N=25000 -v S=2 -v F=uu -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/cjson-eval-geo.json" || die "cjson: json-gen.awk failed"
+}
+cjson_train() {
+	local i
+	for i in 1 2; do
+		"$1" "$BENCH_WORK/cjson-train-orders.json" yes >/dev/null &&
+			"$1" "$BENCH_WORK/cjson-train-geo.json" yes >/dev/null || return 1
+	done
+}
+cjson_eval() { echo "$1" "$BENCH_WORK/cjson-eval-geo.json" yes ">/dev/null"; }
+
+zlib_setup() {
+	local d
+	d=$(deb_source zlib) || exit 2
+	# The library and its test/minigzip.c (gzip-like command line: -1..-9, -d, -c).
+	SRCS=("$d"/{adler32,compress,crc32,deflate,gzclose,gzlib,gzread,gzwrite,infback,inffast,inflate,inftrees,trees,uncompr,zutil}.c
+		"$d/test/minigzip.c")
+	CPPFLAGS_P="-I$d -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN" LDLIBS_P=""
+	comp_files zlib 10000000
+}
+# As for the other compressors: level 6 (gzip's default) on the headers tar, compress and
+# decompress 8 times; evaluation: the first 10 MB of cc1 (minigzip has no -q: own commands).
+zlib_data() { "$BENCH_WORK/build/zlib/base/prog" -6 -c "$COMP_EVAL" >"$COMP_EVAL.gz" || die "zlib: cannot compress $COMP_EVAL"; }
+zlib_train() {
+	local i
+	for i in $(seq 1 8); do
+		"$1" -6 -c "$COMP_TRAIN" >"$COMP_TRAIN.gz" && "$1" -d -c "$COMP_TRAIN.gz" >/dev/null || return 1
+	done
+}
+zlib_eval() {
+	printf '%s\n' 'set -e; "$1" -6 -c "$2" >/dev/null; "$1" -d -c "$2.gz" >/dev/null' >"$BENCH_WORK/zlib-eval.sh"
+	echo sh "$BENCH_WORK/zlib-eval.sh" "$1" "$COMP_EVAL"
+}
+
+dash_setup() {
+	local d c=$BENCH_WORK/dash-cfg f
+	d=$(deb_source dash) || exit 2
+	# config.h from its configure and the sources its Makefile generates with its own helper
+	# programs (builtins, init, nodes, signames, syntax, tokens); Debian's priv.c is in the list
+	# (its Makefile.in predates the patch that adds it).
+	if [ ! -s "$c/src/syntax.c" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 &&
+			make -C src ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true builtins.h builtins.c init.c nodes.h \
+				nodes.c signames.c syntax.h syntax.c token.h token_vars.h >make.log 2>&1) ||
+			die "dash: cannot generate its sources (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in alias arith_yacc arith_yylex cd error eval exec expand histedit input jobs mail main memalloc miscbltin \
+		mystring options parser priv redir show trap output bltin/printf system bltin/test bltin/times var; do
+		SRCS+=("$d/src/$f.c")
+	done
+	for f in builtins init nodes signames syntax; do SRCS+=("$c/src/$f.c"); done
+	CPPFLAGS_P="-include $c/config.h -DBSD=1 -DSHELL -I$c/src -I$d/src" LDLIBS_P=""
+}
+# Shell scripts of builtins only (no fork in the loops): train.dash 24 (arithmetic loops, a
+# recursive function, ${x%%pat} expansions, case, printf, test); evaluation: eval.dash 14 (a
+# sieve through eval, string reversal, a read loop over a here-document, getopts, shift).
+dash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+dash_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
+
+yajl_setup() {
+	local d c=$BENCH_WORK/yajl-cfg
+	d=$(deb_source yajl) || exit 2
+	# The library and its json_reformat tool (stdin -> stdout); the public headers where its CMake
+	# build puts them (include/yajl/) with the yajl_version.h it generates.
+	if [ ! -s "$c/include/yajl/yajl_version.h" ]; then
+		mkdir -p "$c/include/yajl"
+		cp "$d"/src/api/*.h "$c/include/yajl/" &&
+			sed 's/${YAJL_MAJOR}/2/; s/${YAJL_MINOR}/1/; s/${YAJL_MICRO}/0/' "$d/src/api/yajl_version.h.cmake" \
+				>"$c/include/yajl/yajl_version.h" || die "yajl: cannot write $c/include"
+	fi
+	SRCS=("$d"/src/{yajl,yajl_alloc,yajl_buf,yajl_encode,yajl_gen,yajl_lex,yajl_parser,yajl_tree,yajl_version}.c
+		"$d/reformatter/json_reformat.c")
+	CPPFLAGS_P="-I$c/include -I$d/src" LDLIBS_P=""
+	# Training: jq's orders as a stream of documents (-s), beautified, and a GeoJSON-like
+	# collection (json-gen.awk, seed 3) minimised (-m); evaluation: a collection of seed 2, beautified.
+	[ -s "$BENCH_WORK/yajl-train-orders.json" ] || awk -v N=60000 -v S=1 -f "$INPUTS/orders-gen.awk" \
+		>"$BENCH_WORK/yajl-train-orders.json" || die "yajl: orders-gen.awk failed"
+	[ -s "$BENCH_WORK/yajl-train-geo.json" ] || awk -v N=30000 -v S=3 -v F= -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/yajl-train-geo.json" || die "yajl: json-gen.awk failed"
+	[ -s "$BENCH_WORK/yajl-eval-geo.json" ] || awk -v N=100000 -v S=2 -v F= -f "$INPUTS/json-gen.awk" \
+		>"$BENCH_WORK/yajl-eval-geo.json" || die "yajl: json-gen.awk failed"
+}
+yajl_train() {
+	local i
+	for i in 1 2 3 4 5; do
+		"$1" -s <"$BENCH_WORK/yajl-train-orders.json" >/dev/null &&
+			"$1" -m <"$BENCH_WORK/yajl-train-geo.json" >/dev/null || return 1
+	done
+}
+yajl_eval() { echo "$1" "<$BENCH_WORK/yajl-eval-geo.json" ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
@@ -619,6 +984,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
