@@ -43,6 +43,16 @@ PROGRAMS=${*:-recsort mujs gawk jq jimtcl}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
+# gen_input FILE GENERATOR VAR=VALUE...: FILE from bench/inputs/GENERATOR (awk -v VAR=VALUE ...),
+# once: kept across runs, written whole or not at all.
+gen_input() {
+	local f=$1 g=$2 a=() v
+	shift 2
+	[ -s "$f" ] && return 0
+	for v in "$@"; do a+=(-v "$v"); done
+	awk "${a[@]}" -f "$INPUTS/$g" >"$f.tmp" && mv "$f.tmp" "$f" || { rm -f "$f.tmp"; die "$g failed (for $f)"; }
+}
+
 # ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it;
 # an optional <p>_data runs after the base build (inputs made by the program itself).
 
@@ -170,10 +180,8 @@ gawk_eval() { echo "$1" -v N=150000 -f "$INPUTS/eval.awk"; }
 # one-true-awk is ~2.5x slower than mawk).
 awklog_data() {
 	AWKLOG_TRAIN=$BENCH_WORK/awklog-train-$2.log AWKLOG_EVAL=$BENCH_WORK/awklog-eval-$3.log
-	[ -s "$AWKLOG_TRAIN" ] ||
-		awk -v N="$2" -v S=1 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_TRAIN" || die "$1: awklog-gen.awk failed"
-	[ -s "$AWKLOG_EVAL" ] ||
-		awk -v N="$3" -v S=2 -f "$INPUTS/awklog-gen.awk" >"$AWKLOG_EVAL" || die "$1: awklog-gen.awk failed"
+	gen_input "$AWKLOG_TRAIN" awklog-gen.awk N="$2" S=1
+	gen_input "$AWKLOG_EVAL" awklog-gen.awk N="$3" S=2
 	export AWKLOG_TRAIN AWKLOG_EVAL
 }
 # Training: the traffic report (awklog-train.awk) and, as for gawk, the evaluation's script on the
@@ -324,10 +332,8 @@ jq_setup() {
 	for f in builtin bytecode compile execute jq_test jv jv_alloc jv_aux jv_dtoa jv_file jv_parse jv_print \
 		jv_unicode linker locfile util lexer parser main; do SRCS+=("$d/src/$f.c"); done
 	CPPFLAGS_P="-I$g -I$d -I$d/src -D_GNU_SOURCE -DIEEE_8087$m" LDLIBS_P="-lonig -lm"
-	[ -s "$BENCH_WORK/orders-train.json" ] ||
-		awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-train.json" || die "jq: orders-gen.awk failed"
-	[ -s "$BENCH_WORK/orders-eval.json" ] ||
-		awk -v N=25000 -v S=2 -f "$INPUTS/orders-gen.awk" >"$BENCH_WORK/orders-eval.json" || die "jq: orders-gen.awk failed"
+	gen_input "$BENCH_WORK/orders-train.json" orders-gen.awk N=40000 S=1
+	gen_input "$BENCH_WORK/orders-eval.json" orders-gen.awk N=25000 S=2
 }
 # Orders as JSON lines (orders-gen.awk): training on train.jq (slurped, grouped) and, as for gawk,
 # on eval.jq over the training orders; evaluation: eval.jq (a CSV row per order) on other orders.
@@ -614,12 +620,9 @@ libyaml_setup() {
 	SRCS=("$d"/src/{api,dumper,emitter,loader,parser,reader,scanner,writer}.c "$d/tests/example-reformatter.c")
 	CPPFLAGS_P="-I$d/include -DYAML_DECLARE_STATIC -DYAML_VERSION_MAJOR=0 -DYAML_VERSION_MINOR=2"
 	CPPFLAGS_P="$CPPFLAGS_P -DYAML_VERSION_PATCH=5 -DYAML_VERSION_STRING=\"0.2.5\"" LDLIBS_P=""
-	[ -s "$BENCH_WORK/yaml-train-config.yaml" ] || awk -v N=60000 -v S=1 -v M=config -f "$INPUTS/yaml-gen.awk" \
-		>"$BENCH_WORK/yaml-train-config.yaml" || die "libyaml: yaml-gen.awk failed"
-	[ -s "$BENCH_WORK/yaml-train-records.yaml" ] || awk -v N=15000 -v S=3 -v M=records -f "$INPUTS/yaml-gen.awk" \
-		>"$BENCH_WORK/yaml-train-records.yaml" || die "libyaml: yaml-gen.awk failed"
-	[ -s "$BENCH_WORK/yaml-eval-records.yaml" ] || awk -v N=40000 -v S=2 -v M=records -f "$INPUTS/yaml-gen.awk" \
-		>"$BENCH_WORK/yaml-eval-records.yaml" || die "libyaml: yaml-gen.awk failed"
+	gen_input "$BENCH_WORK/yaml-train-config.yaml" yaml-gen.awk N=60000 S=1 M=config
+	gen_input "$BENCH_WORK/yaml-train-records.yaml" yaml-gen.awk N=15000 S=3 M=records
+	gen_input "$BENCH_WORK/yaml-eval-records.yaml" yaml-gen.awk N=40000 S=2 M=records
 }
 # Training: a block-style configuration (yaml-gen.awk config, seed 1) and, as for expat, a smaller
 # file of the evaluation's shape with another seed; evaluation: records (flow collections,
@@ -681,12 +684,9 @@ m4_eval() {
 # xml_docs: the generated XML documents of expat's benchmark (xml-gen.awk), shared with libxml2.
 xml_docs() {
 	mkdir -p "$BENCH_WORK/xml-out"
-	[ -s "$BENCH_WORK/xml-train-catalog.xml" ] || awk -v N=150000 -v S=1 -v M=catalog -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-catalog.xml" || die "$1: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-train-feed.xml" ] || awk -v N=40000 -v S=3 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-train-feed.xml" || die "$1: xml-gen.awk failed"
-	[ -s "$BENCH_WORK/xml-eval-feed.xml" ] || awk -v N=90000 -v S=2 -v M=feed -f "$INPUTS/xml-gen.awk" \
-		>"$BENCH_WORK/xml-eval-feed.xml" || die "$1: xml-gen.awk failed"
+	gen_input "$BENCH_WORK/xml-train-catalog.xml" xml-gen.awk N=150000 S=1 M=catalog
+	gen_input "$BENCH_WORK/xml-train-feed.xml" xml-gen.awk N=40000 S=3 M=feed
+	gen_input "$BENCH_WORK/xml-eval-feed.xml" xml-gen.awk N=90000 S=2 M=feed
 }
 
 libxml2_setup() {
@@ -735,12 +735,9 @@ flex_setup() {
 	# -fno-tree-loop-vectorize in all four builds: gcc 12.2 stops with an internal compiler error
 	# (SIGFPE in the vect pass, tblcmp.c mktemplate) on one of our AutoFDO profiles (bench/NOTES.md).
 	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c/src -I$d/src -fno-tree-loop-vectorize" LDLIBS_P="-lm"
-	[ -s "$BENCH_WORK/flex-train-keywords.l" ] || awk -v N=3000 -v S=1 -v M=keywords -f "$INPUTS/flex-gen.awk" \
-		>"$BENCH_WORK/flex-train-keywords.l" || die "flex: flex-gen.awk failed"
-	[ -s "$BENCH_WORK/flex-train-patterns.l" ] || awk -v N=300 -v S=3 -v M=patterns -f "$INPUTS/flex-gen.awk" \
-		>"$BENCH_WORK/flex-train-patterns.l" || die "flex: flex-gen.awk failed"
-	[ -s "$BENCH_WORK/flex-eval-patterns.l" ] || awk -v N=280 -v S=2 -v M=patterns -f "$INPUTS/flex-gen.awk" \
-		>"$BENCH_WORK/flex-eval-patterns.l" || die "flex: flex-gen.awk failed"
+	gen_input "$BENCH_WORK/flex-train-keywords.l" flex-gen.awk N=3000 S=1 M=keywords
+	gen_input "$BENCH_WORK/flex-train-patterns.l" flex-gen.awk N=300 S=3 M=patterns
+	gen_input "$BENCH_WORK/flex-eval-patterns.l" flex-gen.awk N=280 S=2 M=patterns
 }
 # Scanner specifications (flex-gen.awk; flex's time grows faster than linearly with the pattern
 # rules): training on a keyword-heavy language lexer (3000 rules, seed 1) with the default table
@@ -766,10 +763,8 @@ cjson_setup() {
 	[ -s "$BENCH_WORK/cjson-train-orders.json" ] || awk -v N=40000 -v S=1 -f "$INPUTS/orders-gen.awk" |
 		awk 'BEGIN { printf "bf[" } { printf "%s%s", (NR > 1 ? "," : ""), $0 } END { print "]" }' \
 		>"$BENCH_WORK/cjson-train-orders.json" || die "cjson: orders-gen.awk failed"
-	[ -s "$BENCH_WORK/cjson-train-geo.json" ] || awk -v N=30000 -v S=3 -v F=uu -f "$INPUTS/json-gen.awk" \
-		>"$BENCH_WORK/cjson-train-geo.json" || die "cjson: json-gen.awk failed"
-	[ -s "$BENCH_WORK/cjson-eval-geo.json" ] || awk -v N=25000 -v S=2 -v F=uu -f "$INPUTS/json-gen.awk" \
-		>"$BENCH_WORK/cjson-eval-geo.json" || die "cjson: json-gen.awk failed"
+	gen_input "$BENCH_WORK/cjson-train-geo.json" json-gen.awk N=30000 S=3 F=uu
+	gen_input "$BENCH_WORK/cjson-eval-geo.json" json-gen.awk N=25000 S=2 F=uu
 }
 cjson_train() {
 	local i
@@ -846,12 +841,9 @@ yajl_setup() {
 	CPPFLAGS_P="-I$c/include -I$d/src" LDLIBS_P=""
 	# Training: jq's orders as a stream of documents (-s), beautified, and a GeoJSON-like
 	# collection (json-gen.awk, seed 3) minimised (-m); evaluation: a collection of seed 2, beautified.
-	[ -s "$BENCH_WORK/yajl-train-orders.json" ] || awk -v N=60000 -v S=1 -f "$INPUTS/orders-gen.awk" \
-		>"$BENCH_WORK/yajl-train-orders.json" || die "yajl: orders-gen.awk failed"
-	[ -s "$BENCH_WORK/yajl-train-geo.json" ] || awk -v N=30000 -v S=3 -v F= -f "$INPUTS/json-gen.awk" \
-		>"$BENCH_WORK/yajl-train-geo.json" || die "yajl: json-gen.awk failed"
-	[ -s "$BENCH_WORK/yajl-eval-geo.json" ] || awk -v N=100000 -v S=2 -v F= -f "$INPUTS/json-gen.awk" \
-		>"$BENCH_WORK/yajl-eval-geo.json" || die "yajl: json-gen.awk failed"
+	gen_input "$BENCH_WORK/yajl-train-orders.json" orders-gen.awk N=60000 S=1
+	gen_input "$BENCH_WORK/yajl-train-geo.json" json-gen.awk N=30000 S=3 F=
+	gen_input "$BENCH_WORK/yajl-eval-geo.json" json-gen.awk N=100000 S=2 F=
 }
 yajl_train() {
 	local i
