@@ -49,6 +49,15 @@ afdo_stack_recorders() {
 # afdo_section DUMP FN: the top-level record of FN in a `pgo convert --dump` listing.
 afdo_section() { awk -v fn="$2:" '$1 == fn { p = 1; print; next } /^[^ ]/ { p = 0 } p' "$1"; }
 
+# afdo_disas BIN FUNC: objdump's disassembly of FUNC in BIN.
+afdo_disas() { objdump -d "$1" | awk -v f="<$2>:" '$2 == f { m = 1 } /^$/ { m = 0 } m'; }
+
+# afdo_size BIN NAME: the ELF size in bytes of the global function NAME in BIN.
+afdo_size() {
+	local h
+	h=$(nm -S "$1" | awk -v n="$2" '$3 == "T" && $4 == n { print $2 }') && [ -n "$h" ] && echo $((16#$h))
+}
+
 # afdo_empty FILE: a valid gcc 12 AutoFDO profile with no functions (the control).
 afdo_empty() {
 	printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0' >"$1"

@@ -24,12 +24,11 @@ test_expect_success 'control: without the instance gcc does not inline mix' '
 
 test_expect_success 'build the profiled binary (callees in their own translation unit)' '
 	gcc -O2 -g -o stkinl stkinl.c stkinl-lib.c &&
-	objdump -d stkinl | awk "/<main>:/ { m = 1 } /^$/ { m = 0 } m" >main.dis &&
+	afdo_disas stkinl main >main.dis &&
 	test_grep "call.*<mix>" main.dis && test_grep "call.*<scramble>" main.dis &&
-	mix=$(nm -S stkinl | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T mix$/\1/p") &&
-	scr=$(nm -S stkinl | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T scramble$/\1/p") &&
-	echo "bytes: mix $((16#$mix)), scramble $((16#$scr)) (default threshold 320)" &&
-	test $((16#$mix)) -le 160 && test $((16#$scr)) -gt 320
+	mix=$(afdo_size stkinl mix) && scr=$(afdo_size stkinl scramble) &&
+	echo "bytes: mix $mix, scramble $scr (default threshold 320)" &&
+	test "$mix" -le 160 && test "$scr" -gt 320
 '
 
 for rec in $(afdo_stack_recorders); do

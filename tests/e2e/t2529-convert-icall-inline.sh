@@ -20,12 +20,11 @@ INLINED="Inlining hash/[0-9]* to main/"
 test_expect_success 'build the profiled binary (targets in other translation units)' '
 	grep -n "^int main" icall.c | grep -q "^22:" &&
 	gcc -O2 -g -o icall icall.c icall-lib.c stkinl-lib.c &&
-	objdump -d icall | awk "/<main>:/ { m = 1 } /^$/ { m = 0 } m" >main.dis &&
+	afdo_disas icall main >main.dis &&
 	test_grep "call  *\*" main.dis && test_grep -v "call.*<hash>" main.dis &&
-	hash=$(nm -S icall | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T hash$/\1/p") &&
-	scramble=$(nm -S icall | sed -n "s/^[0-9a-f]* \([0-9a-f]*\) T scramble$/\1/p") &&
-	echo "bytes: hash $((16#$hash)), scramble $((16#$scramble)) (default threshold 320)" &&
-	test $((16#$hash)) -le 160 && test $((16#$scramble)) -gt 320
+	hash=$(afdo_size icall hash) && scramble=$(afdo_size icall scramble) &&
+	echo "bytes: hash $hash, scramble $scramble (default threshold 320)" &&
+	test "$hash" -le 160 && test "$scramble" -gt 320
 '
 
 for rec in $(afdo_stack_recorders); do

@@ -24,7 +24,7 @@ for pie in pie no-pie; do
 	for dw in 4 5; do
 		test_expect_success "$pie DWARF $dw: the inlined-instance record makes gcc inline big into main" '
 			gcc -O2 -g -gdwarf-'$dw' -f'$pie' -'$pie' -DATTR="__attribute__((flatten))" -o big big.c &&
-			objdump -d big | awk "/<main>:/ { m = 1 } /^$/ { m = 0 } m" >main.dis &&
+			afdo_disas big main >main.dis &&
 			test_grep -v "call.*<big>" main.dis &&
 			for rec in $AFDO_RECORDERS; do
 				afdo_record $rec $rec.data ./big 10000000 &&
