@@ -476,6 +476,17 @@ int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side,
 
 		t->df = prior.d0 + d;
 		t->vmod = t->m0 > 0 ? gate_moderated_var(&prior, t->v0, t->s2, d) : 0;
+		/*
+		 * A floor of min(m0, 1) sample^2 per run. The prior is fitted on well-sampled
+		 * rows, and periodic sampling of steady loops makes those far steadier than
+		 * Poisson (s0^2 ~ 0.02 on tests/helpers/gate-work), so it would give a row seen
+		 * once a run a variance of ~0.02: 0,0,0,0,0 against 1,1,1,1,1 then tests as a
+		 * certain regression (p ~ 1e-13). Sampling cannot resolve a row finer than that:
+		 * below one sample a run its count is Poisson (Bernoulli), and above it the
+		 * period's phase alone moves each run's count by up to a sample.
+		 */
+		if (t->vmod < fmin(t->m0, 1.0))
+			t->vmod = fmin(t->m0, 1.0);
 		t->se = sqrt(t->vmod * (1.0 / kb + 1.0 / kh));
 		if (t->se > 0) {
 			t->t = diff / t->se;

@@ -85,7 +85,7 @@ struct gate_ftest {
 	double m0;             /* (mean_b + mean_h) / 2 */
 	double v0;             /* NB null variance per run: m0 + alpha m0^2 */
 	double s2;             /* pooled within-side sample variance, d = kB + kH - 2 df */
-	double vmod;           /* moderated variance */
+	double vmod;           /* moderated variance, at least min(m0, 1) */
 	double se;             /* standard error of mean_h - mean_b */
 	double t;
 	double df;             /* d0 + d */
@@ -95,6 +95,8 @@ struct gate_ftest {
 /*
  * Per-function moderated tests on a normalised matrix y (§4): pools s_f^2, fits the prior
  * on the rows with m0 >= min_m0 (all rows if fewer than 3 qualify), and fills res[nf].
+ * A row's moderated variance is never below min(m0, 1): Poisson for a row sampled less
+ * than once a run, one sample^2 above (the resolution of sampling).
  * *alpha_out and *prior_out (may be NULL) get the estimates.
  */
 int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side, double min_m0,

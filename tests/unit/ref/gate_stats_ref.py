@@ -122,6 +122,7 @@ def moderated(y, side, min_m0=10.0):
     use = well if well.sum() >= 3 else (m0 > 0)
     d0, s02 = fit_prior(s2[use] / v0[use], d)
     vmod = s02 * v0 if np.isinf(d0) else (d0 * s02 * v0 + d * s2) / (d0 + d)
+    vmod = np.maximum(vmod, np.minimum(m0, 1.0))  # the floor: sampling's resolution
     se = np.sqrt(vmod * (1 / kb + 1 / kh))
     t = (yh - yb) / se
     df = d0 + d
@@ -190,3 +191,17 @@ print("static const double ref_mod_alpha = %.15g, ref_mod_d0 = %s, ref_mod_s02 =
     alpha_m, "INFINITY" if np.isinf(d0_m) else "%.15g" % d0_m, s02_m))
 print(carr("ref_mod_t", t_m))
 print(carr("ref_mod_p", p_m))
+# Sparse rows next to well-sampled ones (5 + 5 runs): a function seen once in every head
+# run and never in the baseline has no within-side variance at all; the floor min(m0, 1)
+# keeps its p near the exact conditional test's 1/32 instead of ~0.
+S = np.array([
+    [400, 410, 395, 405, 398, 402, 399, 407, 396, 404],
+    [150, 140, 155, 148, 152, 149, 151, 146, 150, 147],
+    [60, 64, 58, 61, 63, 59, 62, 60, 61, 64],
+    [0, 0, 0, 0, 0, 1, 1, 1, 1, 1],
+    [0, 1, 0, 0, 0, 1, 1, 0, 1, 1],
+    [2, 1, 2, 1, 2, 2, 1, 2, 1, 2],
+], dtype=float)
+SSIDE = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+_, _, _, _, p_s = moderated(S, SSIDE)
+print(carr("ref_s_p", p_s))
