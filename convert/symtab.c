@@ -76,6 +76,7 @@ struct convert_symtab {
 	size_t nr_ranges, alloc_ranges;
 	struct convert_scopetree *trees; /* per CU, read on its first lookup */
 	unsigned char *have_tree;
+	struct pgo_u64map fn_dies;    /* function DIE offset -> name id << 32 | decl_line */
 };
 
 #define ST_ERROR(flags, ...)                                                          \
@@ -356,6 +357,7 @@ void convert_symtab_free(struct convert_symtab *st)
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
+	pgo_u64map_release(&st->fn_dies);
 	for (size_t i = 0; st->have_tree && i < st->nr_cus; i++)
 		if (st->have_tree[i])
 			convert_scopetree_release(&st->trees[i]);
@@ -512,6 +514,29 @@ static uint32_t die_udata(Dwarf_Die *die, unsigned int at, int integrate)
 	return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
 }
 
+/*
+ * Name and DW_AT_decl_line of a subprogram or inlined-subroutine DIE, once per DIE: both
+ * follow DW_AT_abstract_origin/DW_AT_specification, and every line address of a function
+ * (the explicit zeros) resolves the same few DIEs again; that lookup was half of convert's
+ * time on small recordings.
+ */
+static void fn_die_info(struct convert_symtab *st, Dwarf_Die *die, uint32_t *name,
+			uint32_t *decl_line)
+{
+	uint64_t *v;
+	int ret = pgo_u64map_get(&st->fn_dies, dwarf_dieoffset(die), &v);
+
+	if (ret == 0) {
+		*name = (uint32_t)(*v >> 32);
+		*decl_line = (uint32_t)*v;
+		return;
+	}
+	*name = die_name(st, die);
+	*decl_line = die_udata(die, DW_AT_decl_line, 1);
+	if (ret > 0)
+		*v = (uint64_t)*name << 32 | *decl_line;
+}
+
 static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl)
 {
 	Dwarf_Files *files;
@@ -591,8 +616,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	for (k = 0; k < nfn; k++) {
 		Dwarf_Die *d = &chain[fn[k]];
 
-		f.name = die_name(st, d);
-		f.start_line = die_udata(d, DW_AT_decl_line, 1);
+		fn_die_info(st, d, &f.name, &f.start_line);
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
 			Dwarf_Die *inl = &chain[fn[k + 1]];
