@@ -25,7 +25,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
-		"                   [--inline-max-size BYTES] [-v]\n"
+		"                   [--inline-max-size BYTES] [-q | -v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
@@ -50,6 +50,7 @@ static void usage(FILE *fp)
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
+		"  -q, --quiet         no summary lines (warnings and errors still print)\n"
 		"  -v, --verbose       more detail on stderr (repeatable)\n"
 		"\nfolded, json, svg (input: perf.data, or profile JSON files; output default stdout):\n"
 		CMD_RENDER_USAGE
@@ -141,6 +142,7 @@ int cmd_convert(int argc, char **argv)
 		{ "inline-max-size", required_argument, NULL, OPT_INLINE_MAX_SIZE },
 		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		CMD_RENDER_LONGOPTS,
@@ -153,11 +155,11 @@ int cmd_convert(int argc, char **argv)
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
 	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
 	char *default_out = NULL;
-	int c, verbose = 0, threads = 0, ret = PGO_EXIT_ERROR;
+	int c, verbose = 0, quiet = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
 	optind = 1;
 	opterr = 0; /* our own messages, in the form of every other error */
-	while ((c = getopt_long(argc, argv, ":t:i:b:o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:i:b:o:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			to = optarg;
@@ -201,6 +203,9 @@ int cmd_convert(int argc, char **argv)
 		case OPT_DUMP:
 			dump = optarg;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'v':
 			verbose++;
 			break;
@@ -222,8 +227,13 @@ int cmd_convert(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (verbose)
-		pgo_report_set_verbosity(verbose);
+	if (quiet && verbose) {
+		pgo_error("-q and -v cannot be combined");
+		ret = PGO_EXIT_USAGE;
+		goto out;
+	}
+	if (verbose || quiet)
+		pgo_report_set_verbosity(quiet ? -1 : verbose);
 	if (optind < argc) {
 		pgo_error("unexpected argument '%s'", argv[optind]);
 		usage(stderr);

@@ -14,7 +14,7 @@
 
 /* Name printed before every message ("pgo collect"); borrowed, must outlive all calls. */
 void pgo_report_set_prog(const char *name);
-/* 0 = errors and warnings, 1 = -v, 2 = -vv; -1 = -q (errors only). */
+/* 0 = errors, warnings and summaries, 1 = -v, 2 = -vv; -1 = -q (no pgo_info lines). */
 void pgo_report_set_verbosity(int level);
 int pgo_report_verbosity(void);
 

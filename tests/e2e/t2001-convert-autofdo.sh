@@ -20,6 +20,13 @@ test_expect_success 'pgo convert --to autofdo writes a profile and a summary' '
 	test_grep "hot.afdo: [0-9]+ functions" err &&
 	test_grep "samples: [1-9][0-9]* in hot, [1-9][0-9]* in other DSOs" err
 '
+test_expect_success '-q: the same profile, no summary; -q -v is a usage error' '
+	pgo convert -q --to autofdo -i hot.data -b hot -o quiet.afdo 2>err &&
+	cmp hot.afdo quiet.afdo &&
+	test_grep -v "functions|samples:" err &&
+	test_expect_code 64 pgo convert -q -v --to autofdo -i hot.data -b hot -o q2.afdo 2>err &&
+	test_grep "cannot be combined" err && test ! -e q2.afdo
+'
 test_expect_success '--dump shows the hot loop of work and the inline instances in main' '
 	pgo convert --dump hot.afdo >dump &&
 	test_grep "^afdo version 2: " dump &&
