@@ -19,6 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -250,6 +251,47 @@ jimtcl_setup() {
 # reached by the training); evaluation: eval.tcl with larger sizes.
 jimtcl_train() { "$1" "$INPUTS/train.tcl" 30 && "$1" "$INPUTS/eval.tcl" 30 1; }
 jimtcl_eval() { echo "$1" "$INPUTS/eval.tcl" 10 4; }
+
+tcl8.6_setup() {
+	local d c=$BENCH_WORK/tcl8.6-cfg l a f
+	d=$(deb_source tcl8.6) || exit 2
+	# tclsh as its unix/Makefile builds it (static, no threads): configure once, then the compile
+	# lines of `make -n tclsh` give the source list and the -D flags, written as a header (some
+	# values have spaces and quotes); the two files with their own -D flags (install paths) get a
+	# wrapper source that defines them, with the script library (init.tcl: TCL_LIBRARY, and the
+	# pkgconfig scriptdir tclsh looks at first) at the source's library/.
+	if [ ! -s "$c/defs.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/unix/configure" --disable-shared --disable-threads >configure.log 2>&1 &&
+			make -n tclsh 2>/dev/null | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | grep ' -c ' >cc.txt) ||
+			die "tcl8.6: configure failed (see $c/configure.log)"
+		l=$(head -1 "$c/cc.txt")
+		eval "set -- $l"
+		for a in "$@"; do
+			case "$a" in -D*=*) a=${a#-D}; echo "#define ${a%%=*} ${a#*=}" ;; -D*) echo "#define ${a#-D} 1" ;; esac
+		done >"$c/defs.h.tmp"
+		mkdir -p "$c/wrap"
+		printf '#define TCL_LIBRARY "%s/library"\n#define TCL_PACKAGE_PATH "%s/library"\n#include "%s/unix/tclUnixInit.c"\n' \
+			"$d" "$d" "$d" >"$c/wrap/tclUnixInit.c"
+		{ for a in BINDIR DOCDIR INCDIR LIBDIR; do
+			printf '#define CFG_INSTALL_%s "/usr/local"\n#define CFG_RUNTIME_%s "/usr/local"\n' "$a" "$a"; done
+		  printf '#define CFG_INSTALL_SCRDIR "%s/library"\n#define CFG_RUNTIME_SCRDIR "%s/library"\n' "$d" "$d"
+		  printf '#define CFG_RUNTIME_DLLFILE "libtcl8.6.a"\n#include "%s/generic/tclPkgConfig.c"\n' "$d"; } \
+			>"$c/wrap/tclPkgConfig.c"
+		mv "$c/defs.h.tmp" "$c/defs.h"
+	fi
+	SRCS=("$c/wrap/tclUnixInit.c" "$c/wrap/tclPkgConfig.c")
+	for f in $(grep -o '[^ ]*\.c$' "$c/cc.txt"); do
+		case "$f" in */tclUnixInit.c|*/tclPkgConfig.c) ;; *) SRCS+=("$f") ;; esac
+	done
+	CPPFLAGS_P="-include $c/defs.h -DMP_FIXED_CUTOFFS -DMP_NO_STDINT -I$c -I$d/unix -I$d/generic -I$d/libtommath"
+	LDLIBS_P="-lz -lm"
+}
+# jimtcl's two scripts (plain Tcl, also 8.6): train.tcl, and eval.tcl with another size factor;
+# evaluation: eval.tcl with larger sizes. Tcl 8.6 compiles to bytecode and is ~10x faster than
+# jimtcl on them, hence the larger counts.
+tcl8.6_train() { "$1" "$INPUTS/train.tcl" 100 && "$1" "$INPUTS/eval.tcl" 30 1; }
+tcl8.6_eval() { echo "$1" "$INPUTS/eval.tcl" 20 4; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -976,6 +1018,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
