@@ -19,7 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -292,6 +292,35 @@ tcl8.6_setup() {
 # jimtcl on them, hence the larger counts.
 tcl8.6_train() { "$1" "$INPUTS/train.tcl" 100 && "$1" "$INPUTS/eval.tcl" 30 1; }
 tcl8.6_eval() { echo "$1" "$INPUTS/eval.tcl" 20 4; }
+
+phalanx_setup() {
+	local d
+	d=$(deb_source phalanx) || exit 2
+	# The sources of its makefile, with its DEFINES (Debian's) and CFLAGS' -std=gnu89 -D_GNU_SOURCE;
+	# -fno-tree-loop-vectorize in all four builds: gcc 12.2's vectoriser divides by zero in
+	# static.c's score_position on one of our profiles, as on flex's (bench/NOTES.md, session 5).
+	SRCS=("$d"/{phalanx,bcreate,search,io,data,evaluate,genmoves,moving,hash,static,levels,book,killers,endgame,learn,easy}.c)
+	CPPFLAGS_P="-std=gnu89 -D_GNU_SOURCE -DGNUFUN -fno-tree-loop-vectorize" LDLIBS_P=""
+	# Its ASCII interface on stdin: `depth N`, then each position (FEN: pieces and side to move) is
+	# searched to depth N.
+	local n
+	for n in 7 8 9; do
+		[ -s "$BENCH_WORK/phalanx-train$n.in" ] ||
+			{ echo "depth $n"; grep -v '^#' "$INPUTS/phalanx-train.epd"; echo quit; } >"$BENCH_WORK/phalanx-train$n.in"
+	done
+	[ -s "$BENCH_WORK/phalanx-eval.in" ] ||
+		{ echo "depth 8"; grep -v '^#' "$INPUTS/phalanx-eval.epd"; echo quit; } >"$BENCH_WORK/phalanx-eval.in"
+}
+# Fixed-depth searches, no book, no learning, no input polling, a 16 MB hash table: training on 12
+# positions of bench/inputs/phalanx-train.epd (perft test positions, openings, endgames) at depths
+# 9, 8 and 7; evaluation: the 10 positions of phalanx's own `bench` at depth 8.
+phalanx_train() {
+	local n
+	for n in 9 8 7; do
+		"$1" -x- -o- -b- -l- -t 16000 <"$BENCH_WORK/phalanx-train$n.in" >/dev/null || return 1
+	done
+}
+phalanx_eval() { echo "$1" -x- -o- -b- -l- -t 16000 "<$BENCH_WORK/phalanx-eval.in" ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1018,6 +1047,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
