@@ -19,7 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -321,6 +321,52 @@ phalanx_train() {
 	done
 }
 phalanx_eval() { echo "$1" -x- -o- -b- -l- -t 16000 "<$BENCH_WORK/phalanx-eval.in" ">/dev/null"; }
+
+gnugo_setup() {
+	local d c=$BENCH_WORK/gnugo-cfg s=$BENCH_WORK/src f o
+	# The debian.tar of gnugo 3.8-11 is not on the source mirror here (404), its orig tarball is:
+	# upstream 3.8 without Debian's patches (which fix packaging and -fno-common, not the engine).
+	if ! d=$(deb_source gnugo 2>/dev/null); then
+		d=$s/gnugo-3.8
+		if [ ! -d "$d" ]; then
+			(cd "$s" && apt-get source -q --download-only gnugo >/dev/null 2>&1)
+			[ -s "$s/gnugo_3.8.orig.tar.gz" ] && tar -C "$s" -xzf "$s/gnugo_3.8.orig.tar.gz" ||
+				die "gnugo: cannot fetch or unpack gnugo_3.8.orig.tar.gz"
+		fi
+	fi
+	# config.h and the pattern databases its build compiles to C (mkpat, mkeyes, joseki, mkmcpat:
+	# patterns/*.c) from its configure and make, with -fcommon (3.8 predates gcc 10's -fno-common:
+	# liberty.h defines variables); then the sources of the engine, patterns, sgf and utils
+	# libraries and the interface, as its make links gnugo. The pattern sources go through
+	# wrappers named pat_*.c, since engine/ and patterns/ both have an influence.c and endgame.c.
+	if [ ! -x "$c/interface/gnugo" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-readline --disable-color CFLAGS="-g -O2 -fcommon" >configure.log 2>&1 &&
+			make >make.log 2>&1) || die "gnugo: configure or make failed (see $c/*.log)"
+	fi
+	mkdir -p "$c/pat"
+	SRCS=()
+	for o in $(ar t "$c/engine/libengine.a"); do SRCS+=("$d/engine/${o%.o}.c"); done
+	for o in $(ar t "$c/patterns/libpatterns.a"); do
+		f=$d/patterns/${o%.o}.c
+		[ -s "$c/patterns/${o%.o}.c" ] && f=$c/patterns/${o%.o}.c
+		[ -s "$c/pat/pat_${o%.o}.c" ] || printf '#include "%s"\n' "$f" >"$c/pat/pat_${o%.o}.c"
+		SRCS+=("$c/pat/pat_${o%.o}.c")
+	done
+	for o in $(ar t "$c/sgf/libsgf.a"); do SRCS+=("$d/sgf/${o%.o}.c"); done
+	for o in $(ar t "$c/utils/libutils.a"); do SRCS+=("$d/utils/${o%.o}.c"); done
+	for f in main play_ascii play_gmp play_gtp play_solo play_test gmp gtp; do SRCS+=("$d/interface/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -fcommon -I$c -I$c/patterns -I$d/engine -I$d/patterns -I$d/sgf -I$d/utils -I$d/interface"
+	LDLIBS_P="-lm"
+}
+# Its benchmark mode (--benchmark N: a few random stones, then N moves against itself at the
+# default level 10; the moves go to stderr) with other seeds and board sizes: training 19x19
+# seed 1 and 13x13 seed 3; evaluation 19x19 seed 2.
+gnugo_train() {
+	"$1" --quiet --boardsize 19 --benchmark 8 --seed 1 >/dev/null 2>&1 &&
+		"$1" --quiet --boardsize 13 --benchmark 8 --seed 3 >/dev/null 2>&1
+}
+gnugo_eval() { echo "$1" --quiet --boardsize 19 --benchmark 6 --seed 2 ">/dev/null" "2>&1"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1047,6 +1093,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
