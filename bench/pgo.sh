@@ -19,7 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -367,6 +367,35 @@ gnugo_train() {
 		"$1" --quiet --boardsize 13 --benchmark 8 --seed 3 >/dev/null 2>&1
 }
 gnugo_eval() { echo "$1" --quiet --boardsize 19 --benchmark 6 --seed 2 ">/dev/null" "2>&1"; }
+
+fairymax_setup() {
+	local d
+	d=$(deb_source fairymax) || exit 2
+	# fairymax of its Makefile (one source), its variant definitions (fmax.ini) read from the source's data/.
+	SRCS=("$d/fairymax.c") CPPFLAGS_P="-DFAIRYDIR=\"$d/data\"" LDLIBS_P=""
+	# xboard commands on stdin: a variant, a fixed depth (sd) with 1000 s per move (st) so the
+	# depth, not the clock, ends each search, moves typed in force mode, then `go` N times: the
+	# engine plays one move per `go`, both sides in turn.
+	fairymax_input "$BENCH_WORK/fairymax-train1.in" knightmate 6 12
+	fairymax_input "$BENCH_WORK/fairymax-train2.in" capablanca 5 12
+	fairymax_input "$BENCH_WORK/fairymax-train3.in" normal 6 8 e2e4 e7e5 g1f3 b8c6
+	fairymax_input "$BENCH_WORK/fairymax-eval.in" normal 6 10
+}
+# fairymax_input FILE VARIANT DEPTH MOVES [OPENING MOVE...]
+fairymax_input() {
+	local f=$1 v=$2 sd=$3 n=$4 i
+	shift 4
+	[ -s "$f" ] && return 0
+	{ printf 'xboard\nnew\nvariant %s\nsd %s\nst 1000\nforce\n' "$v" "$sd"; for i in "$@"; do echo "$i"; done
+	  for i in $(seq 1 "$n"); do echo go; done; echo quit; } >"$f"
+}
+# Self-play at a fixed depth: training on two other variants (knightmate; capablanca, 10x8) and
+# normal chess after 1. e4 e5 2. Nf3 Nc6; evaluation: normal chess from the start, 10 moves.
+fairymax_train() {
+	local i
+	for i in 1 2 3; do "$1" <"$BENCH_WORK/fairymax-train$i.in" >/dev/null || return 1; done
+}
+fairymax_eval() { echo "$1" "<$BENCH_WORK/fairymax-eval.in" ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1093,6 +1122,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
