@@ -19,7 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax indent
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -396,6 +396,41 @@ fairymax_train() {
 	for i in 1 2 3; do "$1" <"$BENCH_WORK/fairymax-train$i.in" >/dev/null || return 1; done
 }
 fairymax_eval() { echo "$1" "<$BENCH_WORK/fairymax-eval.in" ">/dev/null"; }
+
+indent_setup() {
+	local d c=$BENCH_WORK/indent-cfg i
+	d=$(deb_source indent) || exit 2
+	# config.h from its configure (no NLS); the sources of src/Makefile.am's indent_SOURCES.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1) || die "indent: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/src/{indent,args,backup,comments,lexi,parse,globs,code_io,output,utils,handletoken}.c)
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DHAVE_LOCALE_H=1 -DLOCALEDIR=\"/usr/share/locale\" -I$c -I$d/src" LDLIBS_P=""
+	# C sources to reformat: training Tcl 8.6's generic/*.c (6.4 MB, bench's tcl8.6 source) twice
+	# and its unix/*.c 10 times; evaluation other programs' sources: LAME's libmp3lame/ and phalanx (1 MB),
+	# 20 times (not LAME's frontend/get_audio.c or fairymax.c: indent stops on them with status 2,
+	# and concatenated they leave it in a state that slows what follows ~4x).
+	if [ ! -s "$BENCH_WORK/indent-eval.c" ]; then
+		local t l p
+		t=$(deb_source tcl8.6) && l=$(deb_source lame) && p=$(deb_source phalanx) || exit 2
+		cat "$t"/generic/*.c "$t"/generic/*.c >"$BENCH_WORK/indent-train.c"
+		for i in $(seq 1 10); do cat "$t"/unix/*.c; done >"$BENCH_WORK/indent-train-unix.c"
+		for i in $(seq 1 20); do cat "$l"/libmp3lame/*.c "$p"/*.c; done \
+			>"$BENCH_WORK/indent-eval.c.tmp" && mv "$BENCH_WORK/indent-eval.c.tmp" "$BENCH_WORK/indent-eval.c"
+	fi
+}
+# GNU indent to stdout (-st) in three styles: training -gnu and -linux on Tcl's generic/ sources
+# and -kr on its unix/ sources (x4); evaluation -kr on other programs' sources. Its warnings
+# (old-style assignment ambiguities) go to stderr.
+indent_train() {
+	local i
+	for i in 1 2 3 4; do
+		"$1" -gnu -st "$BENCH_WORK/indent-train.c" >/dev/null 2>&1 && "$1" -linux -st "$BENCH_WORK/indent-train.c" >/dev/null 2>&1 &&
+			"$1" -kr -st "$BENCH_WORK/indent-train-unix.c" >/dev/null 2>&1 || return 1
+	done
+}
+indent_eval() { echo "$1" -kr -st "$BENCH_WORK/indent-eval.c" ">/dev/null" "2>&1"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1122,6 +1157,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
