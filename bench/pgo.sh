@@ -19,7 +19,7 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax indent
+#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax indent calc
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -431,6 +431,43 @@ indent_train() {
 	done
 }
 indent_eval() { echo "$1" -kr -st "$BENCH_WORK/indent-eval.c" ">/dev/null" "2>&1"; }
+
+calc_setup() {
+	local d c=$BENCH_WORK/calc-cfg f
+	# Source package apcalc unpacks as calc-VERSION (deb_source looks for apcalc-*).
+	d=$(ls -d "$BENCH_WORK"/src/calc-[0-9]*/ 2>/dev/null | head -1)
+	if [ -z "$d" ]; then
+		(deb_source apcalc >/dev/null 2>&1)
+		d=$(ls -d "$BENCH_WORK"/src/calc-[0-9]*/ 2>/dev/null | head -1)
+		[ -n "$d" ] || die "calc: apt-get source apcalc left no $BENCH_WORK/src/calc-*/"
+	fi
+	d=${d%/}
+	# calc (apcalc 2.12.7.2) has no configure: its Makefile probes the system with small programs
+	# (have_*.h, conf.h ...) and generates calcerr.c; built once in a copy of the source
+	# (calc-static-only); then its library sources and calc.c are compiled here, and its custom
+	# function library (libcustcalc.a, not used by the scripts) is linked as it built it.
+	if [ ! -x "$c/calc-static" ]; then
+		mkdir -p "$c" && cp -r "$d"/. "$c"/ &&
+			(cd "$c" && make calc-static-only BLD_TYPE=calc-static-only >make.log 2>&1) ||
+			die "calc: make failed (see $c/make.log)"
+	fi
+	SRCS=("$c/calc.c")
+	for f in addop assocfunc blkcpy block byteswap calcerr codegen comfunc commath config const custom file func \
+		hash help hist input jump label lib_calc lib_util listfunc matfunc math_error obj opcodes pix poly prime \
+		qfunc qio qmath qmod qtrans quickhash seed sha1 size str symbol token value version zfunc zio zmath zmod \
+		zmul zprime zrand zrandom; do SRCS+=("$c/$f.c"); done
+	CPPFLAGS_P="-DCALC_SRC -DCUSTOM -I$c" LDLIBS_P="$c/libcustcalc.a"
+	export CALCPATH=$c/cal CALCHELP=$c/help CALCRC=/dev/null
+	[ -s "$BENCH_WORK/calc-eval.in" ] && return 0
+	{ echo "R = 500;"; cat "$INPUTS/train.cal"; } >"$BENCH_WORK/calc-train.in"
+	{ echo "R = 6;"; cat "$INPUTS/eval.cal"; } >"$BENCH_WORK/calc-train-eval.in"
+	{ echo "R = 30;"; cat "$INPUTS/eval.cal"; } >"$BENCH_WORK/calc-eval.in"
+}
+# calc scripts on stdin (-p: pipe mode, no tty): training bench/inputs/train.cal (recursion,
+# gcd, rationals, strings, lists) 500 rounds and eval.cal 6 rounds; evaluation eval.cal (a
+# sieve in a matrix, factorials, pmod, sqrt/exp to 1e-30, insertion sort) 30 rounds.
+calc_train() { "$1" -p -q <"$BENCH_WORK/calc-train.in" >/dev/null && "$1" -p -q <"$BENCH_WORK/calc-train-eval.in" >/dev/null; }
+calc_eval() { echo "$1" -p -q "<$BENCH_WORK/calc-eval.in" ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1157,6 +1194,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
