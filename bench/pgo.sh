@@ -19,7 +19,8 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, session 5's screening (bench/NOTES.md): tcl8.6 phalanx gnugo fairymax indent calc
+#   by name, PGO >= 10% in session 5's screening: tcl8.6 calc; PGO < 10% there: phalanx gnugo
+#   fairymax indent
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
