@@ -20,7 +20,7 @@
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
 #   by name, PGO >= 10% in session 5's screening: tcl8.6 calc; PGO < 10% there: phalanx gnugo
-#   fairymax indent
+#   fairymax indent; screened last: newlisp
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -469,6 +469,19 @@ calc_setup() {
 # sieve in a matrix, factorials, pmod, sqrt/exp to 1e-30, insertion sort) 30 rounds.
 calc_train() { "$1" -p -q <"$BENCH_WORK/calc-train.in" >/dev/null && "$1" -p -q <"$BENCH_WORK/calc-train-eval.in" >/dev/null; }
 calc_eval() { echo "$1" -p -q "<$BENCH_WORK/calc-eval.in" ">/dev/null"; }
+
+newlisp_setup() {
+	local d
+	d=$(deb_source newlisp) || exit 2
+	# The objects of its makefile_linuxLP64_utf8 with its defines, without readline (-DREADLINE).
+	SRCS=("$d"/{newlisp,nl-symbol,nl-math,nl-list,nl-liststr,nl-string,nl-filesys,nl-sock,nl-import,nl-xml-json,nl-web,nl-matrix,nl-debug,nl-utf8,pcre}.c)
+	CPPFLAGS_P="-DSUPPORT_UTF8 -DNEWLISP64 -DLINUX -I$d" LDLIBS_P="-lm -ldl"
+}
+# bench/inputs/train.lsp (recursion, association lists, strings, sort, regex replace) 300 rounds
+# and eval.lsp with another size factor; evaluation eval.lsp (a sieve in an array, a heapsort of
+# a global array, format/extend, float loops) 16 rounds at size 4.
+newlisp_train() { "$1" "$INPUTS/train.lsp" 300 >/dev/null && "$1" "$INPUTS/eval.lsp" 20 1 >/dev/null; }
+newlisp_eval() { echo "$1" "$INPUTS/eval.lsp" 16 4 ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -1195,6 +1208,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
