@@ -19,8 +19,8 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, PGO >= 10% in session 5's screening: tcl8.6 calc; PGO < 10% there: phalanx gnugo
-#   fairymax indent; screened last: newlisp
+#   by name, PGO >= 10% in session 5's screening: tcl8.6 calc newlisp; PGO < 10% there: phalanx
+#   gnugo fairymax indent
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
