@@ -19,6 +19,8 @@
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
+#   by name, PGO >= 10% in session 5's screening: tcl8.6 calc newlisp; PGO < 10% there: phalanx
+#   gnugo fairymax indent
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -34,7 +36,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -250,6 +252,236 @@ jimtcl_setup() {
 # reached by the training); evaluation: eval.tcl with larger sizes.
 jimtcl_train() { "$1" "$INPUTS/train.tcl" 30 && "$1" "$INPUTS/eval.tcl" 30 1; }
 jimtcl_eval() { echo "$1" "$INPUTS/eval.tcl" 10 4; }
+
+tcl8.6_setup() {
+	local d c=$BENCH_WORK/tcl8.6-cfg l a f
+	d=$(deb_source tcl8.6) || exit 2
+	# tclsh as its unix/Makefile builds it (static, no threads): configure once, then the compile
+	# lines of `make -n tclsh` give the source list and the -D flags, written as a header (some
+	# values have spaces and quotes); the two files with their own -D flags (install paths) get a
+	# wrapper source that defines them, with the script library (init.tcl: TCL_LIBRARY, and the
+	# pkgconfig scriptdir tclsh looks at first) at the source's library/.
+	if [ ! -s "$c/defs.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/unix/configure" --disable-shared --disable-threads >configure.log 2>&1 &&
+			make -n tclsh 2>/dev/null | sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | grep ' -c ' >cc.txt) ||
+			die "tcl8.6: configure failed (see $c/configure.log)"
+		l=$(head -1 "$c/cc.txt")
+		eval "set -- $l"
+		for a in "$@"; do
+			case "$a" in -D*=*) a=${a#-D}; echo "#define ${a%%=*} ${a#*=}" ;; -D*) echo "#define ${a#-D} 1" ;; esac
+		done >"$c/defs.h.tmp"
+		mkdir -p "$c/wrap"
+		printf '#define TCL_LIBRARY "%s/library"\n#define TCL_PACKAGE_PATH "%s/library"\n#include "%s/unix/tclUnixInit.c"\n' \
+			"$d" "$d" "$d" >"$c/wrap/tclUnixInit.c"
+		{ for a in BINDIR DOCDIR INCDIR LIBDIR; do
+			printf '#define CFG_INSTALL_%s "/usr/local"\n#define CFG_RUNTIME_%s "/usr/local"\n' "$a" "$a"; done
+		  printf '#define CFG_INSTALL_SCRDIR "%s/library"\n#define CFG_RUNTIME_SCRDIR "%s/library"\n' "$d" "$d"
+		  printf '#define CFG_RUNTIME_DLLFILE "libtcl8.6.a"\n#include "%s/generic/tclPkgConfig.c"\n' "$d"; } \
+			>"$c/wrap/tclPkgConfig.c"
+		mv "$c/defs.h.tmp" "$c/defs.h"
+	fi
+	SRCS=("$c/wrap/tclUnixInit.c" "$c/wrap/tclPkgConfig.c")
+	for f in $(grep -o '[^ ]*\.c$' "$c/cc.txt"); do
+		case "$f" in */tclUnixInit.c|*/tclPkgConfig.c) ;; *) SRCS+=("$f") ;; esac
+	done
+	CPPFLAGS_P="-include $c/defs.h -DMP_FIXED_CUTOFFS -DMP_NO_STDINT -I$c -I$d/unix -I$d/generic -I$d/libtommath"
+	LDLIBS_P="-lz -lm"
+}
+# jimtcl's two scripts (plain Tcl, also 8.6): train.tcl, and eval.tcl with another size factor;
+# evaluation: eval.tcl with larger sizes. Tcl 8.6 compiles to bytecode and is ~10x faster than
+# jimtcl on them, hence the larger counts.
+tcl8.6_train() { "$1" "$INPUTS/train.tcl" 100 && "$1" "$INPUTS/eval.tcl" 30 1; }
+tcl8.6_eval() { echo "$1" "$INPUTS/eval.tcl" 20 4; }
+
+phalanx_setup() {
+	local d
+	d=$(deb_source phalanx) || exit 2
+	# The sources of its makefile, with its DEFINES (Debian's) and CFLAGS' -std=gnu89 -D_GNU_SOURCE;
+	# -fno-tree-loop-vectorize in all four builds: gcc 12.2's vectoriser divides by zero in
+	# static.c's score_position on one of our profiles, as on flex's (bench/NOTES.md, session 5).
+	SRCS=("$d"/{phalanx,bcreate,search,io,data,evaluate,genmoves,moving,hash,static,levels,book,killers,endgame,learn,easy}.c)
+	CPPFLAGS_P="-std=gnu89 -D_GNU_SOURCE -DGNUFUN -fno-tree-loop-vectorize" LDLIBS_P=""
+	# Its ASCII interface on stdin: `depth N`, then each position (FEN: pieces and side to move) is
+	# searched to depth N.
+	local n
+	for n in 7 8 9; do
+		[ -s "$BENCH_WORK/phalanx-train$n.in" ] ||
+			{ echo "depth $n"; grep -v '^#' "$INPUTS/phalanx-train.epd"; echo quit; } >"$BENCH_WORK/phalanx-train$n.in"
+	done
+	[ -s "$BENCH_WORK/phalanx-eval.in" ] ||
+		{ echo "depth 8"; grep -v '^#' "$INPUTS/phalanx-eval.epd"; echo quit; } >"$BENCH_WORK/phalanx-eval.in"
+}
+# Fixed-depth searches, no book, no learning, no input polling, a 16 MB hash table: training on 12
+# positions of bench/inputs/phalanx-train.epd (perft test positions, openings, endgames) at depths
+# 9, 8 and 7; evaluation: the 10 positions of phalanx's own `bench` at depth 8.
+phalanx_train() {
+	local n
+	for n in 9 8 7; do
+		"$1" -x- -o- -b- -l- -t 16000 <"$BENCH_WORK/phalanx-train$n.in" >/dev/null || return 1
+	done
+}
+phalanx_eval() { echo "$1" -x- -o- -b- -l- -t 16000 "<$BENCH_WORK/phalanx-eval.in" ">/dev/null"; }
+
+gnugo_setup() {
+	local d c=$BENCH_WORK/gnugo-cfg s=$BENCH_WORK/src f o
+	# The debian.tar of gnugo 3.8-11 is not on the source mirror here (404), its orig tarball is:
+	# upstream 3.8 without Debian's patches (which fix packaging and -fno-common, not the engine).
+	if ! d=$(deb_source gnugo 2>/dev/null); then
+		d=$s/gnugo-3.8
+		if [ ! -d "$d" ]; then
+			(cd "$s" && apt-get source -q --download-only gnugo >/dev/null 2>&1)
+			[ -s "$s/gnugo_3.8.orig.tar.gz" ] && tar -C "$s" -xzf "$s/gnugo_3.8.orig.tar.gz" ||
+				die "gnugo: cannot fetch or unpack gnugo_3.8.orig.tar.gz"
+		fi
+	fi
+	# config.h and the pattern databases its build compiles to C (mkpat, mkeyes, joseki, mkmcpat:
+	# patterns/*.c) from its configure and make, with -fcommon (3.8 predates gcc 10's -fno-common:
+	# liberty.h defines variables); then the sources of the engine, patterns, sgf and utils
+	# libraries and the interface, as its make links gnugo. The pattern sources go through
+	# wrappers named pat_*.c, since engine/ and patterns/ both have an influence.c and endgame.c.
+	if [ ! -x "$c/interface/gnugo" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-readline --disable-color CFLAGS="-g -O2 -fcommon" >configure.log 2>&1 &&
+			make >make.log 2>&1) || die "gnugo: configure or make failed (see $c/*.log)"
+	fi
+	mkdir -p "$c/pat"
+	SRCS=()
+	for o in $(ar t "$c/engine/libengine.a"); do SRCS+=("$d/engine/${o%.o}.c"); done
+	for o in $(ar t "$c/patterns/libpatterns.a"); do
+		f=$d/patterns/${o%.o}.c
+		[ -s "$c/patterns/${o%.o}.c" ] && f=$c/patterns/${o%.o}.c
+		[ -s "$c/pat/pat_${o%.o}.c" ] || printf '#include "%s"\n' "$f" >"$c/pat/pat_${o%.o}.c"
+		SRCS+=("$c/pat/pat_${o%.o}.c")
+	done
+	for o in $(ar t "$c/sgf/libsgf.a"); do SRCS+=("$d/sgf/${o%.o}.c"); done
+	for o in $(ar t "$c/utils/libutils.a"); do SRCS+=("$d/utils/${o%.o}.c"); done
+	for f in main play_ascii play_gmp play_gtp play_solo play_test gmp gtp; do SRCS+=("$d/interface/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -fcommon -I$c -I$c/patterns -I$d/engine -I$d/patterns -I$d/sgf -I$d/utils -I$d/interface"
+	LDLIBS_P="-lm"
+}
+# Its benchmark mode (--benchmark N: a few random stones, then N moves against itself at the
+# default level 10; the moves go to stderr) with other seeds and board sizes: training 19x19
+# seed 1 and 13x13 seed 3; evaluation 19x19 seed 2.
+gnugo_train() {
+	"$1" --quiet --boardsize 19 --benchmark 8 --seed 1 >/dev/null 2>&1 &&
+		"$1" --quiet --boardsize 13 --benchmark 8 --seed 3 >/dev/null 2>&1
+}
+gnugo_eval() { echo "$1" --quiet --boardsize 19 --benchmark 6 --seed 2 ">/dev/null" "2>&1"; }
+
+fairymax_setup() {
+	local d
+	d=$(deb_source fairymax) || exit 2
+	# fairymax of its Makefile (one source), its variant definitions (fmax.ini) read from the source's data/.
+	SRCS=("$d/fairymax.c") CPPFLAGS_P="-DFAIRYDIR=\"$d/data\"" LDLIBS_P=""
+	# xboard commands on stdin: a variant, a fixed depth (sd) with 1000 s per move (st) so the
+	# depth, not the clock, ends each search, moves typed in force mode, then `go` N times: the
+	# engine plays one move per `go`, both sides in turn.
+	fairymax_input "$BENCH_WORK/fairymax-train1.in" knightmate 6 12
+	fairymax_input "$BENCH_WORK/fairymax-train2.in" capablanca 5 12
+	fairymax_input "$BENCH_WORK/fairymax-train3.in" normal 6 8 e2e4 e7e5 g1f3 b8c6
+	fairymax_input "$BENCH_WORK/fairymax-eval.in" normal 6 10
+}
+# fairymax_input FILE VARIANT DEPTH MOVES [OPENING MOVE...]
+fairymax_input() {
+	local f=$1 v=$2 sd=$3 n=$4 i
+	shift 4
+	[ -s "$f" ] && return 0
+	{ printf 'xboard\nnew\nvariant %s\nsd %s\nst 1000\nforce\n' "$v" "$sd"; for i in "$@"; do echo "$i"; done
+	  for i in $(seq 1 "$n"); do echo go; done; echo quit; } >"$f"
+}
+# Self-play at a fixed depth: training on two other variants (knightmate; capablanca, 10x8) and
+# normal chess after 1. e4 e5 2. Nf3 Nc6; evaluation: normal chess from the start, 10 moves.
+fairymax_train() {
+	local i
+	for i in 1 2 3; do "$1" <"$BENCH_WORK/fairymax-train$i.in" >/dev/null || return 1; done
+}
+fairymax_eval() { echo "$1" "<$BENCH_WORK/fairymax-eval.in" ">/dev/null"; }
+
+indent_setup() {
+	local d c=$BENCH_WORK/indent-cfg i
+	d=$(deb_source indent) || exit 2
+	# config.h from its configure (no NLS); the sources of src/Makefile.am's indent_SOURCES.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1) || die "indent: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/src/{indent,args,backup,comments,lexi,parse,globs,code_io,output,utils,handletoken}.c)
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DHAVE_LOCALE_H=1 -DLOCALEDIR=\"/usr/share/locale\" -I$c -I$d/src" LDLIBS_P=""
+	# C sources to reformat: training Tcl 8.6's generic/*.c (6.4 MB, bench's tcl8.6 source) twice
+	# and its unix/*.c 10 times; evaluation other programs' sources: LAME's libmp3lame/ and phalanx (1 MB),
+	# 20 times (not LAME's frontend/get_audio.c or fairymax.c: indent stops on them with status 2,
+	# and concatenated they leave it in a state that slows what follows ~4x).
+	if [ ! -s "$BENCH_WORK/indent-eval.c" ]; then
+		local t l p
+		t=$(deb_source tcl8.6) && l=$(deb_source lame) && p=$(deb_source phalanx) || exit 2
+		cat "$t"/generic/*.c "$t"/generic/*.c >"$BENCH_WORK/indent-train.c"
+		for i in $(seq 1 10); do cat "$t"/unix/*.c; done >"$BENCH_WORK/indent-train-unix.c"
+		for i in $(seq 1 20); do cat "$l"/libmp3lame/*.c "$p"/*.c; done \
+			>"$BENCH_WORK/indent-eval.c.tmp" && mv "$BENCH_WORK/indent-eval.c.tmp" "$BENCH_WORK/indent-eval.c"
+	fi
+}
+# GNU indent to stdout (-st) in three styles: training -gnu and -linux on Tcl's generic/ sources
+# and -kr on its unix/ sources (x4); evaluation -kr on other programs' sources. Its warnings
+# (old-style assignment ambiguities) go to stderr.
+indent_train() {
+	local i
+	for i in 1 2 3 4; do
+		"$1" -gnu -st "$BENCH_WORK/indent-train.c" >/dev/null 2>&1 && "$1" -linux -st "$BENCH_WORK/indent-train.c" >/dev/null 2>&1 &&
+			"$1" -kr -st "$BENCH_WORK/indent-train-unix.c" >/dev/null 2>&1 || return 1
+	done
+}
+indent_eval() { echo "$1" -kr -st "$BENCH_WORK/indent-eval.c" ">/dev/null" "2>&1"; }
+
+calc_setup() {
+	local d c=$BENCH_WORK/calc-cfg f
+	# Source package apcalc unpacks as calc-VERSION (deb_source looks for apcalc-*).
+	d=$(ls -d "$BENCH_WORK"/src/calc-[0-9]*/ 2>/dev/null | head -1)
+	if [ -z "$d" ]; then
+		(deb_source apcalc >/dev/null 2>&1)
+		d=$(ls -d "$BENCH_WORK"/src/calc-[0-9]*/ 2>/dev/null | head -1)
+		[ -n "$d" ] || die "calc: apt-get source apcalc left no $BENCH_WORK/src/calc-*/"
+	fi
+	d=${d%/}
+	# calc (apcalc 2.12.7.2) has no configure: its Makefile probes the system with small programs
+	# (have_*.h, conf.h ...) and generates calcerr.c; built once in a copy of the source
+	# (calc-static-only); then its library sources and calc.c are compiled here, and its custom
+	# function library (libcustcalc.a, not used by the scripts) is linked as it built it.
+	if [ ! -x "$c/calc-static" ]; then
+		mkdir -p "$c" && cp -r "$d"/. "$c"/ &&
+			(cd "$c" && make calc-static-only BLD_TYPE=calc-static-only >make.log 2>&1) ||
+			die "calc: make failed (see $c/make.log)"
+	fi
+	SRCS=("$c/calc.c")
+	for f in addop assocfunc blkcpy block byteswap calcerr codegen comfunc commath config const custom file func \
+		hash help hist input jump label lib_calc lib_util listfunc matfunc math_error obj opcodes pix poly prime \
+		qfunc qio qmath qmod qtrans quickhash seed sha1 size str symbol token value version zfunc zio zmath zmod \
+		zmul zprime zrand zrandom; do SRCS+=("$c/$f.c"); done
+	CPPFLAGS_P="-DCALC_SRC -DCUSTOM -I$c" LDLIBS_P="$c/libcustcalc.a"
+	export CALCPATH=$c/cal CALCHELP=$c/help CALCRC=/dev/null
+	[ -s "$BENCH_WORK/calc-eval.in" ] && return 0
+	{ echo "R = 500;"; cat "$INPUTS/train.cal"; } >"$BENCH_WORK/calc-train.in"
+	{ echo "R = 6;"; cat "$INPUTS/eval.cal"; } >"$BENCH_WORK/calc-train-eval.in"
+	{ echo "R = 30;"; cat "$INPUTS/eval.cal"; } >"$BENCH_WORK/calc-eval.in"
+}
+# calc scripts on stdin (-p: pipe mode, no tty): training bench/inputs/train.cal (recursion,
+# gcd, rationals, strings, lists) 500 rounds and eval.cal 6 rounds; evaluation eval.cal (a
+# sieve in a matrix, factorials, pmod, sqrt/exp to 1e-30, insertion sort) 30 rounds.
+calc_train() { "$1" -p -q <"$BENCH_WORK/calc-train.in" >/dev/null && "$1" -p -q <"$BENCH_WORK/calc-train-eval.in" >/dev/null; }
+calc_eval() { echo "$1" -p -q "<$BENCH_WORK/calc-eval.in" ">/dev/null"; }
+
+newlisp_setup() {
+	local d
+	d=$(deb_source newlisp) || exit 2
+	# The objects of its makefile_linuxLP64_utf8 with its defines, without readline (-DREADLINE).
+	SRCS=("$d"/{newlisp,nl-symbol,nl-math,nl-list,nl-liststr,nl-string,nl-filesys,nl-sock,nl-import,nl-xml-json,nl-web,nl-matrix,nl-debug,nl-utf8,pcre}.c)
+	CPPFLAGS_P="-DSUPPORT_UTF8 -DNEWLISP64 -DLINUX -I$d" LDLIBS_P="-lm -ldl"
+}
+# bench/inputs/train.lsp (recursion, association lists, strings, sort, regex replace) 300 rounds
+# and eval.lsp with another size factor; evaluation eval.lsp (a sieve in an array, a heapsort of
+# a global array, format/extend, float loops) 16 rounds at size 4.
+newlisp_train() { "$1" "$INPUTS/train.lsp" 300 >/dev/null && "$1" "$INPUTS/eval.lsp" 20 1 >/dev/null; }
+newlisp_eval() { echo "$1" "$INPUTS/eval.lsp" 16 4 ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
@@ -976,6 +1208,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
