@@ -66,13 +66,16 @@ test_expect_success CHROMIUM 'perf record -g: searching "leaf" in Chromium match
 	# not reproduced since. Keep the check to "the search ran and found leaf frames".
 	awk -v p="$pct" "BEGIN { exit !(p > 15 && p < 60) }"
 '
+# One run is ~0.4 s of CPU: CI once saw outer_a at 13.2% of a 0.2 s run (scale 20), four
+# binomial sds off, on an otherwise idle VM (the host is shared, and the same work does not
+# always take the same CPU time); hence the longer runs and a wider tolerance than above.
 test_expect_success 'pgo collect -r 2: two runs, each with the three paths' '
-	pgo collect -q -F 2999 -r 2 --no-off-cpu -o pgo.data -- "$CS" 20 >/dev/null 2>col.err &&
+	pgo collect -q -F 2999 -r 2 --no-off-cpu -o pgo.data -- "$CS" 40 >/dev/null 2>col.err &&
 	pgo convert --to json -i pgo.data -o two.json 2>err &&
 	grep -c "\"run\": " two.json >nruns && echo 2 >expect && test_cmp expect nruns &&
 	pgo convert --to folded --run 1 -i pgo.data >run1 &&
 	shares run1 >shares1 && cat shares1 &&
-	near shares1 a 20 6 && near shares1 b 30 6 && near shares1 d 50 6 &&
+	near shares1 a 20 7 && near shares1 b 30 7 && near shares1 d 50 7 &&
 	pgo convert --to folded -i pgo.data >all &&
 	pgo convert --to folded --run 0 -i pgo.data >run0 &&
 	awk "{ s += \$NF } END { print s }" all >t.all &&
