@@ -55,7 +55,8 @@ gen_input() {
 	awk "${a[@]}" -f "$INPUTS/$g" >"$f.tmp" && mv "$f.tmp" "$f" || { rm -f "$f.tmp"; die "$g failed (for $f)"; }
 }
 
-# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P; <p>_train/<p>_eval BIN run it;
+# ---- programs: <p>_setup sets SRCS (array of .c), CPPFLAGS_P, LDLIBS_P, and STACK_P (bytes of user
+# stack per sample, when the default 8 KB copy truncates its stacks); <p>_train/<p>_eval BIN run it;
 # an optional <p>_data runs after the base build (inputs made by the program itself).
 
 recsort_setup() {
@@ -295,6 +296,8 @@ tcl8.6_train() { "$1" "$INPUTS/train.tcl" 100 && "$1" "$INPUTS/eval.tcl" 30 1; }
 tcl8.6_eval() { echo "$1" "$INPUTS/eval.tcl" 20 4; }
 
 phalanx_setup() {
+	# phalanx's search recursion, 2.6 KB a frame: deeper than the default 8 KB copy
+	STACK_P=32768
 	local d
 	d=$(deb_source phalanx) || exit 2
 	# The sources of its makefile, with its DEFINES (Debian's) and CFLAGS' -std=gnu89 -D_GNU_SOURCE;
@@ -324,6 +327,8 @@ phalanx_train() {
 phalanx_eval() { echo "$1" -x- -o- -b- -l- -t 16000 "<$BENCH_WORK/phalanx-eval.in" ">/dev/null"; }
 
 gnugo_setup() {
+	# gnugo's reading recursion: deeper than the default 8 KB copy
+	STACK_P=32768
 	local d c=$BENCH_WORK/gnugo-cfg s=$BENCH_WORK/src f o
 	# The debian.tar of gnugo 3.8-11 is not on the source mirror here (404), its orig tarball is:
 	# upstream 3.8 without Debian's patches (which fix packaging and -fno-common, not the engine).
@@ -434,6 +439,8 @@ indent_train() {
 indent_eval() { echo "$1" -kr -st "$BENCH_WORK/indent-eval.c" ">/dev/null" "2>&1"; }
 
 calc_setup() {
+	# calc's `calculate` recurses through user functions: 18 KB of stack at the median sample: deeper than the default 8 KB copy
+	STACK_P=32768
 	local d c=$BENCH_WORK/calc-cfg f
 	# Source package apcalc unpacks as calc-VERSION (deb_source looks for apcalc-*).
 	d=$(ls -d "$BENCH_WORK"/src/calc-[0-9]*/ 2>/dev/null | head -1)
@@ -753,6 +760,8 @@ xz_train() { comp_train "$1" -6 xz 1; }
 xz_eval() { comp_eval "$1" -6 xz; }
 
 pcre2_setup() {
+	# pcre2grep's 6 KB and 2 KB frames under pcre2_match: deeper than the default 8 KB copy
+	STACK_P=16384
 	local d c=$BENCH_WORK/pcre2-cfg f i
 	d=$(deb_source pcre2 10.42-1) || exit 2
 	# config.h and pcre2.h from its configure (8-bit library, Unicode, no JIT: the interpreter
@@ -1113,13 +1122,14 @@ printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
-		"$PGO" collect -F "$FREQ" -q -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null ||
-			die "$p: pgo collect failed"
-		HOW="pgo collect -F $FREQ"
+		"$PGO" collect -F "$FREQ" ${STACK_P:+--call-graph dwarf,$STACK_P} -q -o "$out" -- \
+			bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null || die "$p: pgo collect failed"
+		HOW="pgo collect -F $FREQ${STACK_P:+ --call-graph dwarf,$STACK_P}"
 	else
-		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" \
+		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf${STACK_P:+,$STACK_P} -o "$out" -- \
+			bash -c "$(declare -f); ${p}_train '$bin'" \
 			>/dev/null 2>"$out.log" || { cat "$out.log" >&2; die "$p: perf record failed"; }
-		HOW="perf record -e task-clock -F $FREQ --call-graph dwarf (pgo collect not built)"
+		HOW="perf record -e task-clock -F $FREQ --call-graph dwarf${STACK_P:+,$STACK_P} (pgo collect not built)"
 	fi
 }
 
@@ -1127,6 +1137,7 @@ record() {
 
 bench_one() {
 	local p=$1 d=$BENCH_WORK/build/$1 res=$BENCH_WORK/results/pgo-$1.tsv
+	STACK_P=""
 	"${p}_setup"
 	say "== $p: ${#SRCS[@]} source files"
 	local variants="base pgo empty"
