@@ -752,14 +752,24 @@ static struct sp_pos *icall_dominant(struct builder *B, uint64_t ret, uint32_t c
 static void icall_scale(struct sp_pos *pos)
 {
 	uint64_t sum = 0, cap = 2 * pos->count + 1;
-	size_t k;
+	size_t k, top = 0;
 
-	for (k = 0; k < pos->nr_targets; k++)
+	for (k = 0; k < pos->nr_targets; k++) {
 		sum += pos->targets[k].count;
+		if (pos->targets[k].count > pos->targets[top].count)
+			top = k;
+	}
 	if (sum <= cap)
 		return;
 	for (k = 0; k < pos->nr_targets; k++)
 		pos->targets[k].count = (uint64_t)((unsigned __int128)pos->targets[k].count * cap / sum);
+	/*
+	 * A call line with no sample of its own (cap 1) rounds every target down to 0, and gcc
+	 * promotes no target of count 0: the largest target (still the largest after scaling)
+	 * keeps 1; all others are 0 then, so the sum stays within cap.
+	 */
+	if (!pos->targets[top].count)
+		pos->targets[top].count = 1;
 }
 
 /*
