@@ -41,6 +41,16 @@ afdo_record() {
 	esac
 }
 
+# afdo_profile MODE BIN ARGS...: profile ./BIN ARGS with afdo_record MODE and convert it:
+# MODE.data, MODE.afdo, its --dump listing MODE.dump and main's record in it, MODE.main.
+afdo_profile() {
+	local mode=$1 bin=$2; shift 2
+	afdo_record "$mode" "$mode.data" "./$bin" "$@" &&
+	pgo convert --to autofdo -i "$mode.data" -b "$bin" -o "$mode.afdo" &&
+	pgo convert --dump "$mode.afdo" >"$mode.dump" &&
+	afdo_section "$mode.dump" main >"$mode.main"
+}
+
 # afdo_stack_recorders: the afdo_record modes with DWARF-unwound call stacks that work here.
 afdo_stack_recorders() {
 	if echo "$AFDO_RECORDERS" | grep -q collect; then echo dwarf collect-dwarf; else echo dwarf; fi

@@ -33,10 +33,7 @@ test_expect_success 'build the profiled binary (callees in their own translation
 
 for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: an instance of mix at the hot call line, none for scramble or the cold call" '
-		afdo_record '$rec' '$rec'.data ./stkinl 10000000 &&
-		pgo convert --to autofdo -i '$rec'.data -b stkinl -o '$rec'.afdo &&
-		pgo convert --dump '$rec'.afdo >'$rec'.dump &&
-		afdo_section '$rec'.dump main >'$rec'.main && cat '$rec'.main | grep inlined &&
+		afdo_profile '$rec' stkinl 10000000 && cat '$rec'.main | grep inlined &&
 		test_grep "^  $HOT: inlined mix, total" '$rec'.main &&
 		test_grep -v "inlined scramble" '$rec'.main &&
 		test_grep -v "^  $COLD: inlined" '$rec'.main &&

@@ -29,10 +29,7 @@ test_expect_success 'build the profiled binary (targets in other translation uni
 
 for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: an instance of hash at the hot indirect call, none for rehash or scramble" '
-		afdo_record '$rec' '$rec'.data ./icall 10000000 &&
-		pgo convert --to autofdo -i '$rec'.data -b icall -o '$rec'.afdo &&
-		pgo convert --dump '$rec'.afdo >'$rec'.dump &&
-		afdo_section '$rec'.dump main >'$rec'.main && cat '$rec'.main &&
+		afdo_profile '$rec' icall 10000000 && cat '$rec'.main &&
 		test_grep "^  $HOT: inlined hash, total" '$rec'.main &&
 		test_grep "^  $HOT: [0-9]*  targets: hash=" '$rec'.main &&
 		test_grep "^  $BIG: [0-9]*  targets: scramble=" '$rec'.main &&
