@@ -26,7 +26,10 @@ OUTPUT     := build
 endif
 BIN        := $(OUTPUT)/bin
 
-PKGS       := libbpf libelf libdw libgit2 jansson gsl libxxhash
+PKGS       := libbpf libelf libdw jansson gsl libxxhash
+# libgit2 is loaded by the gate when it needs git (gate/libgit.h): its headers and soname, no -lgit2
+LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
+                    2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
@@ -36,11 +39,12 @@ DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 
 WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes \
               -Wold-style-definition -Wpointer-arith -Wvla -Wwrite-strings -Wno-unused-parameter
-PKG_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(PKGS) libgit2 2>/dev/null)
 PKG_LIBS    = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 PGO_CFLAGS := -std=gnu11 -g -O2 $(WARN) -fno-common -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' \
-              -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread
+              -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
+              $(if $(LIBGIT2_SONAME),-DGATE_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') $(CFLAGS)
+LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread -ldl
 ifdef DEVELOPER
 PGO_CFLAGS += -Werror
 endif

@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
-
 #include "cmd/builtin.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
+#include "gate/libgit.h"
 #include "gate/perfdata.h"
 #include "gate/profile.h"
 #include "gate/report.h"
@@ -451,11 +450,9 @@ int cmd_gate(int argc, char **argv)
 		pgo_error("record takes -r, --ref, -F and --profile or a command");
 		return PGO_EXIT_USAGE;
 	}
-	if (git_libgit2_init() < 0) {
-		pgo_error("cannot initialise libgit2");
+	if (gate_git_open() < 0)
 		return PGO_EXIT_ERROR;
-	}
 	ret = !strcmp(sub, "record") ? gate_record_cmd(&g) : gate_check_cmd(&g);
-	git_libgit2_shutdown();
+	gate_git_close();
 	return ret;
 }

@@ -3,22 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
-
 #include "gate/baseline.h"
+#include "gate/libgit.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
 static int git_fail(const char *what)
 {
-	const git_error *e = git_error_last();
+	const git_error *e = gate_git.error_last();
 
 	return pgo_error("%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
 }
 
 static int open_repo(const char *path, git_repository **repo)
 {
-	if (git_repository_open_ext(repo, path, 0, NULL))
+	if (gate_git.repository_open_ext(repo, path, 0, NULL))
 		return pgo_error("'%s' is not inside a git repository (pgo gate record/check keep "
 				 "baselines in git notes; use 'pgo gate compare' without git)", path);
 	return 0;
@@ -34,24 +33,24 @@ int gate_baseline_store(const char *repo_path, const char *notes_ref, const char
 
 	if (open_repo(repo_path, &repo))
 		return -1;
-	if (git_reference_name_to_id(&head, repo, "HEAD")) {
+	if (gate_git.reference_name_to_id(&head, repo, "HEAD")) {
 		git_fail("cannot resolve HEAD (an empty repository?)");
 		goto out;
 	}
 	/* Notes need a signature; CI runners often have no user.name configured. */
-	if (git_signature_default(&sig, repo) && git_signature_now(&sig, "pgo", "pgo@localhost")) {
+	if (gate_git.signature_default(&sig, repo) && gate_git.signature_now(&sig, "pgo", "pgo@localhost")) {
 		git_fail("cannot make a signature for the note");
 		goto out;
 	}
-	if (git_note_create(&note, repo, notes_ref, sig, sig, &head, data, 1)) {
+	if (gate_git.note_create(&note, repo, notes_ref, sig, sig, &head, data, 1)) {
 		git_fail("cannot store the profile as a note");
 		goto out;
 	}
-	git_oid_tostr(commit, GATE_OID_HEX, &head);
+	gate_git.oid_tostr(commit, GATE_OID_HEX, &head);
 	err = 0;
 out:
-	git_signature_free(sig);
-	git_repository_free(repo);
+	gate_git.signature_free(sig);
+	gate_git.repository_free(repo);
 	return err;
 }
 
@@ -63,19 +62,19 @@ static int resolve_target(git_repository *repo, const char *base, git_oid *out)
 	size_t i;
 
 	if (base) {
-		if (git_revparse_single(&obj, repo, base))
+		if (gate_git.revparse_single(&obj, repo, base))
 			return pgo_error("cannot resolve --base '%s': %s", base,
-					 git_error_last() ? git_error_last()->message : "unknown");
-		if (git_object_peel(&obj, obj, GIT_OBJECT_COMMIT)) {
-			git_object_free(obj);
+					 gate_git.error_last() ? gate_git.error_last()->message : "unknown");
+		if (gate_git.object_peel(&obj, obj, GIT_OBJECT_COMMIT)) {
+			gate_git.object_free(obj);
 			return pgo_error("--base '%s' is not a commit", base);
 		}
-		git_oid_cpy(out, git_object_id(obj));
-		git_object_free(obj);
+		gate_git.oid_cpy(out, gate_git.object_id(obj));
+		gate_git.object_free(obj);
 		return 0;
 	}
 	for (i = 0; i < PGO_ARRAY_SIZE(defaults); i++)
-		if (!git_reference_name_to_id(out, repo, defaults[i]))
+		if (!gate_git.reference_name_to_id(out, repo, defaults[i]))
 			return 0;
 	return 1;
 }
@@ -93,7 +92,7 @@ int gate_baseline_find(const char *repo_path, const char *notes_ref, const char 
 	*data = NULL;
 	if (open_repo(repo_path, &repo))
 		return -1;
-	if (git_reference_name_to_id(&head, repo, "HEAD")) {
+	if (gate_git.reference_name_to_id(&head, repo, "HEAD")) {
 		git_fail("cannot resolve HEAD");
 		goto out;
 	}
@@ -101,7 +100,7 @@ int gate_baseline_find(const char *repo_path, const char *notes_ref, const char 
 	if (r < 0)
 		goto out;
 	if (r == 0) {
-		if (git_merge_base(&at, repo, &head, &target)) {
+		if (gate_git.merge_base(&at, repo, &head, &target)) {
 			git_fail("no merge-base between HEAD and the target branch");
 			goto out;
 		}
@@ -109,49 +108,49 @@ int gate_baseline_find(const char *repo_path, const char *notes_ref, const char 
 		git_commit *h = NULL;
 
 		/* No target branch: the nearest ancestor, never HEAD's own note. */
-		if (git_commit_lookup(&h, repo, &head)) {
+		if (gate_git.commit_lookup(&h, repo, &head)) {
 			git_fail("cannot read HEAD");
 			goto out;
 		}
-		if (!git_commit_parentcount(h)) {
-			git_commit_free(h);
+		if (!gate_git.commit_parentcount(h)) {
+			gate_git.commit_free(h);
 			pgo_error("no baseline: HEAD has no parent and there is no main or origin/main "
 				  "branch (use --base REV)");
 			goto out;
 		}
-		git_oid_cpy(&at, git_commit_parent_id(h, 0));
-		git_commit_free(h);
+		gate_git.oid_cpy(&at, gate_git.commit_parent_id(h, 0));
+		gate_git.commit_free(h);
 	}
-	git_oid_tostr(hex, sizeof(hex), &at);
+	gate_git.oid_tostr(hex, sizeof(hex), &at);
 	for (n = 0; n < max_walk; n++) {
 		git_note *note = NULL;
 
-		if (!git_note_read(&note, repo, notes_ref, &at)) {
-			const char *msg = git_note_message(note);
+		if (!gate_git.note_read(&note, repo, notes_ref, &at)) {
+			const char *msg = gate_git.note_message(note);
 
 			*data = pgo_strdup(msg ? msg : "");
-			git_note_free(note);
+			gate_git.note_free(note);
 			if (!*data)
 				goto out;
-			git_oid_tostr(commit, GATE_OID_HEX, &at);
+			gate_git.oid_tostr(commit, GATE_OID_HEX, &at);
 			err = 0;
 			goto out;
 		}
-		if (git_commit_lookup(&c, repo, &at)) {
+		if (gate_git.commit_lookup(&c, repo, &at)) {
 			git_fail("cannot walk the history");
 			goto out;
 		}
-		if (!git_commit_parentcount(c))
+		if (!gate_git.commit_parentcount(c))
 			break;
-		git_oid_cpy(&at, git_commit_parent_id(c, 0));
-		git_commit_free(c);
+		gate_git.oid_cpy(&at, gate_git.commit_parent_id(c, 0));
+		gate_git.commit_free(c);
 		c = NULL;
 	}
 	pgo_error("no baseline: no commit from %.12s back (first parents, %zu commits) has a note "
 		  "under %s; run 'pgo gate record' on the target branch and push/fetch the notes "
 		  "(git fetch origin %s:%s)", hex, n + 1, notes_ref, notes_ref, notes_ref);
 out:
-	git_commit_free(c);
-	git_repository_free(repo);
+	gate_git.commit_free(c);
+	gate_git.repository_free(repo);
 	return err;
 }

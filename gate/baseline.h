@@ -5,7 +5,7 @@
  * merge-base with the target branch or the nearest first-parent ancestor with a note.
  * The repository is the store; pushing is `git push origin refs/notes/pgo`.
  *
- * The caller (cmd_gate) must have called git_libgit2_init(). All functions return 0, or
+ * The caller (cmd_gate) must have called gate_git_open() (gate/libgit.h). All return 0, or
  * -1 after reporting (libgit2's message included).
  */
 #ifndef PGO_GATE_BASELINE_H

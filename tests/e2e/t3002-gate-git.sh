@@ -83,4 +83,15 @@ test_expect_success 'outside a git repository record/check are errors (exit 2)' 
 	rc=0; GIT_CEILING_DIRECTORIES=/tmp pgo gate check --profile "$TRASH/same.json" 2>err || rc=$?
 	cd / && rm -rf /tmp/pgo-nogit.$$ && test "$rc" = 2
 '
+# ld.so says "needed by" for a linked library and "dynamically loaded by" for dlopen.
+test_expect_success 'only record/check load libgit2 (dlopen); other commands start without it' '
+	LD_DEBUG=files pgo --version >/dev/null 2>ld.version &&
+	test_grep "file=libjansson" ld.version && ! grep -q "file=libgit2" ld.version &&
+	LD_DEBUG=files pgo gate compare base.json same.json >/dev/null 2>ld.compare &&
+	! grep -q "file=libgit2" ld.compare &&
+	cd repo && git checkout -q main && git_commit four &&
+	LD_DEBUG=files pgo gate record --profile ../base.json 2>../ld.record &&
+	grep "file=libgit2" ../ld.record >../ld.git && test_grep "dynamically loaded" ../ld.git &&
+	git notes --ref=pgo show HEAD >note && cmp note ../base.json
+'
 test_done
