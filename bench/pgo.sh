@@ -1198,6 +1198,32 @@ bench_one() {
 }
 
 # report P FILE VARIANTS: median paired ratios base/v (CPU and wall), and the fraction of PGO's gain.
+# share_ci FILE: 95% bootstrap interval of afdo's share of PGO's gain, (afdo - 1) / (pgo - 1) of the
+# median paired ratios, resampling the rounds 1000 times (fixed seed). This machine's CPU time of
+# one binary moves by up to 2x between rounds (bench/NOTES.md), so a share needs its interval.
+share_ci() {
+	awk 'function med(v, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{ c[$1, $2] = $3; if ($2 == "base") r[++nr] = $1 }
+	END {
+		for (i = 1; i <= nr; i++)
+			if (c[r[i], "pgo"] && c[r[i], "afdo"]) {
+				m++; P[m] = c[r[i], "base"] / c[r[i], "pgo"]; A[m] = c[r[i], "base"] / c[r[i], "afdo"]
+			}
+		if (m < 3) { print "n/a"; exit }
+		srand(1)
+		for (b = 1; b <= 1000; b++) {
+			for (j = 1; j <= m; j++) { x = int(rand() * m) + 1; p[j] = P[x]; a[j] = A[x] }
+			g = med(p, m); s = med(a, m)
+			S[b] = g > 1 ? 100 * (s - 1) / (g - 1) : -1e9
+		}
+		med(S, 1000)
+		lo = S[25] < -1e8 ? "-inf" : sprintf("%.0f%%", S[25]); printf "%s-%.0f%%", lo, S[976]
+	}' "$1"
+}
+
 report() {
 	local p=$1 res=$2 v line="" base pgo_cpu
 	base=$(awk '$2 == "base" { print $3 }' "$res" | median)
@@ -1212,6 +1238,9 @@ report() {
 	done
 	if [ -n "${S_afdo:-}" ]; then
 		printf '  afdo/pgo gain %.0f%%' "$(awk -v a="$S_afdo" -v g="$S_pgo" 'BEGIN { print (g > 1 ? 100 * (a - 1) / (g - 1) : 0) }')"
+		printf ' (95%% CI %s; afdo/pgo time %s)' "$(share_ci "$res")" \
+			"$(awk '{ c[$1, $2] = $3 } $2 == "afdo" { r[$1] = 1 } END { for (k in r) if (c[k, "pgo"]) print c[k, "afdo"] / c[k, "pgo"] }' "$res" | median |
+				awk '{ printf "%.3f", $1 }')"
 	fi
 	printf '\n'
 	unset S_afdo S_pgo S_empty
