@@ -38,7 +38,8 @@ int gate_baseline_store(const char *repo_path, const char *notes_ref, const char
 		goto out;
 	}
 	/* Notes need a signature; CI runners often have no user.name configured. */
-	if (gate_git.signature_default(&sig, repo) && gate_git.signature_now(&sig, "pgo", "pgo@localhost")) {
+	if (gate_git.signature_default(&sig, repo) &&
+	    gate_git.signature_now(&sig, "pgo", "pgo@localhost")) {
 		git_fail("cannot make a signature for the note");
 		goto out;
 	}
@@ -62,9 +63,12 @@ static int resolve_target(git_repository *repo, const char *base, git_oid *out)
 	size_t i;
 
 	if (base) {
-		if (gate_git.revparse_single(&obj, repo, base))
+		if (gate_git.revparse_single(&obj, repo, base)) {
+			const git_error *e = gate_git.error_last();
+
 			return pgo_error("cannot resolve --base '%s': %s", base,
-					 gate_git.error_last() ? gate_git.error_last()->message : "unknown");
+					 e && e->message ? e->message : "unknown");
+		}
 		if (gate_git.object_peel(&obj, obj, GIT_OBJECT_COMMIT)) {
 			gate_git.object_free(obj);
 			return pgo_error("--base '%s' is not a commit", base);
