@@ -536,6 +536,7 @@ static int stack_targets(struct builder *B)
 
 struct site {
 	uint64_t callee, ret;          /* callee symbol start, return address in the caller */
+	uint64_t samples;              /* stack samples through this call site into callee */
 };
 
 static int cmp_site(const void *a, const void *b)
@@ -552,13 +553,18 @@ static int cmp_site(const void *a, const void *b)
  * and each call executes the caller's call line once, so the sum over the call sites
  * the stacks show of the caller's count for the call line estimates the entry count in
  * the units of the body counts. The stack samples themselves are not used as counts:
- * they measure time below the call, not calls. heads: callee start -> estimate.
+ * they measure time below the call, not calls. An indirect call's line count is shared
+ * among the targets the stacks show in proportion to their samples through it (the
+ * only split the stacks give); each used to get all of it (newlisp's primitives, called
+ * from one line of its evaluator, all had that line's count as head).
+ * heads: callee start -> estimate.
  */
 static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 {
 	struct convert_binary *b = B->bin;
+	struct pgo_u64map site_total = PGO_U64MAP_INIT, site_targets = PGO_U64MAP_INIT;
 	struct site *v;
-	size_t i, n = 0;
+	size_t i, n = 0, m;
 	int err = -1;
 
 	v = pgo_calloc(b->calls.nr + b->ucalls.nr + 1, sizeof(*v));
@@ -576,17 +582,32 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 		if (callee.sym_name == CONVERT_NO_NAME || !e->a)
 			continue;
 		v[n].callee = callee.sym_start;
+		v[n].samples = e->count;
 		v[n++].ret = e->a;
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_site);
-	for (i = 0; i < n; i++) {
+	/* one entry per (callee, call site), samples summed; per call site: samples, targets */
+	for (i = m = 0; i < n; i++) {
+		uint64_t *t;
+
+		if (m && v[i].callee == v[m - 1].callee && v[i].ret == v[m - 1].ret) {
+			v[m - 1].samples += v[i].samples;
+		} else {
+			v[m++] = v[i];
+			if (pgo_u64map_get(&site_targets, v[i].ret, &t) < 0)
+				goto out;
+			(*t)++;
+		}
+		if (pgo_u64map_get(&site_total, v[i].ret, &t) < 0)
+			goto out;
+		*t += v[i].samples;
+	}
+	for (i = 0; i < m; i++) {
 		struct convert_sym caller;
-		const uint64_t *top_idx;
+		const uint64_t *top_idx, *total;
 		uint64_t c, *h;
 
-		if (i && v[i].callee == v[i - 1].callee && v[i].ret == v[i - 1].ret)
-			continue;
 		caller = convert_symtab_lookup(b->st, v[i].ret - 1);
 		if (caller.sym_name == CONVERT_NO_NAME)
 			continue;
@@ -594,6 +615,9 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 		if (!top_idx)
 			continue;
 		c = count_at(B, B->sp->fns[*top_idx - 1], v[i].ret - 1);
+		total = pgo_u64map_find(&site_total, v[i].ret);
+		if (c && *pgo_u64map_find(&site_targets, v[i].ret) > 1 && total && *total)
+			c = (c * v[i].samples + *total / 2) / *total;
 		if (!c)
 			continue;
 		if (pgo_u64map_get(heads, v[i].callee, &h) < 0)
@@ -602,6 +626,8 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 	}
 	err = 0;
 out:
+	pgo_u64map_release(&site_total);
+	pgo_u64map_release(&site_targets);
 	free(v);
 	return err;
 }

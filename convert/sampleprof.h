@@ -9,8 +9,8 @@
  *   - totals are sums over all addresses at every level;
  *   - clones (foo.constprop.0, foo.cold) are merged (summed) into foo;
  *   - head counts: LBR call edges; without LBR the larger of the entry instruction's
- *     line count and the sum of the callers' call-line counts (from call stacks);
- *     at least 1;
+ *     line count and the sum of the callers' call-line counts (from call stacks; an
+ *     indirect call's count shared among its targets by their stack samples); at least 1;
  *   - gcc, call stacks, no LBR: a hot direct call to a small function (p->inline_max_size)
  *     gets an inline instance of the callee from the samples that came through it, and so
  *     does a hot indirect call whose dominant target is small (its call targets are then

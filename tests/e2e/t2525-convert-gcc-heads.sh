@@ -43,4 +43,21 @@ test_expect_success 'without stacks the head is the entry line count, at least 2
 	echo "flat: mix head $head, entry line $entry" &&
 	test "$head" = "$entry" || test "$entry" -lt 2 -a "$head" = 2
 '
+# Before: every target of an indirect call got the whole call line as head (op_a = op_b = line).
+test_expect_success 'an indirect call line'"'"'s count is shared among its targets by their stack samples' '
+	gcc -O2 -g -o icheads icheads.c &&
+	for rec in $(afdo_stack_recorders); do
+		afdo_record $rec ic-$rec.data ./icheads 4000000 &&
+		pgo convert --to autofdo -i ic-$rec.data -b icheads -o ic-$rec.afdo &&
+		pgo convert --dump ic-$rec.afdo >ic-$rec.dump &&
+		a=$(head_of ic-$rec.dump op_a) && b=$(head_of ic-$rec.dump op_b) &&
+		call=$(line_of ic-$rec.dump main 5) &&
+		echo "$rec: call line $call, heads op_a $a, op_b $b" &&
+		test_ge "$call" 40 "$rec: samples on the call line" &&
+		test_ge "$a" "$((b + 1))" "$rec: head of op_a (3 calls in 4) vs op_b" &&
+		test_ge "$((a + b))" "$((call * 8 / 10))" "$rec: the heads together vs the call line" &&
+		test_ge "$((call * 12 / 10))" "$((a + b))" "$rec: the call line vs the heads together" &&
+		afdo_gcc_clean ic-$rec.afdo icheads.c || return 1
+	done
+'
 test_done
