@@ -539,13 +539,14 @@ struct site {
 	uint64_t samples;              /* stack samples through this call site into callee */
 };
 
+/* by call site, then callee: the targets of one call site are adjacent */
 static int cmp_site(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
 
-	if (x->callee != y->callee)
-		return x->callee < y->callee ? -1 : 1;
-	return x->ret < y->ret ? -1 : x->ret > y->ret;
+	if (x->ret != y->ret)
+		return x->ret < y->ret ? -1 : 1;
+	return x->callee < y->callee ? -1 : x->callee > y->callee;
 }
 
 /*
@@ -562,9 +563,8 @@ static int cmp_site(const void *a, const void *b)
 static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 {
 	struct convert_binary *b = B->bin;
-	struct pgo_u64map site_total = PGO_U64MAP_INIT, site_targets = PGO_U64MAP_INIT;
 	struct site *v;
-	size_t i, n = 0, m;
+	size_t i, j, n = 0, m;
 	int err = -1;
 
 	v = pgo_calloc(b->calls.nr + b->ucalls.nr + 1, sizeof(*v));
@@ -587,27 +587,21 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 	}
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_site);
-	/* one entry per (callee, call site), samples summed; per call site: samples, targets */
+	/* one entry per (call site, callee), samples summed */
 	for (i = m = 0; i < n; i++) {
-		uint64_t *t;
-
-		if (m && v[i].callee == v[m - 1].callee && v[i].ret == v[m - 1].ret) {
+		if (m && v[i].callee == v[m - 1].callee && v[i].ret == v[m - 1].ret)
 			v[m - 1].samples += v[i].samples;
-		} else {
+		else
 			v[m++] = v[i];
-			if (pgo_u64map_get(&site_targets, v[i].ret, &t) < 0)
-				goto out;
-			(*t)++;
-		}
-		if (pgo_u64map_get(&site_total, v[i].ret, &t) < 0)
-			goto out;
-		*t += v[i].samples;
 	}
-	for (i = 0; i < m; i++) {
+	for (i = 0; i < m; i = j) {
 		struct convert_sym caller;
-		const uint64_t *top_idx, *total;
-		uint64_t c, *h;
+		const uint64_t *top_idx;
+		uint64_t c, total = 0, *h;
+		size_t k;
 
+		for (j = i; j < m && v[j].ret == v[i].ret; j++)
+			total += v[j].samples;
 		caller = convert_symtab_lookup(b->st, v[i].ret - 1);
 		if (caller.sym_name == CONVERT_NO_NAME)
 			continue;
@@ -615,19 +609,18 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 		if (!top_idx)
 			continue;
 		c = count_at(B, B->sp->fns[*top_idx - 1], v[i].ret - 1);
-		total = pgo_u64map_find(&site_total, v[i].ret);
-		if (c && *pgo_u64map_find(&site_targets, v[i].ret) > 1 && total && *total)
-			c = (c * v[i].samples + *total / 2) / *total;
-		if (!c)
-			continue;
-		if (pgo_u64map_get(heads, v[i].callee, &h) < 0)
-			goto out;
-		*h += c;
+		for (k = i; c && k < j; k++) {
+			uint64_t share = j - i > 1 && total ? (c * v[k].samples + total / 2) / total : c;
+
+			if (!share)
+				continue;
+			if (pgo_u64map_get(heads, v[k].callee, &h) < 0)
+				goto out;
+			*h += share;
+		}
 	}
 	err = 0;
 out:
-	pgo_u64map_release(&site_total);
-	pgo_u64map_release(&site_targets);
 	free(v);
 	return err;
 }
