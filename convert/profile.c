@@ -303,6 +303,9 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 	size_t lo = 0, hi = pgo_cow_nr(t->b);
 	const struct mapent *e = t->b ? PGO_COW_ELEMS(t->b, const struct mapent) : NULL;
 
+	/* frame-pointer chains of code without frame pointers are mostly data: reject it at once */
+	if (!hi || ip < e[0].start || ip >= e[hi - 1].end)
+		return NULL;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -314,6 +317,22 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 	if (lo && ip < e[lo - 1].end)
 		return &e[lo - 1];
 	return NULL;
+}
+
+/*
+ * maptab_find for the frames of one sample, which mostly lie in the mapping of the frame before:
+ * *last (NULL at first) is that mapping. Only valid while the table does not change.
+ */
+static const struct mapent *maptab_find_near(const struct maptab *t, uint64_t ip, const struct mapent **last)
+{
+	const struct mapent *m = *last;
+
+	if (m && ip >= m->start && ip < m->end)
+		return m;
+	m = maptab_find(t, ip);
+	if (m)
+		*last = m;
+	return m;
 }
 
 static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
@@ -433,6 +452,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	struct convert_profile *p = L->p;
 	uint64_t nr = 0, i, hash, *slot;
 	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret, nr_uw = 0;
+	const struct mapent *last = NULL;
 	struct stack_rec *st;
 	size_t idx;
 
@@ -477,7 +497,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		}
 		if (!kernel && nr_uw)
 			continue; /* the unwound frames below replace a user callchain */
-		m = kernel ? NULL : maptab_find(&pr->maps, ip);
+		m = kernel ? NULL : maptab_find_near(&pr->maps, ip, &last);
 		/* return addresses point after the call: flag them so lookups use ip - 1 */
 		L->frame_buf[2 * nr] = (kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN) |
 				       (ctx_first ? 0 : (1ULL << 32));
@@ -487,7 +507,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	}
 	for (i = 0; i < (uint64_t)nr_uw; i++) {
 		uint64_t ip = L->uw_frames[i].pc;
-		const struct mapent *m = maptab_find(&pr->maps, ip);
+		const struct mapent *m = maptab_find_near(&pr->maps, ip, &last);
 
 		L->frame_buf[2 * nr] = (m ? m->dso : DSO_UNKNOWN) |
 				       (L->uw_frames[i].activation ? 0 : (1ULL << 32));
@@ -549,15 +569,18 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	return 0;
 }
 
-/* A user-space IP -> ADDR_KEY through the process's maps; 0 if unmapped. */
-static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key)
+/*
+ * A user-space IP -> ADDR_KEY through the process's maps; 0 if unmapped. *last as for
+ * maptab_find_near: the mapping of the previous IP of the same sample.
+ */
+static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key, const struct mapent **last)
 {
 	const struct mapent *m;
 	uint64_t off;
 
 	if (ip >= 0xffff800000000000ULL)
 		return 0;
-	m = maptab_find(&pr->maps, ip);
+	m = maptab_find_near(&pr->maps, ip, last);
 	if (!m)
 		return 0;
 	off = ip - m->start + m->pgoff;
@@ -575,6 +598,7 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
 			const struct proc *pr)
 {
 	uint64_t i, from = 0, to = 0, prev_from = 0;
+	const struct mapent *last = NULL;
 	int have_prev = 0;
 
 	for (i = 0; i < s->nr_branches; i++) {
@@ -585,8 +609,8 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
 			have_prev = 0;
 			continue;
 		}
-		ok_from = map_key(pr, be->from, &from);
-		ok_to = map_key(pr, be->to, &to);
+		ok_from = map_key(pr, be->from, &from, &last);
+		ok_to = map_key(pr, be->to, &to, &last);
 		if (ok_from && ok_to && pairmap_add(&p->branches, from, to, 1) < 0)
 			return -1;
 		if (ok_to && have_prev && ADDR_KEY_DSO(to) == ADDR_KEY_DSO(prev_from) &&
@@ -608,6 +632,7 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 		     const struct proc *pr, int user_ip)
 {
 	uint64_t i, inner = 0, key, nr_user = 0;
+	const struct mapent *last = NULL;
 	int user = 0, have_inner = 0;
 
 	for (i = 0; i < s->nr_callchain; i++) {
@@ -620,7 +645,7 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 		}
 		if (user)
 			nr_user++;
-		if (!user || !map_key(pr, ip, &key)) {
+		if (!user || !map_key(pr, ip, &key, &last)) {
 			have_inner = 0;
 			continue;
 		}
@@ -643,6 +668,7 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s,
 			     const struct proc *pr)
 {
+	const struct mapent *last = NULL;
 	uint64_t inner, outer;
 	int i, n;
 
@@ -650,8 +676,8 @@ static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s
 	if (n < 0)
 		return -1;
 	for (i = 0; i + 1 < n; i++) {
-		if (L->uw_frames[i + 1].activation || !map_key(pr, L->uw_frames[i].pc, &inner) ||
-		    !map_key(pr, L->uw_frames[i + 1].pc, &outer))
+		if (L->uw_frames[i + 1].activation || !map_key(pr, L->uw_frames[i].pc, &inner, &last) ||
+		    !map_key(pr, L->uw_frames[i + 1].pc, &outer, &last))
 			continue;
 		if (pairmap_add(&L->p->ucalls, outer, inner, 1) < 0)
 			return -1;
