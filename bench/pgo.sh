@@ -490,6 +490,24 @@ newlisp_setup() {
 newlisp_train() { "$1" "$INPUTS/train.lsp" 300 >/dev/null && "$1" "$INPUTS/eval.lsp" 20 1 >/dev/null; }
 newlisp_eval() { echo "$1" "$INPUTS/eval.lsp" 16 4 ">/dev/null"; }
 
+# ---- session 7 (progs4 branch)
+
+tinyscheme_setup() {
+	local d
+	d=$(deb_source tinyscheme) || exit 2
+	# scheme.c + dynload.c with the defines of Debian's debian/Makefile; its init.scm from the source.
+	SRCS=("$d/scheme.c" "$d/dynload.c")
+	CPPFLAGS_P="-DSUN_DL=1 -DUSE_DL=1 -DUSE_MATH=1 -DUSE_ASCII_NAMES=0 -DUSE_PLIST=1 -DINLINE=inline -DInitFile=\"$d/init.scm\" -I$d"
+	LDLIBS_P="-ldl -lm"
+}
+# Debian's 1.42 snapshot rejects every exact index (string-ref, vector-ref, vector-set!, and so
+# string=?, equal? on strings and string->list of its init.scm): the scripts use lists, symbols,
+# substring and string-append only. bench/inputs/train.scm (tak, fib, merge sort, association lists,
+# string building, closures, Newton's method) 40 rounds + eval.scm at size 2; evaluation eval.scm
+# (n-queens, a list sieve, quicksort, a mutable search tree, an expression evaluator, integration) at size 4.
+tinyscheme_train() { "$1" -1 "$INPUTS/train.scm" 40 >/dev/null && "$1" -1 "$INPUTS/eval.scm" 4 2 >/dev/null; }
+tinyscheme_eval() { echo "$1" -1 "$INPUTS/eval.scm" 1 4 ">/dev/null"; }
+
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
 	d=$(deb_source bc) || exit 2
