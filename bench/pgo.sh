@@ -508,6 +508,50 @@ tinyscheme_setup() {
 tinyscheme_train() { "$1" -1 "$INPUTS/train.scm" 40 >/dev/null && "$1" -1 "$INPUTS/eval.scm" 4 2 >/dev/null; }
 tinyscheme_eval() { echo "$1" -1 "$INPUTS/eval.scm" 1 4 ">/dev/null"; }
 
+# deb_orig PKG VERSION TARBALL DIR: for a package whose debian.tar is not on the source mirror here
+# (404) but whose orig tarball is, unpack the orig tarball (upstream, without Debian's patches) under
+# $BENCH_WORK/src once; prints DIR there.
+deb_orig() {
+	local s=$BENCH_WORK/src
+	if ! (deb_source "$1") 2>/dev/null; then
+		if [ ! -d "$s/$4" ]; then
+			(cd "$s" && apt-get source -q --download-only "$1" >/dev/null 2>&1)
+			[ -s "$s/$3" ] && tar -C "$s" -xf "$s/$3" || die "$1: cannot fetch or unpack $3"
+		fi
+		printf '%s\n' "$s/$4"
+	fi
+}
+
+elk_setup() {
+	local d c=$BENCH_WORK/elk-cfg f
+	# elk 3.99.8-4.2: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig elk 3.99.8-4.2 elk_3.99.8.orig.tar.gz elk-3.99.8) || exit 2
+	# config.h (generational GC, libelf) from its configure, static; libelk's sources of
+	# src/Makefile.am (stab-elf, no dynamic loading of extensions) + main.c; its Scheme runtime
+	# (toplevel.scm, initscheme.scm) from the source's scm/.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-shared >configure.log 2>&1) || die "elk: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for f in autoload bignum bool char cont cstring debug dump env error exception feature heap io libelk list \
+		load loadlib malloc math onfork prim print proc promise read special stab stab-elf stkmem string \
+		symbol terminate type vector main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/include -I$d/src -I$d/include -DSCM_DIR=\"$d/scm\" -DLIB_DIR=\"$c/lib\""
+	LDLIBS_P="-lm -lelf -ldl"
+	# The scripts read their arguments from *args*: a loader per script.
+	for f in train eval; do
+		[ -s "$BENCH_WORK/elk-$f.scm" ] ||
+			printf '(define *args* (command-line-args))\n(load "%s/%s-r4.scm")\n' "$INPUTS" "$f" >"$BENCH_WORK/elk-$f.scm"
+	done
+}
+# bench/inputs/train-r4.scm (tak, fib, merge sort, association lists of strings, string-set!,
+# vector sums, closures, Newton's method) 1000 rounds + eval-r4.scm at size 2; evaluation
+# eval-r4.scm (a vector sieve, heapsort, n-queens, string reversal and splitting, a search tree,
+# an expression evaluator, integration) at size 4.
+elk_train() { "$1" -l "$BENCH_WORK/elk-train.scm" 1000 >/dev/null && "$1" -l "$BENCH_WORK/elk-eval.scm" 30 2 >/dev/null; }
+elk_eval() { echo "$1" -l "$BENCH_WORK/elk-eval.scm" 20 4 ">/dev/null"; }
+
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
 	d=$(deb_source bc) || exit 2
