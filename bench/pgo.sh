@@ -552,6 +552,33 @@ elk_setup() {
 elk_train() { "$1" -l "$BENCH_WORK/elk-train.scm" 1000 >/dev/null && "$1" -l "$BENCH_WORK/elk-eval.scm" 30 2 >/dev/null; }
 elk_eval() { echo "$1" -l "$BENCH_WORK/elk-eval.scm" 20 4 ">/dev/null"; }
 
+hugs98_setup() {
+	local d c=$BENCH_WORK/hugs98-cfg f
+	# hugs98 98.200609.21-6: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig hugs98 98.200609.21-6 hugs98_98.200609.21.orig.tar.gz hugs98-plus-Sep2006) || exit 2
+	# Hugs builds in its source tree: a copy, configured once (src/config.h, options.h, platform.h),
+	# and the boot libraries its make preprocesses from packages/ (base, haskell98, Cabal: the
+	# Prelude, Data.List, Data.Map, Data.Array...) with cpp: enough for runhugs, without the FFI
+	# packages and Cabal-built libraries, whose build fails with gcc 12 without Debian's patches.
+	if [ ! -s "$c/libraries/bootlib/.stamp" ]; then
+		rm -rf "$c" && mkdir -p "$(dirname "$c")" && cp -a "$d" "$c.tmp" && mv "$c.tmp" "$c"
+		(cd "$c" && ./configure >configure.log 2>&1 && make -C libraries bootlib/.stamp >make.log 2>&1) ||
+			die "hugs98: configure or bootlib failed (see $c/*.log)"
+	fi
+	# runhugs (the batch interpreter: load a script, run main) as src/Makefile links it.
+	SRCS=()
+	for f in runhugs server builtin char compiler errors evaluator ffi goal input machdep machine module opts \
+		output plugin script static storage strutil subst type version; do SRCS+=("$c/src/$f.c"); done
+	CPPFLAGS_P="-DNDEBUG=1 -I$c/src"
+	LDLIBS_P=$(sed -n 's/^LIBS[[:space:]]*=//p' "$c/src/Makefile")
+	export HUGSFLAGS="-P$c/libraries/bootlib" HUGSDIR=$c/hugsdir
+}
+# bench/inputs/train.hs (nfib, merge sort, Data.Map word counts, show/read, accumArray, a type
+# class, rot13) 200 rounds + eval.hs at size 2; evaluation eval.hs (n-queens, a sieve, an LCS table
+# in a lazy array, Integer factorials, a search tree, a Data.Map index, a float series) at size 4.
+hugs98_train() { "$1" "$INPUTS/train.hs" 200 >/dev/null && "$1" "$INPUTS/eval.hs" 8 2 >/dev/null; }
+hugs98_eval() { echo "$1" "$INPUTS/eval.hs" 6 4 ">/dev/null"; }
+
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
 	d=$(deb_source bc) || exit 2
