@@ -579,6 +579,35 @@ hugs98_setup() {
 hugs98_train() { "$1" "$INPUTS/train.hs" 200 >/dev/null && "$1" "$INPUTS/eval.hs" 8 2 >/dev/null; }
 hugs98_eval() { echo "$1" "$INPUTS/eval.hs" 6 4 ">/dev/null"; }
 
+algol68g_setup() {
+	local d c=$BENCH_WORK/algol68g-cfg
+	# algol68g 3.1.2-1: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig algol68g 3.1.2-1 algol68g_3.1.2.orig.tar.gz algol68g-3.1.2) || exit 2
+	# a68g-config.h from its configure, interpreter only (no unit compiler, which would run gcc at
+	# run time) and none of the optional libraries; a68g_SOURCES of its Makefile.am: src/a68g/*.c.
+	if [ ! -s "$c/a68g-config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-compiler --disable-curses --disable-gsl --disable-mpfr \
+			--disable-postgresql --disable-plotutils --disable-readline --disable-parallel --disable-mathlib \
+			--disable-quadmath >configure.log 2>&1) || die "algol68g: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/src/a68g/*.c)
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$d -I$d/src/include -DBINDIR=\"/usr/local/bin\" -DINCLUDEDIR=\"/usr/local/include\""
+	LDLIBS_P="-lm"
+	echo 2000 >"$BENCH_WORK/a68g-train.in"
+	echo 20 2 >"$BENCH_WORK/a68g-train-eval.in"
+	echo 16 4 >"$BENCH_WORK/a68g-eval.in"
+}
+# bench/inputs/train.a68 (tak, fib, an insertion sort, a linked list of structs, strings, Newton's
+# method, procedure values) 2000 rounds + eval.a68 at size 2; evaluation eval.a68 (a sieve,
+# quicksort, n-queens, string reversal, a search tree on the heap, a matrix product, Collatz) 16
+# rounds at size 4. The sizes come on standard input.
+algol68g_train() {
+	"$1" --nowarnings "$INPUTS/train.a68" <"$BENCH_WORK/a68g-train.in" >/dev/null &&
+		"$1" --nowarnings "$INPUTS/eval.a68" <"$BENCH_WORK/a68g-train-eval.in" >/dev/null
+}
+algol68g_eval() { echo "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
+
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
 	d=$(deb_source bc) || exit 2
