@@ -523,6 +523,8 @@ deb_orig() {
 }
 
 elk_setup() {
+	# its evaluator recurses deeper than the default 8 KB copy (92% of the stacks truncated at 8 KB)
+	STACK_P=32768
 	local d c=$BENCH_WORK/elk-cfg f
 	# elk 3.99.8-4.2: its debian.tar is 404 on the mirror here, the orig tarball is not.
 	d=$(deb_orig elk 3.99.8-4.2 elk_3.99.8.orig.tar.gz elk-3.99.8) || exit 2
@@ -546,13 +548,15 @@ elk_setup() {
 	done
 }
 # bench/inputs/train-r4.scm (tak, fib, merge sort, association lists of strings, string-set!,
-# vector sums, closures, Newton's method) 1000 rounds + eval-r4.scm at size 2; evaluation
+# vector sums, closures, integer Newton's method) 1000 rounds + eval-r4.scm at size 2; evaluation
 # eval-r4.scm (a vector sieve, heapsort, n-queens, string reversal and splitting, a search tree,
 # an expression evaluator, integration) at size 4.
 elk_train() { "$1" -l "$BENCH_WORK/elk-train.scm" 1000 >/dev/null && "$1" -l "$BENCH_WORK/elk-eval.scm" 30 2 >/dev/null; }
 elk_eval() { echo "$1" -l "$BENCH_WORK/elk-eval.scm" 20 4 ">/dev/null"; }
 
 hugs98_setup() {
+	# 16% of its stacks were truncated at the default 8 KB copy
+	STACK_P=16384
 	local d c=$BENCH_WORK/hugs98-cfg f
 	# hugs98 98.200609.21-6: its debian.tar is 404 on the mirror here, the orig tarball is not.
 	d=$(deb_orig hugs98 98.200609.21-6 hugs98_98.200609.21.orig.tar.gz hugs98-plus-Sep2006) || exit 2
@@ -609,6 +613,41 @@ algol68g_train() {
 		"$1" --nowarnings "$INPUTS/eval.a68" <"$BENCH_WORK/a68g-train-eval.in" >/dev/null
 }
 algol68g_eval() { echo "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
+
+sigscheme_setup() {
+	local d c=$BENCH_WORK/sigscheme-cfg f a
+	d=$(deb_source sigscheme) || exit 2
+	# src/config.h from its configure (static); the headers its include/ make links as
+	# sigscheme/*.h; its bundled libgcroots (the stack-scanning part of the Boehm GC) built once by
+	# its make: the same -O2 object code in all builds, as m4's gnulib. Then libsscm's sources (the
+	# list of `make -n libsscm.la` in src/ for this configuration, function tables shipped) + main.c.
+	if [ ! -s "$c/libgcroots/.libs/libgcroots.a" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-shared >configure.log 2>&1 && make -C include >make.log 2>&1 &&
+			make -C libgcroots >>make.log 2>&1) || die "sigscheme: configure or make failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in alloc char continuation deep-cadrs encoding env error eval format legacy-macro list load \
+		module-srfi1 module-srfi2 module-srfi23 module-srfi28 module-srfi34 module-srfi38 module-srfi43 \
+		module-srfi48 module-srfi55 module-srfi6 module-srfi60 module-srfi8 module-srfi9 module-sscm-ext \
+		module number-io number port procedure promise qquote read scmport-basechar scmport-file \
+		scmport-mbchar scmport-str sigscheme storage-gc storage string-procedure string symbol syntax \
+		vector write main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c/src -I$d/src -I$c/include -I$d/include -I$d/libgcroots/include"
+	CPPFLAGS_P="$CPPFLAGS_P -DSCM_COMPILING_LIBSSCM=1 -DPKGDATADIR=\"$d/lib\" -DSCMLIBDIR=\"$d/lib\""
+	LDLIBS_P="$c/libgcroots/.libs/libgcroots.a"
+	# sscm gives a script no arguments: a loader per run that defines them.
+	for a in "train 600" "train-eval 20 2" "eval 6 4"; do
+		set -- $a
+		f=${1%-eval}; [ "$1" = train-eval ] && f=eval
+		printf '(define *args* (quote (%s)))\n(load "%s/%s-r4.scm")\n' \
+			"$(shift; for x in "$@"; do printf '"%s" ' "$x"; done)" "$INPUTS" "$f" >"$BENCH_WORK/sscm-$1.scm"
+	done
+}
+# elk's scripts (integers only): train-r4.scm 600 rounds + eval-r4.scm at size 2; evaluation
+# eval-r4.scm at size 4.
+sigscheme_train() { "$1" "$BENCH_WORK/sscm-train.scm" >/dev/null && "$1" "$BENCH_WORK/sscm-train-eval.scm" >/dev/null; }
+sigscheme_eval() { echo "$1" "$BENCH_WORK/sscm-eval.scm" ">/dev/null"; }
 
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg

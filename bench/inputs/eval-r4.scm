@@ -1,12 +1,13 @@
-; Scheme (R4RS) evaluation workload for elk, a different program from train-r4.scm: a sieve and a
-; heapsort in vectors, n-queens, string reversal and word splitting, a mutable search tree, an
-; expression evaluator, integration. The caller defines *args* (ROUNDS SIZE).
+; Scheme (R4RS) evaluation workload for elk and sigscheme, a different program from train-r4.scm:
+; a sieve and a heapsort in vectors, n-queens, string reversal and word splitting, a mutable search
+; tree, an expression evaluator, a fixed-point integration; integers only and below 2^31. The caller defines
+; *args* (ROUNDS SIZE).
 (define rounds (string->number (car *args*)))
 (define size (string->number (cadr *args*)))
 (define state 7)
 (define (next-rand)
-  (set! state (modulo (+ (* state 69069) 1) 4294967296))
-  (quotient state 65536))
+  (set! state (modulo (* state 171) 30269))
+  state)
 (define (sieve n)
   (let ((v (make-vector (+ n 1) #t)))
     (do ((i 2 (+ i 1))) ((> (* i i) n))
@@ -55,13 +56,12 @@
   (cond ((number? e) e)
         ((symbol? e) (cdr (assq e env)))
         (else (let ((a (ev (cadr e) env)) (b (ev (caddr e) env)))
-                (case (car e) ((add) (+ a b)) ((sub) (- a b)) ((mul) (* a b)) ((mx) (max a b)) (else 0))))))
+                (case (car e) ((add) (modulo (+ a b) 10007)) ((sub) (modulo (- a b) 10007)) ((mul) (modulo (* a b) 10007)) ((mx) (max a b)) (else 0))))))
 (define (make-expr d)
   (if (= d 0) (if (odd? (next-rand)) 'x (modulo (next-rand) 10))
       (list (case (modulo (next-rand) 4) ((0) 'add) ((1) 'sub) ((2) 'mul) (else 'mx)) (make-expr (- d 1)) (make-expr (- d 1)))))
-(define (integrate f a b n)
-  (let ((h (/ (- b a) n)))
-    (let loop ((i 0) (s 0.0)) (if (= i n) (* s h) (loop (+ i 1) (+ s (f (+ a (* h (+ i 0.5))))))))))
+(define (integrate f n)
+  (let loop ((i 0) (s 0)) (if (= i n) (quotient s n) (loop (+ i 1) (+ s (f (quotient (* 1000 (+ (* 2 i) 1)) (* 2 n))))))))
 (define (one-round)
   (let* ((q (queens (+ 4 size)))
          (p (sieve (* 2000 size)))
@@ -70,8 +70,8 @@
          (t (let loop ((i 0) (t '())) (if (= i (* 200 size)) t (loop (+ i 1) (tree-insert! t (next-rand))))))
          (e (make-expr (+ 5 size)))
          (v (let loop ((x 0) (acc 0)) (if (= x 20) acc (loop (+ x 1) (+ acc (ev e (list (cons 'x x))))))))
-         (area (integrate (lambda (x) (* x x (- 1.0 x))) 0.0 1.0 (* 200 size))))
-    (+ q p (vector-ref h 0) w (tree-depth t) (modulo v 1000) (round (* 1000 area)))))
+         (area (integrate (lambda (x) (quotient (* x x (- 1000 x)) 1000000)) (* 200 size))))
+    (+ q p (vector-ref h 0) w (tree-depth t) (modulo v 1000) area)))
 (let loop ((r 0) (acc 0))
   (if (< r rounds) (loop (+ r 1) (+ acc (one-round)))
       (begin (display acc) (newline))))

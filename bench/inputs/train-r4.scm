@@ -1,10 +1,12 @@
-; Scheme (R4RS) training workload for elk: strings and vectors indexed, recursion, association
-; lists, closures, floats, merge sort. The caller defines *args* (ROUNDS).
+; Scheme (R4RS) training workload for elk and sigscheme: strings and vectors indexed, recursion,
+; association lists, closures, merge sort; integers only and below 2^31 (sigscheme has no
+; inexact numbers, and its fixnums overflow).
+; The caller defines *args* (ROUNDS).
 (define rounds (string->number (car *args*)))
 (define seed 12345)
 (define (rand n)
-  (set! seed (modulo (+ (* seed 1103515245) 12345) 2147483648))
-  (modulo (quotient seed 65536) n))
+  (set! seed (modulo (+ (* seed 75) 74) 65537))
+  (modulo seed n))
 (define (tak x y z) (if (not (< y x)) z (tak (tak (- x 1) y z) (tak (- y 1) z x) (tak (- z 1) x y))))
 (define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (define (random-list n) (let loop ((i 0) (acc '())) (if (= i n) acc (loop (+ i 1) (cons (rand 10000) acc)))))
@@ -39,7 +41,7 @@
 (define (fold f acc lst) (if (null? lst) acc (fold f (f acc (car lst)) (cdr lst))))
 (define (filter p lst) (cond ((null? lst) '()) ((p (car lst)) (cons (car lst) (filter p (cdr lst)))) (else (filter p (cdr lst)))))
 (define (make-counter) (let ((n 0)) (lambda () (set! n (+ n 1)) n)))
-(define (newton x) (let loop ((g 1.0) (k 0)) (if (= k 20) g (loop (/ (+ g (/ x g)) 2.0) (+ k 1)))))
+(define (isqrt x) (let loop ((g x) (k 0)) (if (or (= k 30) (< g 2)) g (loop (quotient (+ g (quotient x g)) 2) (+ k 1)))))
 (define (one-round)
   (let* ((t (tak 12 8 4)) (f (fib 15))
          (l (msort (random-list 600)))
@@ -47,11 +49,11 @@
          (tab (count-words 800))
          (s (upcase! (build-string 60)))
          (c (count-char s #\A))
-         (sum (fold + 0 (map (lambda (x) (* x x)) (filter odd? l))))
+         (sum (fold + 0 (map (lambda (x) (modulo (* x x) 1000)) (filter odd? l))))
          (ctr (make-counter))
-         (roots (fold + 0.0 (map newton '(2.0 3.0 5.0 7.0 11.0 13.0)))))
+         (roots (fold + 0 (map isqrt '(20000 30000 50000 70000 110000 130000)))))
     (let loop ((i 0)) (if (< i 300) (begin (ctr) (loop (+ i 1)))))
-    (+ t f (car l) (modulo (vector-sum v) 1000) (length tab) c (modulo sum 1000) (ctr) (round roots))))
+    (+ t f (car l) (modulo (vector-sum v) 1000) (length tab) c (modulo sum 1000) (ctr) roots)))
 (let loop ((r 0) (acc 0))
   (if (< r rounds) (loop (+ r 1) (+ acc (one-round)))
       (begin (display acc) (newline))))
