@@ -615,6 +615,8 @@ algol68g_train() {
 algol68g_eval() { echo "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
 
 sigscheme_setup() {
+	# 15% of its stacks were truncated at the default 8 KB copy (session 7's first runs)
+	STACK_P=16384
 	local d c=$BENCH_WORK/sigscheme-cfg f a
 	d=$(deb_source sigscheme) || exit 2
 	# src/config.h from its configure (static); the headers its include/ make links as
