@@ -490,6 +490,167 @@ newlisp_setup() {
 newlisp_train() { "$1" "$INPUTS/train.lsp" 300 >/dev/null && "$1" "$INPUTS/eval.lsp" 20 1 >/dev/null; }
 newlisp_eval() { echo "$1" "$INPUTS/eval.lsp" 16 4 ">/dev/null"; }
 
+# ---- session 7 (progs4 branch)
+
+tinyscheme_setup() {
+	local d
+	d=$(deb_source tinyscheme) || exit 2
+	# scheme.c + dynload.c with the defines of Debian's debian/Makefile; its init.scm from the source.
+	SRCS=("$d/scheme.c" "$d/dynload.c")
+	CPPFLAGS_P="-DSUN_DL=1 -DUSE_DL=1 -DUSE_MATH=1 -DUSE_ASCII_NAMES=0 -DUSE_PLIST=1 -DINLINE=inline -DInitFile=\"$d/init.scm\" -I$d"
+	LDLIBS_P="-ldl -lm"
+}
+# Debian's 1.42 snapshot rejects every exact index (string-ref, vector-ref, vector-set!, and so
+# string=?, equal? on strings and string->list of its init.scm): the scripts use lists, symbols,
+# substring and string-append only. bench/inputs/train.scm (tak, fib, merge sort, association lists,
+# string building, closures, Newton's method) 40 rounds + eval.scm at size 2; evaluation eval.scm
+# (n-queens, a list sieve, quicksort, a mutable search tree, an expression evaluator, integration) at size 4.
+tinyscheme_train() { "$1" -1 "$INPUTS/train.scm" 40 >/dev/null && "$1" -1 "$INPUTS/eval.scm" 4 2 >/dev/null; }
+tinyscheme_eval() { echo "$1" -1 "$INPUTS/eval.scm" 1 4 ">/dev/null"; }
+
+# deb_orig PKG VERSION TARBALL DIR: for a package whose debian.tar is not on the source mirror here
+# (404) but whose orig tarball is, unpack the orig tarball (upstream, without Debian's patches) under
+# $BENCH_WORK/src once; prints DIR there.
+deb_orig() {
+	local s=$BENCH_WORK/src
+	if ! (deb_source "$1") 2>/dev/null; then
+		if [ ! -d "$s/$4" ]; then
+			(cd "$s" && apt-get source -q --download-only "$1" >/dev/null 2>&1)
+			[ -s "$s/$3" ] && tar -C "$s" -xf "$s/$3" || die "$1: cannot fetch or unpack $3"
+		fi
+		printf '%s\n' "$s/$4"
+	fi
+}
+
+elk_setup() {
+	# its evaluator recurses deeper than the default 8 KB copy (92% of the stacks truncated at 8 KB)
+	STACK_P=32768
+	local d c=$BENCH_WORK/elk-cfg f
+	# elk 3.99.8-4.2: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig elk 3.99.8-4.2 elk_3.99.8.orig.tar.gz elk-3.99.8) || exit 2
+	# config.h (generational GC, libelf) from its configure, static; libelk's sources of
+	# src/Makefile.am (stab-elf, no dynamic loading of extensions) + main.c; its Scheme runtime
+	# (toplevel.scm, initscheme.scm) from the source's scm/.
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-shared >configure.log 2>&1) || die "elk: configure failed (see $c/configure.log)"
+	fi
+	SRCS=()
+	for f in autoload bignum bool char cont cstring debug dump env error exception feature heap io libelk list \
+		load loadlib malloc math onfork prim print proc promise read special stab stab-elf stkmem string \
+		symbol terminate type vector main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/include -I$d/src -I$d/include -DSCM_DIR=\"$d/scm\" -DLIB_DIR=\"$c/lib\""
+	LDLIBS_P="-lm -lelf -ldl"
+	# The scripts read their arguments from *args*: a loader per script.
+	for f in train eval; do
+		[ -s "$BENCH_WORK/elk-$f.scm" ] ||
+			printf '(define *args* (command-line-args))\n(load "%s/%s-r4.scm")\n' "$INPUTS" "$f" >"$BENCH_WORK/elk-$f.scm"
+	done
+}
+# bench/inputs/train-r4.scm (tak, fib, merge sort, association lists of strings, string-set!,
+# vector sums, closures, integer Newton's method) 1000 rounds + eval-r4.scm at size 2; evaluation
+# eval-r4.scm (a vector sieve, heapsort, n-queens, string reversal and splitting, a search tree,
+# an expression evaluator, integration) at size 4.
+elk_train() { "$1" -l "$BENCH_WORK/elk-train.scm" 1000 >/dev/null && "$1" -l "$BENCH_WORK/elk-eval.scm" 30 2 >/dev/null; }
+elk_eval() { echo "$1" -l "$BENCH_WORK/elk-eval.scm" 20 4 ">/dev/null"; }
+
+hugs98_setup() {
+	# 16% of its stacks were truncated at the default 8 KB copy
+	STACK_P=16384
+	local d c=$BENCH_WORK/hugs98-cfg f
+	# hugs98 98.200609.21-6: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig hugs98 98.200609.21-6 hugs98_98.200609.21.orig.tar.gz hugs98-plus-Sep2006) || exit 2
+	# Hugs builds in its source tree: a copy, configured once (src/config.h, options.h, platform.h),
+	# and the boot libraries its make preprocesses from packages/ (base, haskell98, Cabal: the
+	# Prelude, Data.List, Data.Map, Data.Array...) with cpp: enough for runhugs, without the FFI
+	# packages and Cabal-built libraries, whose build fails with gcc 12 without Debian's patches.
+	if [ ! -s "$c/libraries/bootlib/.stamp" ]; then
+		rm -rf "$c" && mkdir -p "$(dirname "$c")" && cp -a "$d" "$c.tmp" && mv "$c.tmp" "$c"
+		(cd "$c" && ./configure >configure.log 2>&1 && make -C libraries bootlib/.stamp >make.log 2>&1) ||
+			die "hugs98: configure or bootlib failed (see $c/*.log)"
+	fi
+	# runhugs (the batch interpreter: load a script, run main) as src/Makefile links it.
+	SRCS=()
+	for f in runhugs server builtin char compiler errors evaluator ffi goal input machdep machine module opts \
+		output plugin script static storage strutil subst type version; do SRCS+=("$c/src/$f.c"); done
+	CPPFLAGS_P="-DNDEBUG=1 -I$c/src"
+	LDLIBS_P=$(sed -n 's/^LIBS[[:space:]]*=//p' "$c/src/Makefile")
+	export HUGSFLAGS="-P$c/libraries/bootlib" HUGSDIR=$c/hugsdir
+}
+# bench/inputs/train.hs (nfib, merge sort, Data.Map word counts, show/read, accumArray, a type
+# class, rot13) 200 rounds + eval.hs at size 2; evaluation eval.hs (n-queens, a sieve, an LCS table
+# in a lazy array, Integer factorials, a search tree, a Data.Map index, a float series) at size 4.
+hugs98_train() { "$1" "$INPUTS/train.hs" 200 >/dev/null && "$1" "$INPUTS/eval.hs" 8 2 >/dev/null; }
+hugs98_eval() { echo "$1" "$INPUTS/eval.hs" 6 4 ">/dev/null"; }
+
+algol68g_setup() {
+	# its tree-walking interpreter recurses deeper than the default 8 KB copy (38% truncated at 8 KB)
+	STACK_P=32768
+	local d c=$BENCH_WORK/algol68g-cfg
+	# algol68g 3.1.2-1: its debian.tar is 404 on the mirror here, the orig tarball is not.
+	d=$(deb_orig algol68g 3.1.2-1 algol68g_3.1.2.orig.tar.gz algol68g-3.1.2) || exit 2
+	# a68g-config.h from its configure, interpreter only (no unit compiler, which would run gcc at
+	# run time) and none of the optional libraries; a68g_SOURCES of its Makefile.am: src/a68g/*.c.
+	if [ ! -s "$c/a68g-config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-compiler --disable-curses --disable-gsl --disable-mpfr \
+			--disable-postgresql --disable-plotutils --disable-readline --disable-parallel --disable-mathlib \
+			--disable-quadmath >configure.log 2>&1) || die "algol68g: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/src/a68g/*.c)
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$d -I$d/src/include -DBINDIR=\"/usr/local/bin\" -DINCLUDEDIR=\"/usr/local/include\""
+	LDLIBS_P="-lm"
+	echo 2000 >"$BENCH_WORK/a68g-train.in"
+	echo 20 2 >"$BENCH_WORK/a68g-train-eval.in"
+	echo 32 4 >"$BENCH_WORK/a68g-eval.in"
+}
+# bench/inputs/train.a68 (tak, fib, an insertion sort, a linked list of structs, strings, Newton's
+# method, procedure values) 2000 rounds + eval.a68 at size 2; evaluation eval.a68 (a sieve,
+# quicksort, n-queens, string reversal, a search tree on the heap, a matrix product, Collatz) 32
+# rounds at size 4 (1.1 s; the first screen ran 16: 0.54 s). The sizes come on standard input.
+algol68g_train() {
+	"$1" --nowarnings "$INPUTS/train.a68" <"$BENCH_WORK/a68g-train.in" >/dev/null &&
+		"$1" --nowarnings "$INPUTS/eval.a68" <"$BENCH_WORK/a68g-train-eval.in" >/dev/null
+}
+algol68g_eval() { echo "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
+
+sigscheme_setup() {
+	# 15% of its stacks were truncated at the default 8 KB copy (session 7's first runs)
+	STACK_P=16384
+	local d c=$BENCH_WORK/sigscheme-cfg f a
+	d=$(deb_source sigscheme) || exit 2
+	# src/config.h from its configure (static); the headers its include/ make links as
+	# sigscheme/*.h; its bundled libgcroots (the stack-scanning part of the Boehm GC) built once by
+	# its make: the same -O2 object code in all builds, as m4's gnulib. Then libsscm's sources (the
+	# list of `make -n libsscm.la` in src/ for this configuration, function tables shipped) + main.c.
+	if [ ! -s "$c/libgcroots/.libs/libgcroots.a" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-shared >configure.log 2>&1 && make -C include >make.log 2>&1 &&
+			make -C libgcroots >>make.log 2>&1) || die "sigscheme: configure or make failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in alloc char continuation deep-cadrs encoding env error eval format legacy-macro list load \
+		module-srfi1 module-srfi2 module-srfi23 module-srfi28 module-srfi34 module-srfi38 module-srfi43 \
+		module-srfi48 module-srfi55 module-srfi6 module-srfi60 module-srfi8 module-srfi9 module-sscm-ext \
+		module number-io number port procedure promise qquote read scmport-basechar scmport-file \
+		scmport-mbchar scmport-str sigscheme storage-gc storage string-procedure string symbol syntax \
+		vector write main; do SRCS+=("$d/src/$f.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c/src -I$d/src -I$c/include -I$d/include -I$d/libgcroots/include"
+	CPPFLAGS_P="$CPPFLAGS_P -DSCM_COMPILING_LIBSSCM=1 -DPKGDATADIR=\"$d/lib\" -DSCMLIBDIR=\"$d/lib\""
+	LDLIBS_P="$c/libgcroots/.libs/libgcroots.a"
+	# sscm gives a script no arguments: a loader per run that defines them.
+	for a in "train 600" "train-eval 20 2" "eval 6 4"; do
+		set -- $a
+		f=${1%-eval}; [ "$1" = train-eval ] && f=eval
+		printf '(define *args* (quote (%s)))\n(load "%s/%s-r4.scm")\n' \
+			"$(shift; for x in "$@"; do printf '"%s" ' "$x"; done)" "$INPUTS" "$f" >"$BENCH_WORK/sscm-$1.scm"
+	done
+}
+# elk's scripts (integers only): train-r4.scm 600 rounds + eval-r4.scm at size 2; evaluation
+# eval-r4.scm at size 4.
+sigscheme_train() { "$1" "$BENCH_WORK/sscm-train.scm" >/dev/null && "$1" "$BENCH_WORK/sscm-train-eval.scm" >/dev/null; }
+sigscheme_eval() { echo "$1" "$BENCH_WORK/sscm-eval.scm" ">/dev/null"; }
+
 bc_setup() {
 	local d c=$BENCH_WORK/bc-cfg
 	d=$(deb_source bc) || exit 2
