@@ -1095,6 +1095,35 @@ yajl_train() {
 }
 yajl_eval() { echo "$1" "<$BENCH_WORK/yajl-eval-geo.json" ">/dev/null"; }
 
+# orig_source PKG TARBALL DIR: the upstream tarball of PKG when its Debian source is incomplete on
+# the mirror here (the debian.tar is 404, the orig tarball is not): unpacked once under
+# $BENCH_WORK/src; prints the directory (DIR, as the tarball names it).
+orig_source() {
+	local pkg=$1 tb=$2 d=$BENCH_WORK/src/$3 s=$BENCH_WORK/src
+	if [ ! -d "$d" ]; then
+		need_pkgs dpkg-dev
+		enable_deb_src
+		[ -s "$s/$tb" ] || (cd "$s" && apt-get source -q --download-only "$pkg" >/dev/null 2>&1)
+		[ -s "$s/$tb" ] && tar -C "$s" -xf "$s/$tb" || die "$pkg: cannot fetch or unpack $tb"
+	fi
+	printf '%s\n' "$d"
+}
+
+clips_setup() {
+	local d
+	# clips 6.30-4.1: the debian.tar is 404 on the mirror here, the orig tarball (CLIPS 6.30 core) is
+	# not; Debian's patches (shared library, packaging) are not applied. Its makefile.gcc's objects
+	# are all of core/*.c; -DLINUX=1 selects the Unix system layer (setup.h).
+	d=$(orig_source clips clips_6.30.orig.tar.gz clips_core_source_630) || exit 2
+	SRCS=("$d"/core/*.c) CPPFLAGS_P="-DLINUX=1 -I$d/core" LDLIBS_P="-lm"
+}
+# bench/inputs/train.clp 5 times (a rule chain with modify, a three-way join over number facts,
+# recursive deffunctions, strings and multifields, COOL instances with a message handler);
+# evaluation: eval.clp, another program (a sieve by retraction, towers of Hanoi on a goal stack, a
+# bubble sort by rules, a float loop, polymorphic handlers).
+clips_train() { local i; for i in 1 2 3 4 5; do "$1" -f2 "$INPUTS/train.clp" >/dev/null || return 1; done; }
+clips_eval() { echo "$1" -f2 "$INPUTS/eval.clp" ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
