@@ -1124,6 +1124,31 @@ clips_setup() {
 clips_train() { local i; for i in 1 2 3 4 5; do "$1" -f2 "$INPUTS/train.clp" >/dev/null || return 1; done; }
 clips_eval() { echo "$1" -f2 "$INPUTS/eval.clp" ">/dev/null"; }
 
+mksh_setup() {
+	local d c=$BENCH_WORK/mksh-cfg f
+	d=$(deb_source mksh) || exit 2
+	# Its Build.sh probes the system and generates rlimits.gen, sh_flags.gen and ulimits.gen; its
+	# own compile then stops at sh.h's "Use the documented way to build this" (Debian's rules define
+	# MKSH_BUILDMEAT), which does not matter: the probed -D flags are taken from the Rebuild.sh it
+	# writes, with MKSH_BUILDMEAT and its semantic flags (-fwrapv -fno-strict-aliasing), not its
+	# -fno-asynchronous-unwind-tables (which would leave the profile without CFI to unwind).
+	if [ ! -s "$c/cppflags" ]; then
+		mkdir -p "$c"
+		(cd "$c" && CC=gcc CFLAGS="-O2 -g" sh "$d/Build.sh" -r >build.log 2>&1)
+		[ -s "$c/sh_flags.gen" ] && [ -s "$c/Rebuild.sh" ] || die "mksh: Build.sh generated nothing (see $c/build.log)"
+		grep -m1 ' -c .*/lalloc\.c' "$c/Rebuild.sh" | grep -o -- ' -D[^ ]*' | tr -d '\n' >"$c/cppflags.tmp" &&
+			mv "$c/cppflags.tmp" "$c/cppflags" || die "mksh: no compile line in $c/Rebuild.sh"
+	fi
+	SRCS=()
+	for f in lalloc edit eval exec expr funcs histrap jobs lex main misc shf syn tree var strlcpy ulimit; do
+		SRCS+=("$d/$f.c")
+	done
+	CPPFLAGS_P="$(cat "$c/cppflags") -DMKSH_BUILDMEAT -fwrapv -fno-strict-aliasing -I$c -I$d" LDLIBS_P=""
+}
+# The same scripts as dash (POSIX sh, builtins only, different programs): train.dash 24, eval.dash 14.
+mksh_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+mksh_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
