@@ -1149,6 +1149,31 @@ mksh_setup() {
 mksh_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
 mksh_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
 
+pforth_setup() {
+	local d c=$BENCH_WORK/pforth-cfg f
+	# pforth 2.0.1-1: the debian.tar is 404 on the mirror here, the orig tarball is not (Debian's
+	# patches, packaging only, not applied). The interpreter (platforms/unix/Makefile's PFSOURCE,
+	# its -D flags) runs with a dictionary (pforth.dic) that its make builds once in a copy of the
+	# source from fth/system.fth; the dictionary holds Forth code only, the same for every build.
+	d=$(orig_source pforth pforth_2.0.1.orig.tar.gz pforth-2.0.1) || exit 2
+	if [ ! -s "$c/pforth.dic" ]; then
+		rm -rf "$c" && mkdir -p "$c" && cp -r "$d" "$c/src" &&
+			make -C "$c/src/platforms/unix" pforth.dic >"$c/make.log" 2>&1 &&
+			cp "$c/src/platforms/unix/pforth.dic" "$c/pforth.dic" || die "pforth: cannot build its dictionary (see $c/make.log)"
+	fi
+	SRCS=()
+	for f in pf_cglue pf_clib pf_core pf_inner pf_io pf_io_none pf_main pf_mem pf_save pf_text pf_words pfcompil \
+		pfcustom posix/pf_io_posix stdio/pf_fileio_stdio; do
+		SRCS+=("$d/csrc/$f.c")
+	done
+	CPPFLAGS_P="-DPF_SUPPORT_FP -D_DEFAULT_SOURCE -D_GNU_SOURCE -I$d/csrc" LDLIBS_P="-lm"
+}
+# bench/inputs/train.fth (recursion, nested DO loops, an LCG, gcd, Collatz, MOVE/COMPARE, float
+# sums) 4 rounds; evaluation: eval.fth, another program (a sieve, an insertion sort, Ackermann,
+# a CASE dispatcher, a Mandelbrot set in floats) 3 rounds.
+pforth_train() { "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/train.fth" >/dev/null; }
+pforth_eval() { echo "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/eval.fth" ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
