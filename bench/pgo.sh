@@ -1174,6 +1174,44 @@ pforth_setup() {
 pforth_train() { "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/train.fth" >/dev/null; }
 pforth_eval() { echo "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/eval.fth" ">/dev/null"; }
 
+bash_setup() {
+	local d c=$BENCH_WORK/bash-cfg f b
+	local defs="alias bind break builtin caller cd colon command declare echo enable eval exec exit fc fg_bg hash help
+		history jobs kill let mapfile pushd read return set setattr shift source suspend test times trap type ulimit umask
+		wait getopts shopt printf complete"
+	d=$(deb_source bash) || exit 2
+	# configure (no bash malloc, no NLS, termcap) and make once: config.h, the generated sources
+	# (syntax.c, builtins.c, version.h, pathnames.h) and the libraries its make builds (glob, sh,
+	# readline, history, tilde: the same -g -O2 object code in all builds). Then the builtins'
+	# .c files from their .def (mkbuiltins; make deletes them as intermediates), compiled through
+	# wrappers bi_*.c since eval, test, jobs, alias and trap are also names of the shell's own files.
+	if [ ! -s "$c/bi/bi_complete.c" ]; then
+		rm -rf "$c" && mkdir -p "$c/bi"
+		(cd "$c" && "$d/configure" --without-bash-malloc --disable-nls --without-curses >configure.log 2>&1 &&
+			make >make.log 2>&1 && make -C builtins $(for b in $defs; do printf '%s.c ' "$b"; done) >gen.log 2>&1) ||
+			die "bash: cannot configure or make it (see $c/*.log)"
+		for b in $defs; do printf '#include "%s"\n' "$c/builtins/$b.c" >"$c/bi/bi_$b.c"; done
+	fi
+	SRCS=()
+	for f in shell eval y.tab general make_cmd print_cmd dispose_cmd execute_cmd variables copy_cmd error expr flags jobs \
+		subst hashcmd hashlib mailcheck trap input unwind_prot pathexp sig test version alias array arrayfunc assoc braces \
+		bracecomp bashhist bashline list stringlib locale findcmd redir pcomplete pcomplib xmalloc; do
+		SRCS+=("$d/$f.c")
+	done
+	SRCS+=("$c/syntax.c" "$c/builtins/builtins.c")
+	for f in common evalfile evalstring getopt bashgetopt; do SRCS+=("$d/builtins/$f.c"); done
+	for b in $defs; do SRCS+=("$c/bi/bi_$b.c"); done
+	CPPFLAGS_P="-DPROGRAM=\"bash\" -DCONF_HOSTTYPE=\"x86_64\" -DCONF_OSTYPE=\"linux-gnu\" -DCONF_MACHTYPE=\"x86_64-pc-linux-gnu\"
+		-DCONF_VENDOR=\"pc\" -DLOCALEDIR=\"/usr/local/share/locale\" -DPACKAGE=\"bash\" -DSHELL -DHAVE_CONFIG_H
+		-I$c -I$c/builtins -I$d -I$d/include -I$d/lib -I$d/builtins"
+	LDLIBS_P="-rdynamic -L$c/lib/glob -L$c/lib/sh -L$c/lib/readline -L$c/lib/tilde -lglob -lsh -lreadline -lhistory
+		-ltermcap -ltilde -ldl"
+}
+# The same scripts as dash and mksh (POSIX sh, builtins only, different programs): train.dash 24,
+# eval.dash 12 (bash is slower than dash).
+bash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+bash_eval() { echo "$1" "$INPUTS/eval.dash" 12 ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
