@@ -1212,6 +1212,70 @@ bash_setup() {
 bash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
 bash_eval() { echo "$1" "$INPUTS/eval.dash" 12 ">/dev/null"; }
 
+python3.11_setup() {
+	local d c=$BENCH_WORK/py-cfg
+	# python3.11 3.11.2-6+deb12u8: the dsc and debian.tar of the security update are 404 on the mirror
+	# here, the orig tarball is not (Debian's patches not applied). configure (no ensurepip, no
+	# docstrings) and `make python` once at -O0 (that build only generates sources: the frozen and
+	# deep-frozen modules, Modules/config.c from Modules/Setup.bootstrap's core modules). Then the
+	# objects `make python` links (LIBRARY_OBJS + Programs/python.o), each compiled through a wrapper
+	# that #defines the -D flags of its compile line in make.log (Py_BUILD_CORE or
+	# Py_BUILD_CORE_BUILTIN, install paths) and #includes it: one set of flags for all builds, as
+	# build() wants. The interpreter finds its Lib/ through PYTHONHOME ($c/home/lib/python3.11).
+	d=$(orig_source python3.11 python3.11_3.11.2.orig.tar.gz Python-3.11.2) || exit 2
+	if [ ! -x "$c/python" ]; then
+		rm -rf "$c" && mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-ensurepip --without-doc-strings >configure.log 2>&1 &&
+			make -j2 OPT="-DNDEBUG -fwrapv -O0" python >make.log 2>&1) || die "python3.11: cannot configure or make it (see $c/*.log)"
+	fi
+	if [ ! -s "$c/w/list" ]; then
+		need_pkgs python3
+		rm -rf "$c/w" "$c/home" && mkdir -p "$c/w" "$c/home/lib/python3.11/lib-dynload"
+		cp -r "$d"/Lib/. "$c/home/lib/python3.11/"
+		(cd "$c" && printf 'show:\n\t@echo $(LIBRARY_OBJS) Programs/python.o\n' | make -s -f Makefile -f - show) >"$c/w/objs" &&
+		python3 - "$c" "$d" <<'PY' || die "python3.11: cannot write the wrappers (see $c/make.log)"
+import os, shlex, sys
+c, d = sys.argv[1], sys.argv[2]
+lines = {}
+for line in open(os.path.join(c, "make.log")).read().replace("\\\n", " ").splitlines():
+    if not line.startswith("gcc ") or " -c " not in line:
+        continue
+    t = shlex.split(line)
+    if "-o" in t:
+        lines[t[t.index("-o") + 1]] = t
+out, incs = [], []
+for o in open(os.path.join(c, "w", "objs")).read().split():
+    t = lines[o]
+    src = [a for a in t if a.endswith(".c")][-1]
+    src = src if os.path.isabs(src) else os.path.join(c, src)
+    w = os.path.join(c, "w", o[:-2].replace("/", "_") + ".c")
+    with open(w, "w") as f:
+        for a in t:
+            if a.startswith("-D"):
+                k, _, v = a[2:].partition("=")
+                f.write("#define %s %s\n" % (k, v or "1"))
+        f.write('#include "%s"\n' % src)
+    out.append(w)
+    for a in t:
+        if a.startswith("-I"):
+            i = a[2:] if os.path.isabs(a[2:]) else os.path.normpath(os.path.join(c, a[2:]))
+            if i not in incs:
+                incs.append(i)
+open(os.path.join(c, "w", "incs"), "w").write(" ".join("-I" + i for i in incs) + "\n")
+open(os.path.join(c, "w", "list"), "w").write("\n".join(out) + "\n")
+PY
+	fi
+	mapfile -t SRCS <"$c/w/list"
+	CPPFLAGS_P="-fwrapv -std=c11 -fvisibility=hidden $(cat "$c/w/incs")"
+	LDLIBS_P="-Xlinker -export-dynamic -ldl -lm"
+}
+# Pure-Python programs, builtins only, without site (-S): bench/inputs/train.py 30 rounds (recursion,
+# dicts, strings, classes with inheritance and properties, generators, exceptions, sorting);
+# evaluation: eval.py 4 rounds, another program (an n-body simulation, a richards-style task
+# scheduler, a tokenizer and recursive-descent evaluator, a sieve with slices and sets).
+python3.11_train() { PYTHONHOME=$BENCH_WORK/py-cfg/home "$1" -S "$INPUTS/train.py" 30 >/dev/null; }
+python3.11_eval() { echo env PYTHONHOME="$BENCH_WORK/py-cfg/home" "$1" -S "$INPUTS/eval.py" 4 ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
