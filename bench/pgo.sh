@@ -1269,12 +1269,12 @@ PY
 	CPPFLAGS_P="-fwrapv -std=c11 -fvisibility=hidden $(cat "$c/w/incs")"
 	LDLIBS_P="-Xlinker -export-dynamic -ldl -lm"
 }
-# Pure-Python programs, builtins only, without site (-S): bench/inputs/train.py 30 rounds (recursion,
+# Pure-Python programs, builtins only, without site (-S): bench/inputs/train.py 80 rounds (recursion,
 # dicts, strings, classes with inheritance and properties, generators, exceptions, sorting);
-# evaluation: eval.py 4 rounds, another program (an n-body simulation, a richards-style task
+# evaluation: eval.py 10 rounds, another program (an n-body simulation, a richards-style task
 # scheduler, a tokenizer and recursive-descent evaluator, a sieve with slices and sets).
-python3.11_train() { PYTHONHOME=$BENCH_WORK/py-cfg/home "$1" -S "$INPUTS/train.py" 30 >/dev/null; }
-python3.11_eval() { echo env PYTHONHOME="$BENCH_WORK/py-cfg/home" "$1" -S "$INPUTS/eval.py" 4 ">/dev/null"; }
+python3.11_train() { PYTHONHOME=$BENCH_WORK/py-cfg/home "$1" -S "$INPUTS/train.py" 80 >/dev/null; }
+python3.11_eval() { echo env PYTHONHOME="$BENCH_WORK/py-cfg/home" "$1" -S "$INPUTS/eval.py" 10 ">/dev/null"; }
 
 # ---- builds
 
