@@ -22,7 +22,8 @@
 #   by name, PGO >= 10% in session 5's screening: tcl8.6 calc newlisp; PGO < 10% there: phalanx
 #   gnugo fairymax indent
 #   by name, session 7's screening: sigscheme algol68g (PGO >= 10%; algol68g's empty control
-#   too); tinyscheme hugs98 elk (PGO < 10% in most runs)
+#   too), bash (all of it hot/cold splitting); tinyscheme hugs98 elk clips mksh pforth python3.11
+#   (PGO < 10% in most runs)
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -1258,6 +1259,157 @@ yajl_train() {
 }
 yajl_eval() { echo "$1" "<$BENCH_WORK/yajl-eval-geo.json" ">/dev/null"; }
 
+# orig_source PKG TARBALL DIR: the upstream tarball of PKG when its Debian source is incomplete on
+# the mirror here (the debian.tar is 404, the orig tarball is not): unpacked once under
+# $BENCH_WORK/src; prints the directory (DIR, as the tarball names it).
+orig_source() {
+	local pkg=$1 tb=$2 d=$BENCH_WORK/src/$3 s=$BENCH_WORK/src
+	if [ ! -d "$d" ]; then
+		need_pkgs dpkg-dev
+		enable_deb_src
+		[ -s "$s/$tb" ] || (cd "$s" && apt-get source -q --download-only "$pkg" >/dev/null 2>&1)
+		[ -s "$s/$tb" ] && tar -C "$s" -xf "$s/$tb" || die "$pkg: cannot fetch or unpack $tb"
+	fi
+	printf '%s\n' "$d"
+}
+
+clips_setup() {
+	local d
+	# clips 6.30-4.1: the debian.tar is 404 on the mirror here, the orig tarball (CLIPS 6.30 core) is
+	# not; Debian's patches (shared library, packaging) are not applied. Its makefile.gcc's objects
+	# are all of core/*.c; -DLINUX=1 selects the Unix system layer (setup.h).
+	d=$(orig_source clips clips_6.30.orig.tar.gz clips_core_source_630) || exit 2
+	SRCS=("$d"/core/*.c) CPPFLAGS_P="-DLINUX=1 -I$d/core" LDLIBS_P="-lm"
+}
+# bench/inputs/train.clp 5 times (a rule chain with modify, a three-way join over number facts,
+# recursive deffunctions, strings and multifields, COOL instances with a message handler);
+# evaluation: eval.clp, another program (a sieve by retraction, towers of Hanoi on a goal stack, a
+# bubble sort by rules, a float loop, polymorphic handlers).
+clips_train() { local i; for i in 1 2 3 4 5; do "$1" -f2 "$INPUTS/train.clp" >/dev/null || return 1; done; }
+clips_eval() { echo "$1" -f2 "$INPUTS/eval.clp" ">/dev/null"; }
+
+mksh_setup() {
+	local d c=$BENCH_WORK/mksh-cfg f
+	d=$(deb_source mksh) || exit 2
+	# Its Build.sh probes the system and generates rlimits.gen, sh_flags.gen and ulimits.gen; its
+	# own compile then stops at sh.h's "Use the documented way to build this" (Debian's rules define
+	# MKSH_BUILDMEAT), which does not matter: the probed -D flags are taken from the Rebuild.sh it
+	# writes, with MKSH_BUILDMEAT and its semantic flags (-fwrapv -fno-strict-aliasing), not its
+	# -fno-asynchronous-unwind-tables (which would leave the profile without CFI to unwind).
+	if [ ! -s "$c/cppflags" ]; then
+		mkdir -p "$c"
+		(cd "$c" && CC=gcc CFLAGS="-O2 -g" sh "$d/Build.sh" -r >build.log 2>&1)
+		[ -s "$c/sh_flags.gen" ] && [ -s "$c/Rebuild.sh" ] || die "mksh: Build.sh generated nothing (see $c/build.log)"
+		grep -m1 ' -c .*/lalloc\.c' "$c/Rebuild.sh" | grep -o -- ' -D[^ ]*' | tr -d '\n' >"$c/cppflags.tmp" &&
+			mv "$c/cppflags.tmp" "$c/cppflags" || die "mksh: no compile line in $c/Rebuild.sh"
+	fi
+	SRCS=()
+	for f in lalloc edit eval exec expr funcs histrap jobs lex main misc shf syn tree var strlcpy ulimit; do
+		SRCS+=("$d/$f.c")
+	done
+	CPPFLAGS_P="$(cat "$c/cppflags") -DMKSH_BUILDMEAT -fwrapv -fno-strict-aliasing -I$c -I$d" LDLIBS_P=""
+}
+# The same scripts as dash (POSIX sh, builtins only, different programs): train.dash 24, eval.dash 14.
+mksh_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+mksh_eval() { echo "$1" "$INPUTS/eval.dash" 14 ">/dev/null"; }
+
+pforth_setup() {
+	local d c=$BENCH_WORK/pforth-cfg f
+	# pforth 2.0.1-1: the debian.tar is 404 on the mirror here, the orig tarball is not (Debian's
+	# patches, packaging only, not applied). The interpreter (platforms/unix/Makefile's PFSOURCE,
+	# its -D flags) runs with a dictionary (pforth.dic) that its make builds once in a copy of the
+	# source from fth/system.fth; the dictionary holds Forth code only, the same for every build.
+	d=$(orig_source pforth pforth_2.0.1.orig.tar.gz pforth-2.0.1) || exit 2
+	if [ ! -s "$c/pforth.dic" ]; then
+		rm -rf "$c" && mkdir -p "$c" && cp -r "$d" "$c/src" &&
+			make -C "$c/src/platforms/unix" pforth.dic >"$c/make.log" 2>&1 &&
+			cp "$c/src/platforms/unix/pforth.dic" "$c/pforth.dic" || die "pforth: cannot build its dictionary (see $c/make.log)"
+	fi
+	SRCS=()
+	for f in pf_cglue pf_clib pf_core pf_inner pf_io pf_io_none pf_main pf_mem pf_save pf_text pf_words pfcompil \
+		pfcustom posix/pf_io_posix stdio/pf_fileio_stdio; do
+		SRCS+=("$d/csrc/$f.c")
+	done
+	CPPFLAGS_P="-DPF_SUPPORT_FP -D_DEFAULT_SOURCE -D_GNU_SOURCE -I$d/csrc" LDLIBS_P="-lm"
+}
+# bench/inputs/train.fth (recursion, nested DO loops, an LCG, gcd, Collatz, MOVE/COMPARE, float
+# sums) 4 rounds; evaluation: eval.fth, another program (a sieve, an insertion sort, Ackermann,
+# a CASE dispatcher, a Mandelbrot set in floats) 3 rounds.
+pforth_train() { "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/train.fth" >/dev/null; }
+pforth_eval() { echo "$1" -q -d "$BENCH_WORK/pforth-cfg/pforth.dic" "$INPUTS/eval.fth" ">/dev/null"; }
+
+bash_setup() {
+	local d c=$BENCH_WORK/bash-cfg f b
+	local defs="alias bind break builtin caller cd colon command declare echo enable eval exec exit fc fg_bg hash help
+		history jobs kill let mapfile pushd read return set setattr shift source suspend test times trap type ulimit umask
+		wait getopts shopt printf complete"
+	d=$(deb_source bash) || exit 2
+	# configure (no bash malloc, no NLS, termcap) and make once: config.h, the generated sources
+	# (syntax.c, builtins.c, version.h, pathnames.h) and the libraries its make builds (glob, sh,
+	# readline, history, tilde: the same -g -O2 object code in all builds). Then the builtins'
+	# .c files from their .def (mkbuiltins; make deletes them as intermediates), compiled through
+	# wrappers bi_*.c since eval, test, jobs, alias and trap are also names of the shell's own files.
+	if [ ! -s "$c/bi/bi_complete.c" ]; then
+		rm -rf "$c" && mkdir -p "$c/bi"
+		(cd "$c" && "$d/configure" --without-bash-malloc --disable-nls --without-curses >configure.log 2>&1 &&
+			make >make.log 2>&1 && make -C builtins $(for b in $defs; do printf '%s.c ' "$b"; done) >gen.log 2>&1) ||
+			die "bash: cannot configure or make it (see $c/*.log)"
+		for b in $defs; do printf '#include "%s"\n' "$c/builtins/$b.c" >"$c/bi/bi_$b.c"; done
+	fi
+	SRCS=()
+	for f in shell eval y.tab general make_cmd print_cmd dispose_cmd execute_cmd variables copy_cmd error expr flags jobs \
+		subst hashcmd hashlib mailcheck trap input unwind_prot pathexp sig test version alias array arrayfunc assoc braces \
+		bracecomp bashhist bashline list stringlib locale findcmd redir pcomplete pcomplib xmalloc; do
+		SRCS+=("$d/$f.c")
+	done
+	SRCS+=("$c/syntax.c" "$c/builtins/builtins.c")
+	for f in common evalfile evalstring getopt bashgetopt; do SRCS+=("$d/builtins/$f.c"); done
+	for b in $defs; do SRCS+=("$c/bi/bi_$b.c"); done
+	CPPFLAGS_P="-DPROGRAM=\"bash\" -DCONF_HOSTTYPE=\"x86_64\" -DCONF_OSTYPE=\"linux-gnu\" -DCONF_MACHTYPE=\"x86_64-pc-linux-gnu\"
+		-DCONF_VENDOR=\"pc\" -DLOCALEDIR=\"/usr/local/share/locale\" -DPACKAGE=\"bash\" -DSHELL -DHAVE_CONFIG_H
+		-I$c -I$c/builtins -I$d -I$d/include -I$d/lib -I$d/builtins"
+	LDLIBS_P="-rdynamic -L$c/lib/glob -L$c/lib/sh -L$c/lib/readline -L$c/lib/tilde -lglob -lsh -lreadline -lhistory
+		-ltermcap -ltilde -ldl"
+}
+# The same scripts as dash and mksh (POSIX sh, builtins only, different programs): train.dash 24,
+# eval.dash 12 (bash is slower than dash).
+bash_train() { "$1" "$INPUTS/train.dash" 24 >/dev/null; }
+bash_eval() { echo "$1" "$INPUTS/eval.dash" 12 ">/dev/null"; }
+
+python3.11_setup() {
+	local d c=$BENCH_WORK/py-cfg
+	# python3.11 3.11.2-6+deb12u8: the dsc and debian.tar of the security update are 404 on the mirror
+	# here, the orig tarball is not (Debian's patches not applied). configure (no ensurepip, no
+	# docstrings) and `make python` once at -O0 (that build only generates sources: the frozen and
+	# deep-frozen modules, Modules/config.c from Modules/Setup.bootstrap's core modules). Then the
+	# objects `make python` links (LIBRARY_OBJS + Programs/python.o), each compiled through a wrapper
+	# that #defines the -D flags of its compile line in make.log (Py_BUILD_CORE or
+	# Py_BUILD_CORE_BUILTIN, install paths) and #includes it: one set of flags for all builds, as
+	# build() wants. The interpreter finds its Lib/ through PYTHONHOME ($c/home/lib/python3.11).
+	d=$(orig_source python3.11 python3.11_3.11.2.orig.tar.gz Python-3.11.2) || exit 2
+	if [ ! -x "$c/python" ]; then
+		rm -rf "$c" && mkdir -p "$c"
+		(cd "$c" && "$d/configure" --without-ensurepip --without-doc-strings >configure.log 2>&1 &&
+			make -j2 OPT="-DNDEBUG -fwrapv -O0" python >make.log 2>&1) || die "python3.11: cannot configure or make it (see $c/*.log)"
+	fi
+	if [ ! -s "$c/w/list" ]; then
+		need_pkgs python3
+		rm -rf "$c/w" "$c/home" && mkdir -p "$c/w" "$c/home/lib/python3.11/lib-dynload"
+		cp -r "$d"/Lib/. "$c/home/lib/python3.11/"
+		(cd "$c" && printf 'show:\n\t@echo $(LIBRARY_OBJS) Programs/python.o\n' | make -s -f Makefile -f - show) >"$c/w/objs" &&
+		python3 "$INPUTS/py-wrappers.py" "$c" "$d" || die "python3.11: cannot write the wrappers (see $c/make.log)"
+	fi
+	mapfile -t SRCS <"$c/w/list"
+	CPPFLAGS_P="-fwrapv -std=c11 -fvisibility=hidden $(cat "$c/w/incs")"
+	LDLIBS_P="-Xlinker -export-dynamic -ldl -lm"
+}
+# Pure-Python programs, builtins only, without site (-S): bench/inputs/train.py 80 rounds (recursion,
+# dicts, strings, classes with inheritance and properties, generators, exceptions, sorting);
+# evaluation: eval.py 10 rounds, another program (an n-body simulation, a richards-style task
+# scheduler, a tokenizer and recursive-descent evaluator, a sieve with slices and sets).
+python3.11_train() { PYTHONHOME=$BENCH_WORK/py-cfg/home "$1" -S "$INPUTS/train.py" 80 >/dev/null; }
+python3.11_eval() { echo env PYTHONHOME="$BENCH_WORK/py-cfg/home" "$1" -S "$INPUTS/eval.py" 10 ">/dev/null"; }
+
 # ---- builds
 
 # build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
@@ -1411,6 +1563,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
