@@ -802,6 +802,10 @@ static int load_one(struct convert_profile *p, const char *path)
 		case PERF_RECORD_FORK:
 			r2 = on_fork(&L, &ev);
 			break;
+		case PERF_RECORD_EXIT:
+			if (L.uw && ev.u.task.pid == ev.u.task.tid)
+				convert_unwind_exit(L.uw, ev.u.task.pid);
+			break;
 		case PERF_RECORD_COMM:
 			r2 = on_comm(&L, &ev);
 			break;

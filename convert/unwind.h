@@ -54,6 +54,7 @@ struct convert_unwind_stats {
 	uint64_t frames;           /* user frames returned */
 	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
 	uint64_t modules;          /* files reported to them */
+	uint64_t max_live_modules; /* the most modules that all spaces' Dwfls held at once */
 	uint64_t maps_dropped;     /* beyond CONVERT_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
@@ -70,6 +71,11 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid);
 /* The process image was replaced (COMM exec): its mappings and Dwfl are dropped. */
 void convert_unwind_exec(struct convert_unwind *u, uint32_t pid);
+/*
+ * The process exited (EXIT of its main thread): its Dwfl is dropped, its mappings kept (a
+ * later sample of the pid, from a buffer flushed late, is unwound again from them).
+ */
+void convert_unwind_exit(struct convert_unwind *u, uint32_t pid);
 
 /* One frame of an unwound user chain. */
 struct convert_unwind_frame {
