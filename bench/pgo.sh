@@ -611,11 +611,12 @@ algol68g_setup() {
 # method, procedure values) 2000 rounds + eval.a68 at size 2; evaluation eval.a68 (a sieve,
 # quicksort, n-queens, string reversal, a search tree on the heap, a matrix product, Collatz) 32
 # rounds at size 4 (1.1 s; the first screen ran 16: 0.54 s). The sizes come on standard input.
+# a68g saves its random state as .Random.seed in the working directory: run it in BENCH_WORK.
 algol68g_train() {
-	"$1" --nowarnings "$INPUTS/train.a68" <"$BENCH_WORK/a68g-train.in" >/dev/null &&
-		"$1" --nowarnings "$INPUTS/eval.a68" <"$BENCH_WORK/a68g-train-eval.in" >/dev/null
+	env -C "$BENCH_WORK" "$1" --nowarnings "$INPUTS/train.a68" <"$BENCH_WORK/a68g-train.in" >/dev/null &&
+		env -C "$BENCH_WORK" "$1" --nowarnings "$INPUTS/eval.a68" <"$BENCH_WORK/a68g-train-eval.in" >/dev/null
 }
-algol68g_eval() { echo "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
+algol68g_eval() { echo env -C "$BENCH_WORK" "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
 
 sigscheme_setup() {
 	# 15% of its stacks were truncated at the default 8 KB copy (session 7's first runs)
