@@ -511,19 +511,10 @@ tinyscheme_setup() {
 tinyscheme_train() { "$1" -1 "$INPUTS/train.scm" 40 >/dev/null && "$1" -1 "$INPUTS/eval.scm" 4 2 >/dev/null; }
 tinyscheme_eval() { echo "$1" -1 "$INPUTS/eval.scm" 1 4 ">/dev/null"; }
 
-# deb_orig PKG VERSION TARBALL DIR: for a package whose debian.tar is not on the source mirror here
-# (404) but whose orig tarball is, unpack the orig tarball (upstream, without Debian's patches) under
-# $BENCH_WORK/src once; prints DIR there.
-deb_orig() {
-	local s=$BENCH_WORK/src
-	if ! (deb_source "$1") 2>/dev/null; then
-		if [ ! -d "$s/$4" ]; then
-			(cd "$s" && apt-get source -q --download-only "$1" >/dev/null 2>&1)
-			[ -s "$s/$3" ] && tar -C "$s" -xf "$s/$3" || die "$1: cannot fetch or unpack $3"
-		fi
-		printf '%s\n' "$s/$4"
-	fi
-}
+# deb_orig PKG VERSION TARBALL DIR: the Debian source if the mirror has all of it, else (its
+# debian.tar is 404 here) the orig tarball unpacked by orig_source (upstream, without Debian's
+# patches); prints the source directory.
+deb_orig() { (deb_source "$1") 2>/dev/null || orig_source "$1" "$3" "$4"; }
 
 elk_setup() {
 	# its evaluator recurses deeper than the default 8 KB copy (92% of the stacks truncated at 8 KB)
