@@ -272,7 +272,8 @@ void convert_unwind_exit(struct convert_unwind *u, uint32_t pid)
 
 	/*
 	 * A shell's subshells each parse the CFI of the shell and libc into a Dwfl of their
-	 * own; kept until the live-module budget, 2000 of them held 4.5 GB (mksh's training).
+	 * own; kept until the budget of live modules forced a flush, converting mksh's
+	 * training peaked at 4.5 GB.
 	 */
 	if (sp)
 		space_drop_dwfl(u, sp);

@@ -2,8 +2,8 @@
 # DWARF unwinding of a shell-like workload: 120 short-lived children, one after another,
 # each sampled. Each child's unwinding needs a Dwfl of its own (its own address space);
 # the Dwfl of a process that exited is dropped at its EXIT, so only the live ones are held
-# (a shell's subshells once held 4.5 GB of CFI in 2000 Dwfls). pgo convert -v says how many
-# modules all Dwfls held at once.
+# (a shell's subshells once held theirs up to the 8192-module budget: 4.5 GB). pgo convert -v
+# says how many modules all Dwfls held at once.
 . "$(dirname "$0")/lib.sh"
 
 if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
