@@ -14,14 +14,14 @@
 # inflates wall time far more than the CPU time a run consumes.
 #
 #   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
-#   programs where instrumented PGO gains >= 10% (the default): recsort mujs gawk jq jimtcl;
+#   programs where instrumented PGO gains >= 10% (the default): recsort mujs sigscheme gawk jq jimtcl;
 #   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
 #   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
 #   by name, PGO >= 10% in session 5's screening: tcl8.6 calc newlisp; PGO < 10% there: phalanx
 #   gnugo fairymax indent
-#   by name, session 7's screening: sigscheme algol68g (PGO >= 10%; algol68g's empty control
+#   by name, session 7's screening: algol68g (PGO >= 10%, and its empty control
 #   too), bash (all of it hot/cold splitting); tinyscheme hugs98 elk clips mksh pforth python3.11
 #   (PGO < 10% in most runs)
 #   -F: sampling rate of the training recording (default 4999)
@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-PROGRAMS=${*:-recsort mujs gawk jq jimtcl}
+PROGRAMS=${*:-recsort mujs sigscheme gawk jq jimtcl}
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
