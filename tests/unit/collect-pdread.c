@@ -339,10 +339,12 @@ static long mapped_rss_kb(const char *file)
 	if (!fp)
 		return -1;
 	while (fgets(line, sizeof(line), fp)) {
-		char name[4096];
+		char name[4096] = "";
+		unsigned long lo, hi;
 		long v;
 
-		if (sscanf(line, "%*x-%*x %*s %*s %*s %*s %4095s", name) == 1) {
+		/* a mapping's first line; anonymous ones have no name */
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095s", &lo, &hi, name) >= 2) {
 			in = !strcmp(name, file);
 			continue;
 		}
