@@ -11,7 +11,10 @@
  * rewind, or a caller holding an old pointer), so pointers stay valid. The time order
  * differs from the file order only within a round of per-CPU buffers, so the chunks still
  * mapped are those of about one round. The first walk in open() drops what it leaves
- * behind the same way.
+ * behind the same way. Dropping pages rather than mapping windows of the file keeps
+ * every pointer handed out valid (a window's munmap would not) and needs no record to
+ * be copied where it crosses a window's end; the price is that each page faults twice,
+ * once per walk.
  */
 #include <errno.h>
 #include <fcntl.h>
