@@ -2,7 +2,19 @@
 /*
  * perf.data reader (collect/pdread.h). The file is mapped read-only; open() checks the
  * header, attrs, features and every record header once, then sorts a small index of
- * (time, offset) pairs, so next() only has to parse one record at a time.
+ * (time, offset, size) entries, so next() only has to parse one record at a time.
+ *
+ * Resident memory stays bounded however big the file is: the data section is cut into
+ * chunks of PD_CHUNK bytes, each with a count of the index entries that touch it and have
+ * not been walked yet. When a count falls to 0 the chunk's pages are dropped from the
+ * mapping (MADV_DONTNEED); they re-fault from the file if anything reads them again (a
+ * rewind, or a caller holding an old pointer), so pointers stay valid. The time order
+ * differs from the file order only within a round of per-CPU buffers, so the chunks still
+ * mapped are those of about one round. The first walk in open() drops what it leaves
+ * behind the same way. Dropping pages rather than mapping windows of the file keeps
+ * every pointer handed out valid (a window's munmap would not) and needs no record to
+ * be copied where it crosses a window's end; the price is that each page faults twice,
+ * once per walk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,11 +37,26 @@
 #define PD_RECORD_COMPRESSED2 83
 #define PD_MAX_ATTR_SIZE 4096
 #define PD_MAX_ATTRS 4096
+/* chunks of the data section dropped as a whole once the walk has left them */
+#define PD_CHUNK_SHIFT 20
+/* offsets are kept in the low 48 bits of pd_rec.pos, record sizes in the high 16 */
+#define PD_OFF_BITS 48
+#define PD_OFF_MASK ((1ULL << PD_OFF_BITS) - 1)
 
 struct pd_rec {
 	uint64_t time;
-	uint64_t off;
+	uint64_t pos;                  /* offset | size << PD_OFF_BITS */
 };
+
+static uint64_t rec_off(const struct pd_rec *pr)
+{
+	return pr->pos & PD_OFF_MASK;
+}
+
+static uint16_t rec_size(const struct pd_rec *pr)
+{
+	return (uint16_t)(pr->pos >> PD_OFF_BITS);
+}
 
 struct collect_pdread {
 	char *path;
@@ -48,6 +75,11 @@ struct collect_pdread {
 	uint64_t data_off, data_end;
 	struct pd_rec *recs;
 	size_t nr_recs, alloc_recs, pos;
+	uint32_t *chunk_left;          /* per chunk: index entries touching it not walked yet */
+	uint8_t *chunk_live;           /* per chunk: touched by this walk and not dropped yet */
+	size_t nr_chunks, live;
+	size_t hold;                   /* index entry returned by the last next(), or SIZE_MAX */
+	size_t page;
 	struct collect_pdread_stats stats;
 	uint64_t stats_pos;            /* records counted so far (stats filled once per pass) */
 	int stats_done;
@@ -421,18 +453,91 @@ static int record_time(const struct collect_pdread *r, const uint8_t *rec, uint3
 	return 1;
 }
 
+/*
+ * Drop the pages of [lo, hi) from the mapping. The page holding the end of the data
+ * section is kept: the feature sections after it (build-id file names) are read during
+ * the walk.
+ */
+static void release_range(struct collect_pdread *r, uint64_t lo, uint64_t hi)
+{
+	uint64_t end = r->data_end & ~(uint64_t)(r->page - 1);
+
+	if (hi > end)
+		hi = end;
+	if (!r->page || lo >= hi)
+		return;
+	if (!madvise((void *)(r->map + lo), hi - lo, MADV_DONTNEED))
+		r->stats.released += hi - lo;
+}
+
+/* The chunks an index entry touches: [*first, *last]. */
+static void rec_chunks(const struct pd_rec *pr, size_t *first, size_t *last)
+{
+	*first = rec_off(pr) >> PD_CHUNK_SHIFT;
+	*last = (rec_off(pr) + rec_size(pr) - 1) >> PD_CHUNK_SHIFT;
+}
+
+/* Count, per chunk, the index entries a walk from the start still has to pass. */
+static void chunks_reset(struct collect_pdread *r)
+{
+	size_t i, c, e;
+
+	memset(r->chunk_left, 0, r->nr_chunks * sizeof(*r->chunk_left));
+	memset(r->chunk_live, 0, r->nr_chunks);
+	r->live = 0;
+	for (i = 0; i < r->nr_recs; i++) {
+		rec_chunks(&r->recs[i], &c, &e);
+		r->chunk_left[c]++;
+		if (e != c)
+			r->chunk_left[e]++;
+	}
+}
+
+/* Index entry i is about to be read: its chunks are in the window. */
+static void chunks_touch(struct collect_pdread *r, size_t i)
+{
+	size_t c, e;
+
+	rec_chunks(&r->recs[i], &c, &e);
+	for (; c <= e; c++) {
+		if (r->chunk_live[c])
+			continue;
+		r->chunk_live[c] = 1;
+		r->live++;
+	}
+	if ((uint64_t)r->live << PD_CHUNK_SHIFT > r->stats.max_window)
+		r->stats.max_window = (uint64_t)r->live << PD_CHUNK_SHIFT;
+}
+
+/* The walk has passed index entry i: drop the chunks no entry ahead of it needs. */
+static void chunks_passed(struct collect_pdread *r, size_t i)
+{
+	size_t c, e;
+
+	rec_chunks(&r->recs[i], &c, &e);
+	for (; c <= e; c++) {
+		if (--r->chunk_left[c])
+			continue;
+		if (r->chunk_live[c]) {
+			r->chunk_live[c] = 0;
+			r->live--;
+		}
+		release_range(r, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
+	}
+}
+
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct pd_rec *x = a, *y = b;
 
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
+	return rec_off(x) < rec_off(y) ? -1 : rec_off(x) > rec_off(y);
 }
 
 static int index_records(struct collect_pdread *r)
 {
-	uint64_t off = r->data_off, last_time = 0;
+	uint64_t off = r->data_off, last_time = 0, dropped = 0;
 
 	while (off < r->data_end) {
 		const uint8_t *rec;
@@ -443,6 +548,12 @@ static int index_records(struct collect_pdread *r)
 		if (r->data_end - off < 8)
 			return pgo_error("'%s': truncated record header at offset %llu", r->path,
 					 (unsigned long long)off);
+		if (off - dropped >= (1ULL << PD_CHUNK_SHIFT)) {
+			uint64_t to = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
+
+			release_range(r, dropped, to);
+			dropped = to;
+		}
 		rec = r->map + off;
 		type = rd32(rec);
 		size = rd16(rec + 6);
@@ -468,12 +579,18 @@ static int index_records(struct collect_pdread *r)
 		if (PGO_ALLOC_GROW(r->recs, r->nr_recs + 1, r->alloc_recs) < 0)
 			return -1;
 		r->recs[r->nr_recs].time = last_time;
-		r->recs[r->nr_recs].off = off;
+		r->recs[r->nr_recs].pos = off | (uint64_t)size << PD_OFF_BITS;
 		r->nr_recs++;
 		off += size;
 	}
 	if (r->nr_recs > 1)
 		qsort(r->recs, r->nr_recs, sizeof(*r->recs), cmp_rec);
+	r->nr_chunks = (r->data_end >> PD_CHUNK_SHIFT) + 1;
+	r->chunk_left = pgo_calloc(r->nr_chunks, sizeof(*r->chunk_left));
+	r->chunk_live = pgo_calloc(r->nr_chunks, 1);
+	if (!r->chunk_left || !r->chunk_live)
+		return -1;
+	chunks_reset(r);
 	return 0;
 }
 
@@ -507,6 +624,9 @@ static int check_header(struct collect_pdread *r, struct pd_file_header *h)
 	if (h->data.offset % 8)
 		return pgo_error("'%s': misaligned data section offset %llu", r->path,
 				 (unsigned long long)h->data.offset);
+	if (h->data.offset + h->data.size > PD_OFF_MASK)
+		return pgo_error("'%s': data section (offset %llu, %llu bytes) is too large", r->path,
+				 (unsigned long long)h->data.offset, (unsigned long long)h->data.size);
 	r->data_off = h->data.offset;
 	r->data_end = h->data.offset + h->data.size;
 	return 0;
@@ -524,6 +644,14 @@ int collect_pdread_open(const char *path, struct collect_pdread **out)
 	if (!r)
 		return -1;
 	r->fd = -1;
+	r->hold = SIZE_MAX;
+	{
+		long pg = sysconf(_SC_PAGESIZE);
+
+		/* chunks must be whole pages, else nothing is released */
+		if (pg > 0 && !(pg & (pg - 1)) && pg <= (1L << PD_CHUNK_SHIFT))
+			r->page = (size_t)pg;
+	}
 	r->path = pgo_strdup(path);
 	if (!r->path)
 		goto fail;
@@ -585,6 +713,8 @@ void collect_pdread_free(struct collect_pdread *r)
 	free(r->argv0);
 	free(r->bids);
 	free(r->recs);
+	free(r->chunk_left);
+	free(r->chunk_live);
 	free(r->path);
 	free(r);
 }
@@ -876,17 +1006,23 @@ bad:
 
 int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 {
+	if (r->hold != SIZE_MAX) {
+		chunks_passed(r, r->hold);
+		r->hold = SIZE_MAX;
+	}
 	while (r->pos < r->nr_recs) {
-		const struct pd_rec *pr = &r->recs[r->pos++];
-		const uint8_t *rec = r->map + pr->off;
-		uint16_t size = rd16(rec + 6);
+		size_t i = r->pos++;
+		const struct pd_rec *pr = &r->recs[i];
+		const uint8_t *rec = r->map + rec_off(pr);
+		uint16_t size = rec_size(pr);
 		int counting = r->pos > r->stats_pos;
 		int ret;
 
+		chunks_touch(r, i);
 		memset(ev, 0, sizeof(*ev));
 		ev->type = rd32(rec);
 		ev->misc = rd16(rec + 4);
-		ev->offset = pr->off;
+		ev->offset = rec_off(pr);
 		ev->time = pr->time;
 		if (counting) {
 			r->stats_pos = r->pos;
@@ -896,8 +1032,10 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 			if (!(ev->type >= 1 && ev->type <= 21) && !(ev->type >= 64 && ev->type <= 83))
 				r->stats.unknown++;
 		}
-		if (ev->type >= 64)
+		if (ev->type >= 64) {
+			chunks_passed(r, i);
 			continue;
+		}
 		ev->attr = record_attr(r, rec, ev->type, size);
 		if (!counting) {
 			struct collect_pdread_stats save = r->stats;
@@ -907,10 +1045,13 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 		} else {
 			ret = parse_record(r, rec, size, ev);
 		}
+		if (ret == 0) {
+			r->hold = i;
+			return 1;
+		}
+		chunks_passed(r, i);
 		if (ret < 0)
 			return -1;
-		if (ret == 0)
-			return 1;
 	}
 	return 0;
 }
@@ -918,6 +1059,8 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 void collect_pdread_rewind(struct collect_pdread *r)
 {
 	r->pos = 0;
+	r->hold = SIZE_MAX;
+	chunks_reset(r);
 }
 
 const char *collect_pdread_path(const struct collect_pdread *r)

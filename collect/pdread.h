@@ -14,6 +14,14 @@
  * event payloads, the pointers inside a struct collect_pd_event) is borrowed and valid
  * until collect_pdread_free(): the file is mapped read-only for the reader's lifetime.
  * Arrays inside events (callchain, branches, registers) are 8-byte aligned.
+ *
+ * Memory: the reader drops the pages of the records its walk has passed from the
+ * mapping, so its resident memory is about one round of records (the span over which
+ * time order and file order differ), not the file. The pointers of an event are meant
+ * to be used until the next collect_pdread_next() call: they stay valid after it, but
+ * reading through them then re-reads the file's pages (and keeps them resident until
+ * the walk passes them again). Callers copy what they keep (convert/ interns names and
+ * paths, the unwinder reads the stack copy only inside convert_unwind_sample()).
  */
 #ifndef PGO_COLLECT_PDREAD_H
 #define PGO_COLLECT_PDREAD_H
@@ -126,6 +134,10 @@ struct collect_pdread_stats {
 	uint64_t lost_samples;       /* sum of PERF_RECORD_LOST_SAMPLES */
 	uint64_t throttles;
 	uint64_t unknown;            /* records of types the reader does not know, skipped */
+	uint64_t released;           /* bytes of the mapping dropped behind the walks (open's too) */
+	uint64_t max_window;         /* most bytes of the data section that next() had mapped at
+					once (in whole chunks: an upper bound of what it kept
+					resident) */
 	uint64_t by_type[128];       /* per record type (< 128) */
 };
 
@@ -147,7 +159,7 @@ void collect_pdread_free(struct collect_pdread *r);
  * unknown types) are skipped and counted in the stats.
  */
 int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev);
-/* Start again from the first record (for a second pass). */
+/* Start again from the first record (for a second pass; its pages are read again). */
 void collect_pdread_rewind(struct collect_pdread *r);
 
 const char *collect_pdread_path(const struct collect_pdread *r);

@@ -826,7 +826,15 @@ static int load_one(struct convert_profile *p, const char *path)
 	}
 	if (ret < 0)
 		goto out;
-	p->info.unknown_records += collect_pdread_stats(L.r)->unknown;
+	{
+		const struct collect_pdread_stats *st = collect_pdread_stats(L.r);
+
+		p->info.unknown_records += st->unknown;
+		pgo_debug(1, "'%s': records read through a window of at most %llu MB of the file; "
+			  "%llu MB released behind the walk", path,
+			  (unsigned long long)(st->max_window >> 20),
+			  (unsigned long long)(st->released >> 20));
+	}
 	if (L.uw)
 		convert_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;

@@ -4,7 +4,8 @@
  * order, fields parsed per sample_type, features read), and bad ones that must be
  * rejected with an error, never a crash: bad magic, byte-swapped, truncated, a zero
  * or oversized record, a callchain longer than its record, compressed records; plus
- * random corruption of a valid file.
+ * random corruption of a valid file. A 25 MB file is read with at most 7 MB of it
+ * resident (the mapping's Rss in /proc/self/smaps).
  */
 #include <stdint.h>
 #include <unistd.h>
@@ -327,6 +328,150 @@ static int test_random_corruption(void)
 	return T_OK;
 }
 
+/* Rss of the mapping of `file` in this process, in KB (/proc/self/smaps), or -1. */
+static long mapped_rss_kb(const char *file)
+{
+	char line[4096];
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	long kb = -1;
+	int in = 0;
+
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		char name[4096] = "";
+		unsigned long lo, hi;
+		long v;
+
+		/* a mapping's first line; anonymous ones have no name */
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095s", &lo, &hi, name) >= 2) {
+			in = !strcmp(name, file);
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb = kb < 0 ? v : kb + v;
+	}
+	fclose(fp);
+	return kb;
+}
+
+/*
+ * 1600 samples of 16 KB (25 MB), written as perf writes per-CPU buffers: rounds of 16
+ * records, the 8 of "CPU 1" after the 8 of "CPU 0" in the file, interleaved in time.
+ * late_first: one more sample at the end of the file carries the earliest time.
+ */
+#define BIG_NR 1600
+#define BIG_CHAIN 2000
+static void big_records(struct pgo_buf *r, int late_first)
+{
+	uint64_t round, k;
+
+	for (round = 0; round < BIG_NR / 16; round++)
+		for (k = 0; k < 16; k++) {
+			uint64_t t = 1000 + round * 16 + (k < 8 ? 2 * k : 2 * (k - 8) + 1);
+
+			sample(r, 0x100000 * t, 42, t, BIG_CHAIN, BIG_CHAIN);
+		}
+	if (late_first)
+		sample(r, 0x100000 * 5, 42, 5, BIG_CHAIN, BIG_CHAIN);
+}
+
+/*
+ * Walk a file of big samples; check every sample against its time, the time order, and
+ * the most KB of the file mapped at once. first_chain: the first sample's callchain,
+ * kept past the walk.
+ */
+static int walk_big(struct collect_pdread *r, uint64_t nr, long *max_kb, const uint64_t **first_chain)
+{
+	struct collect_pd_event ev;
+	uint64_t n = 0, last = 0;
+	int ret;
+
+	*max_kb = 0;
+	while ((ret = collect_pdread_next(r, &ev)) > 0) {
+		const struct collect_pd_sample *s = &ev.u.sample;
+
+		T_ASSERT_EQ_U64(ev.type, PERF_RECORD_SAMPLE);
+		T_ASSERT(ev.time > last);
+		last = ev.time;
+		T_ASSERT_EQ_U64(s->ip, 0x100000 * ev.time);
+		T_ASSERT_EQ_U64(s->nr_callchain, BIG_CHAIN);
+		T_ASSERT_EQ_U64(s->callchain[BIG_CHAIN - 1], s->ip + BIG_CHAIN - 1);
+		if (!n)
+			*first_chain = s->callchain;
+		if (n++ % 25 == 0) {
+			long kb = mapped_rss_kb(path);
+
+			T_ASSERT(kb >= 0);
+			if (kb > *max_kb)
+				*max_kb = kb;
+		}
+	}
+	T_ASSERT(ret == 0);
+	T_ASSERT_EQ_U64(n, nr);
+	return T_OK;
+}
+
+static int test_bounded_memory(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	struct collect_pdread *r;
+	const struct collect_pdread_stats *st;
+	const uint64_t *chain = NULL;
+	long kb, kb2, file_kb;
+	uint64_t released;
+
+	big_records(&rec, 0);
+	build(&b, &rec);
+	file_kb = (long)(b.len >> 10);
+	T_ASSERT(write_file(&b) == 0);
+	T_ASSERT(collect_pdread_open(path, &r) == 0);
+	/*
+	 * open's walk over the record headers leaves its last chunk mapped. The kernel may
+	 * map the page cache in 2 MB folios, so the bounds below allow a folio either side
+	 * of the chunks the reader keeps.
+	 */
+	kb = mapped_rss_kb(path);
+	fprintf(stderr, "# %ld KB file: %ld KB mapped after open\n", file_kb, kb);
+	T_ASSERT(kb >= 0 && kb <= 4096);
+	T_ASSERT(walk_big(r, BIG_NR, &kb, &chain) == T_OK);
+	st = collect_pdread_stats(r);
+	fprintf(stderr, "# walk: at most %ld KB mapped, window %llu KB, %llu KB released\n", kb,
+		(unsigned long long)(st->max_window >> 10), (unsigned long long)(st->released >> 10));
+	T_ASSERT(kb <= 7 * 1024);
+	T_ASSERT(st->max_window <= 3 << 20);
+	T_ASSERT(st->released >= (uint64_t)(file_kb - 1024) << 10);
+	/* pages behind the walk re-fault from the file: old pointers still read the record */
+	T_ASSERT_EQ_U64(chain[0], 0x100000 * 1000);
+	T_ASSERT_EQ_U64(chain[BIG_CHAIN - 1], 0x100000 * 1000 + BIG_CHAIN - 1);
+	/* a second pass reads the same records, as bounded */
+	released = st->released;
+	collect_pdread_rewind(r);
+	T_ASSERT(walk_big(r, BIG_NR, &kb2, &chain) == T_OK);
+	T_ASSERT(kb2 <= 7 * 1024);
+	T_ASSERT(collect_pdread_stats(r)->released > released);
+	T_ASSERT_EQ_U64(collect_pdread_stats(r)->samples, BIG_NR);
+	collect_pdread_free(r);
+	unlink(path);
+	pgo_buf_release(&b);
+
+	/* a record at the end of the file that comes first in time pins no wrong page */
+	pgo_buf_reset(&rec);
+	big_records(&rec, 1);
+	build(&b, &rec);
+	T_ASSERT(write_file(&b) == 0);
+	T_ASSERT(collect_pdread_open(path, &r) == 0);
+	T_ASSERT(walk_big(r, BIG_NR + 1, &kb, &chain) == T_OK);
+	T_ASSERT_EQ_U64(chain[0], 0x100000 * 5);
+	fprintf(stderr, "# late first record: at most %ld KB mapped\n", kb);
+	T_ASSERT(kb <= 7 * 1024);
+	collect_pdread_free(r);
+	unlink(path);
+	pgo_buf_release(&rec);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
 	{ "valid file: time order, fields, features", test_valid },
 	{ "bad and byte-swapped magic", test_bad_magic },
@@ -337,6 +482,7 @@ static const struct t_case cases[] = {
 	{ "compressed records rejected", test_compressed },
 	{ "older, shorter perf_event_attr", test_short_attr },
 	{ "random corruption never crashes", test_random_corruption },
+	{ "memory stays bounded: pages behind the walk are released", test_bounded_memory },
 };
 
 T_MAIN(cases)
