@@ -2,8 +2,9 @@
 /*
  * DWARF unwinding of sampled user stacks with libdwfl (convert/unwind.h). perf builds
  * and throws away a Dwfl for every sample, re-reading every ELF and its CFI; here each
- * address space keeps its Dwfl, so the CFI of a file is parsed once and libdw's FDE
- * cache stays warm across samples.
+ * address space keeps its Dwfl, shared with the children it forks while their mappings
+ * are the same, so the CFI of a file is parsed once and libdw's FDE cache stays warm
+ * across samples and processes.
  */
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -43,15 +44,28 @@ struct uw_map {
 	uint32_t path;             /* id in u->paths */
 };
 
+/*
+ * A Dwfl with the modules of one set of mappings (a maps block), shared by the processes
+ * that have that very block: a parent and the children it forked, until one of them maps
+ * or unmaps a file (lib/cow then gives that one a block of its own). libdwfl reads a
+ * module's ELF and parses its CFI once per Dwfl, so sharing makes a shell's thousands of
+ * subshells cost what the shell costs; a Dwfl of their own re-read the shell's and libc's
+ * CFI each (converting mksh's training: 25 s CPU).
+ */
+struct uw_sess {
+	size_t refs;                   /* spaces holding it */
+	struct pgo_cow *maps;          /* the block it is for (a reference) */
+	size_t modules;                /* modules in dwfl */
+	Dwfl *dwfl;                    /* NULL: not built (yet, or again after the budget of
+					  live modules dropped it); the next holder sampled does */
+	int attached;
+};
+
 struct uw_space {
 	uint32_t pid;
+	int sampled;                   /* counted in st.processes */
 	struct pgo_cow *maps;          /* struct uw_map, shared copy-on-write with forks */
-	uint8_t *reported;             /* per mapping: part of this space's Dwfl; own, not shared */
-	size_t reported_alloc;         /* flags beyond it are 0 */
-	size_t modules;                /* modules in dwfl */
-	Dwfl *dwfl;
-	int attached;
-	int rebuild;               /* a mapping was replaced: the Dwfl is stale */
+	struct uw_sess *sess;          /* its Dwfl, or NULL: none (yet, or after EXIT) */
 };
 
 struct convert_unwind {
@@ -104,21 +118,39 @@ static struct uw_map *space_maps(const struct uw_space *sp)
 	return PGO_COW_ELEMS(sp->maps, struct uw_map);
 }
 
-static void space_drop_dwfl(struct convert_unwind *u, struct uw_space *sp)
+/* Back to not built: its holders keep it, the next one sampled builds it again. */
+static void sess_empty(struct convert_unwind *u, struct uw_sess *s)
 {
-	u->live_modules -= sp->modules;
-	sp->modules = 0;
-	dwfl_end(sp->dwfl);
-	sp->dwfl = NULL;
-	sp->attached = 0;
-	sp->rebuild = 0;
-	if (sp->reported)
-		memset(sp->reported, 0, sp->reported_alloc);
+	u->live_modules -= s->modules;
+	s->modules = 0;
+	dwfl_end(s->dwfl);
+	s->dwfl = NULL;
+	s->attached = 0;
 }
 
-static int is_reported(const struct uw_space *sp, size_t i)
+/* A new sess for block maps, not built, held by one space. */
+static struct uw_sess *sess_new(struct pgo_cow *maps)
 {
-	return i < sp->reported_alloc && sp->reported[i];
+	struct uw_sess *s = pgo_calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->refs = 1;
+	s->maps = pgo_cow_share(maps);
+	return s;
+}
+
+/* Drop the reference of space sp to its sess (the last frees it). */
+static void space_drop_sess(struct convert_unwind *u, struct uw_space *sp)
+{
+	struct uw_sess *s = sp->sess;
+
+	sp->sess = NULL;
+	if (!s || --s->refs)
+		return;
+	sess_empty(u, s);
+	pgo_cow_release(&s->maps);
+	free(s);
 }
 
 void convert_unwind_free(struct convert_unwind *u)
@@ -128,9 +160,8 @@ void convert_unwind_free(struct convert_unwind *u)
 	if (!u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++) {
-		dwfl_end(u->spaces[i].dwfl);
+		space_drop_sess(u, &u->spaces[i]);
 		pgo_cow_release(&u->spaces[i].maps);
-		free(u->spaces[i].reported);
 	}
 	free(u->spaces);
 	free(u->needed);
@@ -215,20 +246,16 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 			return 0;
 		}
 	}
+	/*
+	 * An overlapped mapping goes away; the kept ones stay in order and the new one comes
+	 * last, so a Dwfl built for the old block still fits when its block is a prefix of
+	 * the new one (space_ready).
+	 */
 	for (i = 0; i < nr; i++) {
 		m = &space_maps(sp)[i];
-		if (m->start < end && start < m->end) {
-			/* an overlapped mapping goes away, and modules cannot be removed from a Dwfl */
-			if (is_reported(sp, i))
-				sp->rebuild = 1;
-			continue;
-		}
-		if (keep < sp->reported_alloc)
-			sp->reported[keep] = is_reported(sp, i);
-		space_maps(sp)[keep++] = *m;
+		if (!(m->start < end && start < m->end))
+			space_maps(sp)[keep++] = *m;
 	}
-	for (i = keep; i < nr + 1 && i < sp->reported_alloc; i++)
-		sp->reported[i] = 0;
 	m = &space_maps(sp)[keep];
 	m->start = start;
 	m->end = end;
@@ -237,6 +264,9 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	sp->maps->nr = keep + 1;
 	return 0;
 }
+
+static int space_ready(struct convert_unwind *u, struct uw_space *sp);
+static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a);
 
 int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 {
@@ -250,19 +280,38 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	child = space_get(u, pid);
 	if (!child)
 		return -1;
-	space_drop_dwfl(u, child); /* a reused pid */
+	space_drop_sess(u, child); /* a reused pid */
 	pgo_cow_release(&child->maps);
+	child->sampled = 0;
 	if (!parent)
 		return 0;
 	parent = &u->spaces[pidx]; /* spaces may have moved */
 	child->maps = pgo_cow_share(parent->maps);
-	/*
-	 * NEEDSWORK: the child gets a Dwfl of its own on its first sample, re-reading the
-	 * parent's files; sharing the parent's until their mappings differ would save that
-	 * for fork-heavy workloads (and sharing Elf/CFI per file across processes too).
-	 * Until then the copied mappings are not in any Dwfl of the child's.
-	 */
-	space_drop_dwfl(u, child);
+	if (!child->maps)
+		return 0;
+	if (parent->sess && parent->sess->maps != parent->maps) {
+		/*
+		 * The parent mapped files since its sess was made. This child and its later
+		 * siblings have the parent's new block: they share a sess for it, the old one
+		 * with the new files added if it is built and the parent's alone, else a new
+		 * one.
+		 */
+		if (parent->sess->refs == 1 && parent->sess->dwfl &&
+		    maps_extend(parent->maps, parent->sess->maps)) {
+			if (space_ready(u, parent) < 0)
+				return -1;
+		} else {
+			space_drop_sess(u, parent);
+		}
+	}
+	if (!parent->sess) {
+		/* built by whichever of the family is sampled first */
+		parent->sess = sess_new(parent->maps);
+		if (!parent->sess)
+			return -1;
+	}
+	child->sess = parent->sess;
+	child->sess->refs++;
 	return 0;
 }
 
@@ -276,7 +325,7 @@ void convert_unwind_exit(struct convert_unwind *u, uint32_t pid)
 	 * training peaked at 4.5 GB.
 	 */
 	if (sp)
-		space_drop_dwfl(u, sp);
+		space_drop_sess(u, sp);
 }
 
 void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
@@ -285,7 +334,7 @@ void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
 
 	if (!sp)
 		return;
-	space_drop_dwfl(u, sp);
+	space_drop_sess(u, sp);
 	pgo_cow_release(&sp->maps);
 }
 
@@ -319,21 +368,21 @@ out:
 	return ret;
 }
 
-static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
+/* Add mapping k of block maps to s->dwfl, which has the mappings before k already. */
+static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct uw_map *maps,
+		       size_t k)
 {
-	const struct uw_map *m = &space_maps(sp)[k], *o;
+	const struct uw_map *m = &maps[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
 	struct stat sb;
 	uint64_t bias;
 	size_t i;
 	int fd;
 
-	sp->reported[k] = 1;
 	/* a file mapped in several executable pieces is one module */
-	for (i = 0; i < sp->maps->nr; i++) {
-		o = &space_maps(sp)[i];
-		if (i != k && sp->reported[i] && o->path == m->path &&
-		    o->start - o->pgoff == m->start - m->pgoff)
+	for (i = 0; i < k; i++) {
+		o = &maps[i];
+		if (o->path == m->path && o->start - o->pgoff == m->start - m->pgoff)
 			return;
 	}
 	/* the path comes from the perf.data: never block on a FIFO, never read a device */
@@ -353,14 +402,14 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	/* ET_DYN: bias relative to p_vaddr; ET_EXEC: ignored (fixed addresses). Takes fd. */
-	if (!dwfl_report_elf(sp->dwfl, base, path, fd, bias, true)) {
+	if (!dwfl_report_elf(s->dwfl, base, path, fd, bias, true)) {
 		pgo_debug(1, "unwind: '%s' not used: %s", path, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	u->st.modules++;
 	u->live_modules++;
-	sp->modules++;
+	s->modules++;
 }
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
@@ -450,42 +499,77 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = cb_set_initial_registers,
 };
 
-/* Make sp->dwfl current: build it, or add the mappings that arrived since. */
+/* Block b starts with the mappings of block a, in order (b may have more). */
+static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a)
+{
+	const struct uw_map *x, *y;
+	size_t i;
+
+	if (!a || !b || b->nr < a->nr)
+		return 0;
+	x = PGO_COW_ELEMS(a, struct uw_map);
+	y = PGO_COW_ELEMS(b, struct uw_map);
+	for (i = 0; i < a->nr; i++)
+		if (x[i].start != y[i].start || x[i].end != y[i].end || x[i].pgoff != y[i].pgoff ||
+		    x[i].path != y[i].path)
+			return 0;
+	return 1;
+}
+
+/*
+ * Make sp->sess a built Dwfl of sp's mappings: the shared one when it is for sp's block,
+ * else one of sp's own; that is built anew, or, when sp had it alone and merely mapped
+ * more files, has them added (modules cannot be removed from a Dwfl: a replaced mapping
+ * rebuilds it).
+ */
 static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 {
-	size_t i, before = u->st.modules, nr = pgo_cow_nr(sp->maps);
+	struct uw_sess *s = sp->sess;
+	struct pgo_cow *old;
+	size_t i, from = 0, before = u->st.modules, nr = pgo_cow_nr(sp->maps);
 
-	if (nr && PGO_ALLOC_GROW(sp->reported, nr, sp->reported_alloc) < 0)
-		return -1;
-	if (sp->rebuild)
-		space_drop_dwfl(u, sp);
+	if (s && s->maps == sp->maps && (s->dwfl || !nr))
+		return 0;
+	if (s && s->maps != sp->maps && s->refs > 1) {
+		space_drop_sess(u, sp); /* the others keep it; sp's mappings differ now */
+		s = NULL;
+	}
+	if (!s) {
+		s = sp->sess = sess_new(NULL);
+		if (!s)
+			return -1;
+	}
+	if (s->dwfl && maps_extend(sp->maps, s->maps))
+		from = s->maps->nr;
+	else
+		sess_empty(u, s);
+	old = s->maps;
+	s->maps = pgo_cow_share(sp->maps);
+	pgo_cow_release(&old);
+	if (!nr)
+		return 0;
 	if (u->live_modules + nr > CONVERT_UNWIND_MAX_LIVE_MODULES)
 		for (i = 0; i < u->nr_spaces; i++)
-			if (&u->spaces[i] != sp && u->spaces[i].dwfl)
-				space_drop_dwfl(u, &u->spaces[i]);
-	if (!sp->dwfl) {
-		sp->dwfl = dwfl_begin(&u->cb);
-		if (!sp->dwfl)
+			if (u->spaces[i].sess && u->spaces[i].sess != s)
+				sess_empty(u, u->spaces[i].sess);
+	if (!s->dwfl) {
+		s->dwfl = dwfl_begin(&u->cb);
+		if (!s->dwfl)
 			return pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
 		u->st.dwfl_builds++;
-		dwfl_report_begin(sp->dwfl);
+		dwfl_report_begin(s->dwfl);
 	} else {
-		for (i = 0; i < nr && sp->reported[i]; i++)
-			;
-		if (i == nr)
-			return 0;
-		dwfl_report_begin_add(sp->dwfl);
+		dwfl_report_begin_add(s->dwfl);
 	}
-	for (i = 0; i < nr; i++)
-		if (!sp->reported[i])
-			report_map(u, sp, i);
-	dwfl_report_end(sp->dwfl, NULL, NULL);
+	for (i = from; i < nr; i++)
+		report_map(u, s, space_maps(sp), i);
+	dwfl_report_end(s->dwfl, NULL, NULL);
 	if (u->live_modules > u->st.max_live_modules)
 		u->st.max_live_modules = u->live_modules;
-	if (!sp->attached && u->st.modules > before) {
+	if (!s->attached && u->st.modules > before) {
 		/* the architecture comes from the first module's ELF */
-		if (dwfl_attach_state(sp->dwfl, NULL, (pid_t)sp->pid, &thread_callbacks, u))
-			sp->attached = 1;
+		if (dwfl_attach_state(s->dwfl, NULL, (pid_t)sp->pid, &thread_callbacks, u))
+			s->attached = 1;
 		else
 			pgo_debug(1, "unwind: pid %u: %s", sp->pid, dwfl_errmsg(-1));
 	}
@@ -558,9 +642,13 @@ static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sampl
 	u->max = max;
 
 	sp = space_find(u, s->pid);
+	if (sp && !sp->sampled) {
+		sp->sampled = 1;
+		u->st.processes++;
+	}
 	if (sp && space_ready(u, sp) < 0)
 		return -1;
-	if (!sp || !sp->attached) {
+	if (!sp || !sp->sess || !sp->sess->attached) {
 		/* no file mapped: nothing to unwind with, the IP alone */
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
@@ -569,7 +657,7 @@ static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sampl
 		return 1;
 	}
 	deep = u->st.too_deep;
-	ret = dwfl_getthread_frames(sp->dwfl, (pid_t)(s->tid ? s->tid : s->pid), cb_frame, u);
+	ret = dwfl_getthread_frames(sp->sess->dwfl, (pid_t)(s->tid ? s->tid : s->pid), cb_frame, u);
 	if (!u->nout) {
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
@@ -667,6 +755,7 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	sum->too_deep += st->too_deep;
 	sum->no_regs += st->no_regs;
 	sum->frames += st->frames;
+	sum->processes += st->processes;
 	sum->dwfl_builds += st->dwfl_builds;
 	sum->modules += st->modules;
 	if (st->max_live_modules > sum->max_live_modules)
@@ -693,10 +782,11 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 50),
 		(unsigned long long)convert_unwind_stack_needed(u, 95),
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
-	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) with %llu Dwfl sessions, %llu "
-		  "modules (at most %llu at once), %llu frames; complete unwinds that a copy of "
-		  "1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
+	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
+		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu frames; complete "
+		  "unwinds that a copy of 1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
+		  (unsigned long long)st->processes,
 		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
 		  (unsigned long long)st->max_live_modules,
 		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096), fits(u, 6144),
