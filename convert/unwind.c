@@ -36,6 +36,13 @@ static const int dwarf_from_perf[17] = {
 	PR_IP,
 };
 
+/* What the search for a file's separate debug file found (cb_find_debuginfo). */
+enum uw_debug {
+	UW_DEBUG_NONE = 1,         /* no debug file */
+	UW_DEBUG_NO_FRAME,         /* one without .debug_frame */
+	UW_DEBUG_FRAME,            /* one with .debug_frame (or that could not be checked) */
+};
+
 /* Reads this far above SP are stack reads the copy did not cover. */
 #define STACK_REACH (64ULL << 20)
 
@@ -73,6 +80,7 @@ struct convert_unwind {
 	size_t nr_spaces, alloc_spaces;
 	struct pgo_u64map pid2space;   /* pid -> index + 1 */
 	struct pgo_strtab paths;
+	struct pgo_u64map debug_of;    /* path id -> enum uw_debug: its separate debug file */
 	struct convert_unwind_stats st;
 	size_t live_modules;           /* in all spaces' Dwfls */
 	struct pgo_cow_budget maps_budget; /* mapping entries of all spaces */
@@ -95,6 +103,78 @@ struct convert_unwind {
 	int needed_sorted;
 };
 
+/* Whether the ELF file fd may have DWARF CFI: a section named like .debug_frame. */
+static int may_have_debug_frame(int fd)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int ret = 1;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	ret = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			ret = 1;
+			break;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		/* .debug_frame, .zdebug_frame, .debug_frame.dwo, .gnu.debuglto_.debug_frame */
+		if (!name || strstr(name, "debug_frame")) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	elf_end(elf);
+	return ret;
+}
+
+/*
+ * libdwfl looks for DWARF CFI (.debug_frame) when a frame's address has none in
+ * .eh_frame, and for that opens the module's separate debug file (libc6-dbg's for libc)
+ * and makes a Dwarf of it, which decompresses all its .debug_* sections: 4 MB of zlib
+ * for libc, in each Dwfl. Distribution debug files have no .debug_frame (x86-64 code
+ * has .eh_frame), so that Dwarf never had CFI to give: a debug file without a section
+ * of that name is not handed to libdwfl, which then has no CFI from it, as before. What
+ * the search found is kept per file, so it runs once (the Dwfls of processes that exec
+ * the same programs, each with its own load addresses, cannot be shared). Converting
+ * mksh's training (2403 execs of printf): zlib was 89% of the CPU time.
+ */
+static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     GElf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct convert_unwind *u = *userdata;
+	long id = u && file_name ? pgo_strtab_find(&u->paths, file_name) : -1;
+	uint64_t *state = id >= 0 ? pgo_u64map_find(&u->debug_of, (uint64_t)id) : NULL;
+	int fd;
+
+	if (state && *state != UW_DEBUG_FRAME)
+		return -1;
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (!state && id >= 0) {
+		uint64_t st = fd < 0 ? UW_DEBUG_NONE :
+			      may_have_debug_frame(fd) ? UW_DEBUG_FRAME : UW_DEBUG_NO_FRAME;
+
+		/* on allocation failure the search merely runs again next time */
+		if (pgo_u64map_put(&u->debug_of, (uint64_t)id, st) == 0 && st == UW_DEBUG_NO_FRAME) {
+			close(fd);
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL; /* libdwfl would open it by name */
+			return -1;
+		}
+	}
+	if (fd >= 0 && u)
+		u->st.debug_files++;
+	return fd;
+}
+
 int convert_unwind_new(struct convert_unwind **out)
 {
 	struct convert_unwind *u = pgo_calloc(1, sizeof(*u));
@@ -106,7 +186,7 @@ int convert_unwind_new(struct convert_unwind **out)
 	elf_version(EV_CURRENT);
 	/* standard search: the file itself, .gnu_debuglink, /usr/lib/debug/.build-id */
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	*out = u;
@@ -166,6 +246,7 @@ void convert_unwind_free(struct convert_unwind *u)
 	free(u->spaces);
 	free(u->needed);
 	pgo_u64map_release(&u->pid2space);
+	pgo_u64map_release(&u->debug_of);
 	pgo_strtab_release(&u->paths);
 	free(u);
 }
@@ -374,6 +455,8 @@ static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct
 {
 	const struct uw_map *m = &maps[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
+	Dwfl_Module *mod;
+	void **userdata;
 	struct stat sb;
 	uint64_t bias;
 	size_t i;
@@ -402,7 +485,8 @@ static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	/* ET_DYN: bias relative to p_vaddr; ET_EXEC: ignored (fixed addresses). Takes fd. */
-	if (!dwfl_report_elf(s->dwfl, base, path, fd, bias, true)) {
+	mod = dwfl_report_elf(s->dwfl, base, path, fd, bias, true);
+	if (!mod) {
 		pgo_debug(1, "unwind: '%s' not used: %s", path, dwfl_errmsg(-1));
 		close(fd);
 		return;
@@ -410,6 +494,9 @@ static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct
 	u->st.modules++;
 	u->live_modules++;
 	s->modules++;
+	/* for cb_find_debuginfo */
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = u;
 }
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
@@ -758,6 +845,7 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	sum->processes += st->processes;
 	sum->dwfl_builds += st->dwfl_builds;
 	sum->modules += st->modules;
+	sum->debug_files += st->debug_files;
 	if (st->max_live_modules > sum->max_live_modules)
 		sum->max_live_modules = st->max_live_modules;
 	sum->maps_dropped += st->maps_dropped;
@@ -783,12 +871,13 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 95),
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
 	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
-		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu frames; complete "
+		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu separate debug files "
+		  "read for .debug_frame, %llu frames; complete "
 		  "unwinds that a copy of 1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
 		  (unsigned long long)st->processes,
 		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
-		  (unsigned long long)st->max_live_modules,
+		  (unsigned long long)st->max_live_modules, (unsigned long long)st->debug_files,
 		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096), fits(u, 6144),
 		  fits(u, 8192), fits(u, 16384), fits(u, 32768));
 }

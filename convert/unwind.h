@@ -60,6 +60,8 @@ struct convert_unwind_stats {
 				      the children it forked share one until theirs differ) */
 	uint64_t modules;          /* files reported to them (each ELF read, its CFI parsed once) */
 	uint64_t max_live_modules; /* the most modules that all spaces' Dwfls held at once */
+	uint64_t debug_files;      /* separate debug files given to libdw (for .debug_frame;
+				      each decompressed once per Dwfl; those without are not) */
 	uint64_t maps_dropped;     /* beyond CONVERT_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
