@@ -872,8 +872,8 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
 	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
 		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu separate debug files "
-		  "read for .debug_frame, %llu frames; complete "
-		  "unwinds that a copy of 1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
+		  "read for .debug_frame, %llu frames; complete unwinds that a copy of "
+		  "1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
 		  (unsigned long long)st->processes,
 		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
