@@ -33,7 +33,7 @@ LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
-DEB_TEST   := valgrind chromium binutils libxml2-utils time
+DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
 

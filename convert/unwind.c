@@ -2,8 +2,9 @@
 /*
  * DWARF unwinding of sampled user stacks with libdwfl (convert/unwind.h). perf builds
  * and throws away a Dwfl for every sample, re-reading every ELF and its CFI; here each
- * address space keeps its Dwfl, so the CFI of a file is parsed once and libdw's FDE
- * cache stays warm across samples.
+ * address space keeps its Dwfl, shared with the children it forks while their mappings
+ * are the same, so the CFI of a file is parsed once and libdw's FDE cache stays warm
+ * across samples and processes.
  */
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -35,6 +36,13 @@ static const int dwarf_from_perf[17] = {
 	PR_IP,
 };
 
+/* What the search for a file's separate debug file found (cb_find_debuginfo). */
+enum uw_debug {
+	UW_DEBUG_NONE = 1,         /* no debug file */
+	UW_DEBUG_NO_FRAME,         /* one without .debug_frame */
+	UW_DEBUG_FRAME,            /* one with .debug_frame (or that could not be checked) */
+};
+
 /* Reads this far above SP are stack reads the copy did not cover. */
 #define STACK_REACH (64ULL << 20)
 
@@ -43,15 +51,28 @@ struct uw_map {
 	uint32_t path;             /* id in u->paths */
 };
 
+/*
+ * A Dwfl with the modules of one set of mappings (a maps block), shared by the processes
+ * that have that very block: a parent and the children it forked, until one of them maps
+ * or unmaps a file (lib/cow then gives that one a block of its own). libdwfl reads a
+ * module's ELF and parses its CFI once per Dwfl, so sharing makes a shell's thousands of
+ * subshells cost what the shell costs; a Dwfl of their own re-read the shell's and libc's
+ * CFI each (converting mksh's training: 25 s CPU).
+ */
+struct uw_sess {
+	size_t refs;                   /* spaces holding it */
+	struct pgo_cow *maps;          /* the block it is for (a reference) */
+	size_t modules;                /* modules in dwfl */
+	Dwfl *dwfl;                    /* NULL: not built (yet, or again after the budget of
+					  live modules dropped it); the next holder sampled does */
+	int attached;
+};
+
 struct uw_space {
 	uint32_t pid;
+	int sampled;                   /* counted in st.processes */
 	struct pgo_cow *maps;          /* struct uw_map, shared copy-on-write with forks */
-	uint8_t *reported;             /* per mapping: part of this space's Dwfl; own, not shared */
-	size_t reported_alloc;         /* flags beyond it are 0 */
-	size_t modules;                /* modules in dwfl */
-	Dwfl *dwfl;
-	int attached;
-	int rebuild;               /* a mapping was replaced: the Dwfl is stale */
+	struct uw_sess *sess;          /* its Dwfl, or NULL: none (yet, or after EXIT) */
 };
 
 struct convert_unwind {
@@ -59,6 +80,7 @@ struct convert_unwind {
 	size_t nr_spaces, alloc_spaces;
 	struct pgo_u64map pid2space;   /* pid -> index + 1 */
 	struct pgo_strtab paths;
+	struct pgo_u64map debug_of;    /* path id -> enum uw_debug: its separate debug file */
 	struct convert_unwind_stats st;
 	size_t live_modules;           /* in all spaces' Dwfls */
 	struct pgo_cow_budget maps_budget; /* mapping entries of all spaces */
@@ -81,6 +103,80 @@ struct convert_unwind {
 	int needed_sorted;
 };
 
+/* Whether the ELF file fd may have DWARF CFI: a section named like .debug_frame. */
+static int may_have_debug_frame(int fd)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int ret = 1;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	ret = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			ret = 1;
+			break;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		/* .debug_frame, .zdebug_frame, .debug_frame.dwo, .gnu.debuglto_.debug_frame */
+		if (!name || strstr(name, "debug_frame")) {
+			ret = 1;
+			break;
+		}
+	}
+out:
+	elf_end(elf);
+	return ret;
+}
+
+/*
+ * libdwfl looks for DWARF CFI (.debug_frame) when a frame's address has none in
+ * .eh_frame, and for that opens the module's separate debug file (libc6-dbg's for libc)
+ * and makes a Dwarf of it, which decompresses all its .debug_* sections: 4 MB of zlib
+ * for libc, in each Dwfl. Distribution debug files have no .debug_frame (x86-64 code
+ * has .eh_frame), so that Dwarf never had CFI to give: a debug file without a section
+ * of that name is not handed to libdwfl, which then has no CFI from it, as before. What
+ * the search found is kept per file, so it runs once (the Dwfls of processes that exec
+ * the same programs, each with its own load addresses, cannot be shared). Converting
+ * mksh's training (2403 execs of printf): zlib was 89% of the CPU time. libdwfl also
+ * asks here for a dwz alt file (.gnu_debugaltlink) of a file with DWARF; that holds no
+ * CFI either, so the same answer does for it.
+ */
+static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     GElf_Addr base, const char *file_name, const char *debuglink_file,
+			     GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct convert_unwind *u = *userdata;
+	long id = u && file_name ? pgo_strtab_find(&u->paths, file_name) : -1;
+	uint64_t *state = id >= 0 ? pgo_u64map_find(&u->debug_of, (uint64_t)id) : NULL;
+	int fd;
+
+	if (state && *state != UW_DEBUG_FRAME)
+		return -1;
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (!state && id >= 0) {
+		uint64_t st = fd < 0 ? UW_DEBUG_NONE :
+			      may_have_debug_frame(fd) ? UW_DEBUG_FRAME : UW_DEBUG_NO_FRAME;
+
+		/* on allocation failure the search merely runs again next time */
+		if (pgo_u64map_put(&u->debug_of, (uint64_t)id, st) == 0 && st == UW_DEBUG_NO_FRAME) {
+			close(fd);
+			free(*debuginfo_file_name);
+			*debuginfo_file_name = NULL; /* libdwfl would open it by name */
+			return -1;
+		}
+	}
+	if (fd >= 0 && u)
+		u->st.debug_files++;
+	return fd;
+}
+
 int convert_unwind_new(struct convert_unwind **out)
 {
 	struct convert_unwind *u = pgo_calloc(1, sizeof(*u));
@@ -92,7 +188,7 @@ int convert_unwind_new(struct convert_unwind **out)
 	elf_version(EV_CURRENT);
 	/* standard search: the file itself, .gnu_debuglink, /usr/lib/debug/.build-id */
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = cb_find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	*out = u;
@@ -104,21 +200,39 @@ static struct uw_map *space_maps(const struct uw_space *sp)
 	return PGO_COW_ELEMS(sp->maps, struct uw_map);
 }
 
-static void space_drop_dwfl(struct convert_unwind *u, struct uw_space *sp)
+/* Back to not built: its holders keep it, the next one sampled builds it again. */
+static void sess_empty(struct convert_unwind *u, struct uw_sess *s)
 {
-	u->live_modules -= sp->modules;
-	sp->modules = 0;
-	dwfl_end(sp->dwfl);
-	sp->dwfl = NULL;
-	sp->attached = 0;
-	sp->rebuild = 0;
-	if (sp->reported)
-		memset(sp->reported, 0, sp->reported_alloc);
+	u->live_modules -= s->modules;
+	s->modules = 0;
+	dwfl_end(s->dwfl);
+	s->dwfl = NULL;
+	s->attached = 0;
 }
 
-static int is_reported(const struct uw_space *sp, size_t i)
+/* A new sess for block maps, not built, held by one space. */
+static struct uw_sess *sess_new(struct pgo_cow *maps)
 {
-	return i < sp->reported_alloc && sp->reported[i];
+	struct uw_sess *s = pgo_calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->refs = 1;
+	s->maps = pgo_cow_share(maps);
+	return s;
+}
+
+/* Drop the reference of space sp to its sess (the last frees it). */
+static void space_drop_sess(struct convert_unwind *u, struct uw_space *sp)
+{
+	struct uw_sess *s = sp->sess;
+
+	sp->sess = NULL;
+	if (!s || --s->refs)
+		return;
+	sess_empty(u, s);
+	pgo_cow_release(&s->maps);
+	free(s);
 }
 
 void convert_unwind_free(struct convert_unwind *u)
@@ -128,13 +242,13 @@ void convert_unwind_free(struct convert_unwind *u)
 	if (!u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++) {
-		dwfl_end(u->spaces[i].dwfl);
+		space_drop_sess(u, &u->spaces[i]);
 		pgo_cow_release(&u->spaces[i].maps);
-		free(u->spaces[i].reported);
 	}
 	free(u->spaces);
 	free(u->needed);
 	pgo_u64map_release(&u->pid2space);
+	pgo_u64map_release(&u->debug_of);
 	pgo_strtab_release(&u->paths);
 	free(u);
 }
@@ -215,20 +329,16 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 			return 0;
 		}
 	}
+	/*
+	 * An overlapped mapping goes away; the kept ones stay in order and the new one comes
+	 * last, so a Dwfl built for the old block still fits when its block is a prefix of
+	 * the new one (space_ready).
+	 */
 	for (i = 0; i < nr; i++) {
 		m = &space_maps(sp)[i];
-		if (m->start < end && start < m->end) {
-			/* an overlapped mapping goes away, and modules cannot be removed from a Dwfl */
-			if (is_reported(sp, i))
-				sp->rebuild = 1;
-			continue;
-		}
-		if (keep < sp->reported_alloc)
-			sp->reported[keep] = is_reported(sp, i);
-		space_maps(sp)[keep++] = *m;
+		if (!(m->start < end && start < m->end))
+			space_maps(sp)[keep++] = *m;
 	}
-	for (i = keep; i < nr + 1 && i < sp->reported_alloc; i++)
-		sp->reported[i] = 0;
 	m = &space_maps(sp)[keep];
 	m->start = start;
 	m->end = end;
@@ -237,6 +347,9 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	sp->maps->nr = keep + 1;
 	return 0;
 }
+
+static int space_ready(struct convert_unwind *u, struct uw_space *sp);
+static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a);
 
 int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 {
@@ -250,19 +363,38 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	child = space_get(u, pid);
 	if (!child)
 		return -1;
-	space_drop_dwfl(u, child); /* a reused pid */
+	space_drop_sess(u, child); /* a reused pid */
 	pgo_cow_release(&child->maps);
+	child->sampled = 0;
 	if (!parent)
 		return 0;
 	parent = &u->spaces[pidx]; /* spaces may have moved */
 	child->maps = pgo_cow_share(parent->maps);
-	/*
-	 * NEEDSWORK: the child gets a Dwfl of its own on its first sample, re-reading the
-	 * parent's files; sharing the parent's until their mappings differ would save that
-	 * for fork-heavy workloads (and sharing Elf/CFI per file across processes too).
-	 * Until then the copied mappings are not in any Dwfl of the child's.
-	 */
-	space_drop_dwfl(u, child);
+	if (!child->maps)
+		return 0;
+	if (parent->sess && parent->sess->maps != parent->maps) {
+		/*
+		 * The parent mapped files since its sess was made. This child and its later
+		 * siblings have the parent's new block: they share a sess for it, the old one
+		 * with the new files added if it is built and the parent's alone, else a new
+		 * one.
+		 */
+		if (parent->sess->refs == 1 && parent->sess->dwfl &&
+		    maps_extend(parent->maps, parent->sess->maps)) {
+			if (space_ready(u, parent) < 0)
+				return -1;
+		} else {
+			space_drop_sess(u, parent);
+		}
+	}
+	if (!parent->sess) {
+		/* built by whichever of the family is sampled first */
+		parent->sess = sess_new(parent->maps);
+		if (!parent->sess)
+			return -1;
+	}
+	child->sess = parent->sess;
+	child->sess->refs++;
 	return 0;
 }
 
@@ -276,7 +408,7 @@ void convert_unwind_exit(struct convert_unwind *u, uint32_t pid)
 	 * training peaked at 4.5 GB.
 	 */
 	if (sp)
-		space_drop_dwfl(u, sp);
+		space_drop_sess(u, sp);
 }
 
 void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
@@ -285,7 +417,7 @@ void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
 
 	if (!sp)
 		return;
-	space_drop_dwfl(u, sp);
+	space_drop_sess(u, sp);
 	pgo_cow_release(&sp->maps);
 }
 
@@ -319,21 +451,23 @@ out:
 	return ret;
 }
 
-static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
+/* Add mapping k of block maps to s->dwfl, which has the mappings before k already. */
+static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct uw_map *maps,
+		       size_t k)
 {
-	const struct uw_map *m = &space_maps(sp)[k], *o;
+	const struct uw_map *m = &maps[k], *o;
 	const char *path = pgo_strtab_str(&u->paths, m->path), *base;
+	Dwfl_Module *mod;
+	void **userdata;
 	struct stat sb;
 	uint64_t bias;
 	size_t i;
 	int fd;
 
-	sp->reported[k] = 1;
 	/* a file mapped in several executable pieces is one module */
-	for (i = 0; i < sp->maps->nr; i++) {
-		o = &space_maps(sp)[i];
-		if (i != k && sp->reported[i] && o->path == m->path &&
-		    o->start - o->pgoff == m->start - m->pgoff)
+	for (i = 0; i < k; i++) {
+		o = &maps[i];
+		if (o->path == m->path && o->start - o->pgoff == m->start - m->pgoff)
 			return;
 	}
 	/* the path comes from the perf.data: never block on a FIFO, never read a device */
@@ -353,14 +487,18 @@ static void report_map(struct convert_unwind *u, struct uw_space *sp, size_t k)
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	/* ET_DYN: bias relative to p_vaddr; ET_EXEC: ignored (fixed addresses). Takes fd. */
-	if (!dwfl_report_elf(sp->dwfl, base, path, fd, bias, true)) {
+	mod = dwfl_report_elf(s->dwfl, base, path, fd, bias, true);
+	if (!mod) {
 		pgo_debug(1, "unwind: '%s' not used: %s", path, dwfl_errmsg(-1));
 		close(fd);
 		return;
 	}
 	u->st.modules++;
 	u->live_modules++;
-	sp->modules++;
+	s->modules++;
+	/* for cb_find_debuginfo */
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = u;
 }
 
 static pid_t cb_next_thread(Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
@@ -450,42 +588,77 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = cb_set_initial_registers,
 };
 
-/* Make sp->dwfl current: build it, or add the mappings that arrived since. */
+/* Block b starts with the mappings of block a, in order (b may have more). */
+static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a)
+{
+	const struct uw_map *x, *y;
+	size_t i;
+
+	if (!a || !b || b->nr < a->nr)
+		return 0;
+	x = PGO_COW_ELEMS(a, struct uw_map);
+	y = PGO_COW_ELEMS(b, struct uw_map);
+	for (i = 0; i < a->nr; i++)
+		if (x[i].start != y[i].start || x[i].end != y[i].end || x[i].pgoff != y[i].pgoff ||
+		    x[i].path != y[i].path)
+			return 0;
+	return 1;
+}
+
+/*
+ * Make sp->sess a built Dwfl of sp's mappings: the shared one when it is for sp's block,
+ * else one of sp's own; that is built anew, or, when sp had it alone and merely mapped
+ * more files, has them added (modules cannot be removed from a Dwfl: a replaced mapping
+ * rebuilds it).
+ */
 static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 {
-	size_t i, before = u->st.modules, nr = pgo_cow_nr(sp->maps);
+	struct uw_sess *s = sp->sess;
+	struct pgo_cow *old;
+	size_t i, from = 0, before = u->st.modules, nr = pgo_cow_nr(sp->maps);
 
-	if (nr && PGO_ALLOC_GROW(sp->reported, nr, sp->reported_alloc) < 0)
-		return -1;
-	if (sp->rebuild)
-		space_drop_dwfl(u, sp);
+	if (s && s->maps == sp->maps && (s->dwfl || !nr))
+		return 0;
+	if (s && s->maps != sp->maps && s->refs > 1) {
+		space_drop_sess(u, sp); /* the others keep it; sp's mappings differ now */
+		s = NULL;
+	}
+	if (!s) {
+		s = sp->sess = sess_new(NULL);
+		if (!s)
+			return -1;
+	}
+	if (s->dwfl && maps_extend(sp->maps, s->maps))
+		from = s->maps->nr;
+	else
+		sess_empty(u, s);
+	old = s->maps;
+	s->maps = pgo_cow_share(sp->maps);
+	pgo_cow_release(&old);
+	if (!nr)
+		return 0;
 	if (u->live_modules + nr > CONVERT_UNWIND_MAX_LIVE_MODULES)
 		for (i = 0; i < u->nr_spaces; i++)
-			if (&u->spaces[i] != sp && u->spaces[i].dwfl)
-				space_drop_dwfl(u, &u->spaces[i]);
-	if (!sp->dwfl) {
-		sp->dwfl = dwfl_begin(&u->cb);
-		if (!sp->dwfl)
+			if (u->spaces[i].sess && u->spaces[i].sess != s)
+				sess_empty(u, u->spaces[i].sess);
+	if (!s->dwfl) {
+		s->dwfl = dwfl_begin(&u->cb);
+		if (!s->dwfl)
 			return pgo_error("cannot start libdwfl: %s", dwfl_errmsg(-1));
 		u->st.dwfl_builds++;
-		dwfl_report_begin(sp->dwfl);
+		dwfl_report_begin(s->dwfl);
 	} else {
-		for (i = 0; i < nr && sp->reported[i]; i++)
-			;
-		if (i == nr)
-			return 0;
-		dwfl_report_begin_add(sp->dwfl);
+		dwfl_report_begin_add(s->dwfl);
 	}
-	for (i = 0; i < nr; i++)
-		if (!sp->reported[i])
-			report_map(u, sp, i);
-	dwfl_report_end(sp->dwfl, NULL, NULL);
+	for (i = from; i < nr; i++)
+		report_map(u, s, space_maps(sp), i);
+	dwfl_report_end(s->dwfl, NULL, NULL);
 	if (u->live_modules > u->st.max_live_modules)
 		u->st.max_live_modules = u->live_modules;
-	if (!sp->attached && u->st.modules > before) {
+	if (!s->attached && u->st.modules > before) {
 		/* the architecture comes from the first module's ELF */
-		if (dwfl_attach_state(sp->dwfl, NULL, (pid_t)sp->pid, &thread_callbacks, u))
-			sp->attached = 1;
+		if (dwfl_attach_state(s->dwfl, NULL, (pid_t)sp->pid, &thread_callbacks, u))
+			s->attached = 1;
 		else
 			pgo_debug(1, "unwind: pid %u: %s", sp->pid, dwfl_errmsg(-1));
 	}
@@ -558,9 +731,13 @@ static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sampl
 	u->max = max;
 
 	sp = space_find(u, s->pid);
+	if (sp && !sp->sampled) {
+		sp->sampled = 1;
+		u->st.processes++;
+	}
 	if (sp && space_ready(u, sp) < 0)
 		return -1;
-	if (!sp || !sp->attached) {
+	if (!sp || !sp->sess || !sp->sess->attached) {
 		/* no file mapped: nothing to unwind with, the IP alone */
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
@@ -569,7 +746,7 @@ static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sampl
 		return 1;
 	}
 	deep = u->st.too_deep;
-	ret = dwfl_getthread_frames(sp->dwfl, (pid_t)(s->tid ? s->tid : s->pid), cb_frame, u);
+	ret = dwfl_getthread_frames(sp->sess->dwfl, (pid_t)(s->tid ? s->tid : s->pid), cb_frame, u);
 	if (!u->nout) {
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
@@ -667,8 +844,10 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	sum->too_deep += st->too_deep;
 	sum->no_regs += st->no_regs;
 	sum->frames += st->frames;
+	sum->processes += st->processes;
 	sum->dwfl_builds += st->dwfl_builds;
 	sum->modules += st->modules;
+	sum->debug_files += st->debug_files;
 	if (st->max_live_modules > sum->max_live_modules)
 		sum->max_live_modules = st->max_live_modules;
 	sum->maps_dropped += st->maps_dropped;
@@ -693,12 +872,14 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		(unsigned long long)convert_unwind_stack_needed(u, 50),
 		(unsigned long long)convert_unwind_stack_needed(u, 95),
 		(unsigned long long)convert_unwind_stack_needed(u, 100));
-	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) with %llu Dwfl sessions, %llu "
-		  "modules (at most %llu at once), %llu frames; complete unwinds that a copy of "
+	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
+		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu separate debug files "
+		  "read for .debug_frame, %llu frames; complete unwinds that a copy of "
 		  "1/2/4/6/8/16/32 KiB holds: %.1f/%.1f/%.1f/%.1f/%.1f/%.1f/%.1f%%",
 		  path, st->ns / 1e9, st->ns ? st->samples * 1e9 / st->ns : 0.0,
+		  (unsigned long long)st->processes,
 		  (unsigned long long)st->dwfl_builds, (unsigned long long)st->modules,
-		  (unsigned long long)st->max_live_modules,
+		  (unsigned long long)st->max_live_modules, (unsigned long long)st->debug_files,
 		  (unsigned long long)st->frames, fits(u, 1024), fits(u, 2048), fits(u, 4096), fits(u, 6144),
 		  fits(u, 8192), fits(u, 16384), fits(u, 32768));
 }

@@ -9,7 +9,10 @@
  * Address spaces: the caller replays the process events (executable MMAP/MMAP2, FORK
  * of a process, COMM exec) in time order. Each process has one Dwfl, built on its first
  * sample and kept across samples: a new mapping is added to it, a mapping that replaces
- * another (or an exec) rebuilds it. Threads use their process's (samples carry the pid).
+ * another (or an exec) rebuilds it. A forked child shares its parent's Dwfl until one of
+ * them maps or unmaps a file (then that one gets its own), so a shell's subshells read
+ * the shell's files once. Threads use their process's (samples carry the pid). The Dwfl
+ * is dropped when the last process using it exits.
  * Memory reads are served from the stack copy and, for other addresses, from the
  * mapped files; nothing is read from the live system.
  *
@@ -52,9 +55,13 @@ struct convert_unwind_stats {
 	uint64_t too_deep;         /* stopped at CONVERT_UNWIND_MAX_FRAMES */
 	uint64_t no_regs;          /* no user registers (kernel thread) or another ABI */
 	uint64_t frames;           /* user frames returned */
-	uint64_t dwfl_builds;      /* Dwfl sessions built (one per address space, more on exec) */
-	uint64_t modules;          /* files reported to them */
+	uint64_t processes;        /* address spaces (pids) with samples unwound */
+	uint64_t dwfl_builds;      /* Dwfl sessions built: one per set of mappings (a parent and
+				      the children it forked share one until theirs differ) */
+	uint64_t modules;          /* files reported to them (each ELF read, its CFI parsed once) */
 	uint64_t max_live_modules; /* the most modules that all spaces' Dwfls held at once */
+	uint64_t debug_files;      /* separate debug files given to libdw (for .debug_frame;
+				      each decompressed once per Dwfl; those without are not) */
 	uint64_t maps_dropped;     /* beyond CONVERT_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
@@ -72,8 +79,9 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid);
 /* The process image was replaced (COMM exec): its mappings and Dwfl are dropped. */
 void convert_unwind_exec(struct convert_unwind *u, uint32_t pid);
 /*
- * The process exited (EXIT of its main thread): its Dwfl is dropped, its mappings kept (a
- * later sample of the pid, from a buffer flushed late, is unwound again from them).
+ * The process exited (EXIT of its main thread): its Dwfl is dropped (if no other process
+ * shares it), its mappings kept (a later sample of the pid, from a buffer flushed late, is
+ * unwound again from them).
  */
 void convert_unwind_exit(struct convert_unwind *u, uint32_t pid);
 

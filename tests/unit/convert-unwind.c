@@ -133,6 +133,9 @@ static struct collect_pd_sample make_sample(uint64_t *regs, size_t stack_bytes, 
 	return s;
 }
 
+/* An address where nothing of this process is mapped (below the 47-bit user limit). */
+#define FAR_AWAY 0x700000000000ULL
+
 static int check_chain(const struct convert_unwind_frame *f, int nr)
 {
 	T_ASSERT(nr >= 4);
@@ -153,7 +156,13 @@ static int test_unwind_self(void)
 	struct collect_pd_sample s;
 	uint64_t regs[20];
 	uint32_t pid = (uint32_t)getpid(), child = pid + 100000;
+	char exe[512];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	uint64_t mods;
 	int nr = 0, ret = T_FAIL;
+
+	T_ASSERT(len > 0);
+	exe[len] = '\0';
 
 	T_ASSERT(unwind_f1(1) == 2 * (1 + 3) + 3);
 	T_ASSERT(stack_len >= 256);
@@ -171,12 +180,40 @@ static int test_unwind_self(void)
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 1 || st->samples != 2)
 		goto out;
 
-	/* a forked process starts with its parent's mappings */
+	/* a forked process starts with its parent's mappings, and unwinds with its Dwfl */
 	if (convert_unwind_fork(u, child, pid) < 0)
 		goto out;
 	s = make_sample(regs, stack_len, child);
 	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 1 || st->processes != 2)
+		goto out;
+	mods = st->modules;
+
+	/* a file that the child alone maps: a Dwfl of its own; the parent keeps its one */
+	if (convert_unwind_mmap(u, child, FAR_AWAY, 4096, 0, exe) < 0)
+		goto out;
+	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2 || st->modules <= mods)
+		goto out;
+	s = make_sample(regs, stack_len, pid);
+	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2)
+		goto out;
+
+	/* a second child shares too, and keeps the Dwfl when the parent maps a file, exits */
+	if (convert_unwind_fork(u, child + 1, pid) < 0)
+		goto out;
+	if (convert_unwind_mmap(u, pid, FAR_AWAY, 4096, 0, exe) < 0)
+		goto out;
+	convert_unwind_exit(u, pid);
+	s = make_sample(regs, stack_len, child + 1);
+	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2 || st->processes != 3)
+		goto out;
+	/* the parent's late sample: its mappings now differ from the child's, its own Dwfl */
+	s = make_sample(regs, stack_len, pid);
+	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 3)
 		goto out;
 
 	/* a copy that stops inside unwind_f3's frame: truncated, counted as such */
@@ -309,7 +346,8 @@ static int test_callgraph_detect(void)
 }
 
 static const struct t_case cases[] = {
-	{ "unwind this process: chain, Dwfl reuse, fork, truncation, exec", test_unwind_self },
+	{ "unwind this process: chain, Dwfl reuse, shared with forks, truncation, exec",
+	  test_unwind_self },
 	{ "stack bytes needed by complete unwinds", test_stack_needed },
 	{ "--call-graph values", test_callgraph_parse },
 	{ "dwarf attr bits and ring size", test_callgraph_attr_and_ring },
