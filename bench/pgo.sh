@@ -1440,6 +1440,32 @@ record() {
 	fi
 }
 
+# ---- session 8, progs6
+
+picosat_setup() {
+	local d c=$BENCH_WORK/picosat-cfg s
+	d=$(deb_source picosat) || exit 2
+	# Its makefile's picosat program (picosat.c version.c app.c main.c); config.h is what its
+	# mkconfig.sh writes (the compiler and flags as strings, the version); -DNDEBUG as its
+	# configure.sh's optimised build (Debian's).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '#define PICOSAT_CC "gcc"\n#define PICOSAT_CFLAGS "-O2 -g -DNDEBUG"\n#define PICOSAT_VERSION "%s"\n' \
+			"$(cat "$d/VERSION")" >"$c/config.h" || die "picosat: cannot write $c/config.h"
+	fi
+	SRCS=("$d"/{picosat,version,app,main}.c)
+	CPPFLAGS_P="-DNDEBUG -I$c -I$d" LDLIBS_P=""
+	# Random 3-SAT at the phase transition (cnf-gen.awk), a mix of SAT and UNSAT instances:
+	# training 240 variables, ratio 4.26, seeds 1-8; evaluation 215 variables, ratio 4.3, seeds 101-106.
+	for s in 1 2 3 4 5 6 7 8; do gen_input "$BENCH_WORK/picosat-train-$s.cnf" cnf-gen.awk N=240 R=4.26 S=$s; done
+	for s in 101 102 103 104 105 106; do gen_input "$BENCH_WORK/picosat-eval-$s.cnf" cnf-gen.awk N=215 R=4.3 S=$s; done
+	# picosat exits 10 (satisfiable) or 20 (unsatisfiable): anything else is a failure.
+	printf '%s\n' 'b=$1; shift; for f in "$@"; do "$b" "$f" >/dev/null; s=$?; [ $s = 10 ] || [ $s = 20 ] || exit 1; done' \
+		>"$BENCH_WORK/picosat-run.sh"
+}
+picosat_train() { sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-train-[1-8].cnf; }
+picosat_eval() { echo sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-eval-10[1-6].cnf; }
+
 # ---- one program
 
 bench_one() {
