@@ -1466,6 +1466,40 @@ picosat_setup() {
 picosat_train() { sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-train-[1-8].cnf; }
 picosat_eval() { echo sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-eval-10[1-6].cnf; }
 
+tidy-html5_setup() {
+	local d t
+	d=$(deb_source tidy-html5) || exit 2
+	# Its CMakeLists.txt's library sources (CFILES) and console/tidy.c, with the -D flags its cmake
+	# adds on Linux (localisations, console app, getpwnam, version and date from version.txt);
+	# without TIDY_ENABLE_CONFIG_FILES (Debian's build reads /etc/tidy.conf: not wanted in a benchmark).
+	SRCS=()
+	for t in access attrs istack parser tags entities lexer pprint charsets clean message config alloc attrdict \
+		buffio fileio streamio tagask tmbstr utf8 tidylib mappedio gdoc language messageobj sprtf; do
+		SRCS+=("$d/src/$t.c")
+	done
+	SRCS+=("$d/console/tidy.c")
+	CPPFLAGS_P="-DSUPPORT_LOCALIZATIONS=1 -DSUPPORT_CONSOLE_APP=1 -D_REENTRANT -DLIBTIDY_VERSION=\"5.6.0\"
+		-DRELEASE_DATE=\"2017/11/25\" -DSUPPORT_GETPWNAM=1 -I$d/include -I$d/src" LDLIBS_P=""
+	# Messy HTML from html-gen.awk: training an article page (K=doc, seed 1) and a catalogue page
+	# (K=table, seed 3), 5000 sections each; evaluation both kinds interleaved (K=mix), seed 2.
+	gen_input "$BENCH_WORK/tidy-train-doc.html" html-gen.awk N=5000 S=1 K=doc
+	gen_input "$BENCH_WORK/tidy-train-table.html" html-gen.awk N=5000 S=3 K=table
+	gen_input "$BENCH_WORK/tidy-eval-mix.html" html-gen.awk N=5000 S=2 K=mix
+	# tidy exits 1 after warnings, 2 after errors (the output is forced): anything else is a failure.
+	printf '%s\n' 'b=$1; shift; "$b" -q --force-output yes -f /dev/null "$@" >/dev/null; s=$?; [ $s -le 2 ]' \
+		>"$BENCH_WORK/tidy-run.sh"
+}
+# Training: the article page indented (-i), the catalogue page indented and -clean (<font>,
+# <center> and inline styles to CSS classes), twice each; evaluation: the mixed page, -i.
+tidy-html5_train() {
+	local i
+	for i in 1 2; do
+		sh "$BENCH_WORK/tidy-run.sh" "$1" -i "$BENCH_WORK/tidy-train-doc.html" &&
+			sh "$BENCH_WORK/tidy-run.sh" "$1" -i -clean "$BENCH_WORK/tidy-train-table.html" || return 1
+	done
+}
+tidy-html5_eval() { echo sh "$BENCH_WORK/tidy-run.sh" "$1" -i "$BENCH_WORK/tidy-eval-mix.html"; }
+
 # ---- one program
 
 bench_one() {
