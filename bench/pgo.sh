@@ -1501,6 +1501,42 @@ tidy-html5_train() {
 }
 tidy-html5_eval() { echo sh "$BENCH_WORK/tidy-run.sh" "$1" -i "$BENCH_WORK/tidy-eval-mix.html"; }
 
+glpk_setup() {
+	local d c=$BENCH_WORK/glpk-cfg f x inc=""
+	d=$(deb_source glpk) || exit 2
+	# glpsol: the library's sources as Debian's patched src/Makefile.am lists them, plus the
+	# source's own AMD and COLAMD (Debian links SuiteSparse's instead: the same code, used by
+	# --interior only) and examples/glpsol.c; the system zlib as in Debian. config.h by hand:
+	# the three things its configure finds here (sys/time.h, gettimeofday, the TLS keyword).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '#define HAVE_SYS_TIME_H 1\n#define HAVE_GETTIMEOFDAY 1\n#define TLS _Thread_local\n' >"$c/config.h" ||
+			die "glpk: cannot write $c/config.h"
+	fi
+	SRCS=()
+	for f in $(awk '/^libglpk_la_SOURCES/ { f = 1; next } f && /^$/ { exit } f { sub(/\\/, ""); print }' \
+		"$d/src/Makefile.am"); do
+		SRCS+=("$d/src/$f")
+	done
+	SRCS+=("$d"/src/amd/*.c "$d/src/colamd/colamd.c" "$d/examples/glpsol.c")
+	for x in "" amd api bflib colamd draft env intopt minisat misc mpl npp proxy simplex; do inc="$inc -I$d/src/$x"; done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c$inc" LDLIBS_P="-lz -lm"
+	# Models in CPLEX LP format from lp-gen.awk, different families: training a multidimensional
+	# knapsack (120 items, 25 rows), two weighted set covers (500 sets, 400 elements, seeds 1 and
+	# 3) and a 250 x 250 transportation LP; evaluation a capacitated facility location MIP
+	# (32 facilities, 130 customers), seed 2.
+	gen_input "$BENCH_WORK/glpk-train-mkp.lp" lp-gen.awk K=mkp N=120 M=25 S=2
+	gen_input "$BENCH_WORK/glpk-train-sc1.lp" lp-gen.awk K=setcover N=500 M=400 S=1
+	gen_input "$BENCH_WORK/glpk-train-sc3.lp" lp-gen.awk K=setcover N=500 M=400 S=3
+	gen_input "$BENCH_WORK/glpk-train-tr.lp" lp-gen.awk K=transport N=250 M=250 S=1
+	gen_input "$BENCH_WORK/glpk-eval-fl.lp" lp-gen.awk K=facility N=32 M=130 S=2
+}
+glpk_train() {
+	local f
+	for f in mkp sc1 sc3 tr; do "$1" --lp "$BENCH_WORK/glpk-train-$f.lp" >/dev/null || return 1; done
+}
+glpk_eval() { echo "$1" --lp "$BENCH_WORK/glpk-eval-fl.lp" ">/dev/null"; }
+
 # ---- one program
 
 bench_one() {
