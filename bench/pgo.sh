@@ -1440,6 +1440,103 @@ record() {
 	fi
 }
 
+# ---- session 8, progs6
+
+picosat_setup() {
+	local d c=$BENCH_WORK/picosat-cfg s
+	d=$(deb_source picosat) || exit 2
+	# Its makefile's picosat program (picosat.c version.c app.c main.c); config.h is what its
+	# mkconfig.sh writes (the compiler and flags as strings, the version); -DNDEBUG as its
+	# configure.sh's optimised build (Debian's).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '#define PICOSAT_CC "gcc"\n#define PICOSAT_CFLAGS "-O2 -g -DNDEBUG"\n#define PICOSAT_VERSION "%s"\n' \
+			"$(cat "$d/VERSION")" >"$c/config.h" || die "picosat: cannot write $c/config.h"
+	fi
+	SRCS=("$d"/{picosat,version,app,main}.c)
+	CPPFLAGS_P="-DNDEBUG -I$c -I$d" LDLIBS_P=""
+	# Random 3-SAT at the phase transition (cnf-gen.awk), a mix of SAT and UNSAT instances:
+	# training 240 variables, ratio 4.26, seeds 1-8; evaluation 215 variables, ratio 4.3, seeds 101-106.
+	for s in 1 2 3 4 5 6 7 8; do gen_input "$BENCH_WORK/picosat-train-$s.cnf" cnf-gen.awk N=240 R=4.26 S=$s; done
+	for s in 101 102 103 104 105 106; do gen_input "$BENCH_WORK/picosat-eval-$s.cnf" cnf-gen.awk N=215 R=4.3 S=$s; done
+	# picosat exits 10 (satisfiable) or 20 (unsatisfiable): anything else is a failure.
+	printf '%s\n' 'b=$1; shift; for f in "$@"; do "$b" "$f" >/dev/null; s=$?; [ $s = 10 ] || [ $s = 20 ] || exit 1; done' \
+		>"$BENCH_WORK/picosat-run.sh"
+}
+picosat_train() { sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-train-[1-8].cnf; }
+picosat_eval() { echo sh "$BENCH_WORK/picosat-run.sh" "$1" "$BENCH_WORK"/picosat-eval-10[1-6].cnf; }
+
+tidy-html5_setup() {
+	local d t
+	d=$(deb_source tidy-html5) || exit 2
+	# Its CMakeLists.txt's library sources (CFILES) and console/tidy.c, with the -D flags its cmake
+	# adds on Linux (localisations, console app, getpwnam, version and date from version.txt);
+	# without TIDY_ENABLE_CONFIG_FILES (Debian's build reads /etc/tidy.conf: not wanted in a benchmark).
+	SRCS=()
+	for t in access attrs istack parser tags entities lexer pprint charsets clean message config alloc attrdict \
+		buffio fileio streamio tagask tmbstr utf8 tidylib mappedio gdoc language messageobj sprtf; do
+		SRCS+=("$d/src/$t.c")
+	done
+	SRCS+=("$d/console/tidy.c")
+	CPPFLAGS_P="-DSUPPORT_LOCALIZATIONS=1 -DSUPPORT_CONSOLE_APP=1 -D_REENTRANT -DLIBTIDY_VERSION=\"5.6.0\"
+		-DRELEASE_DATE=\"2017/11/25\" -DSUPPORT_GETPWNAM=1 -I$d/include -I$d/src" LDLIBS_P=""
+	# Messy HTML from html-gen.awk: training an article page (K=doc, seed 1) and a catalogue page
+	# (K=table, seed 3), 5000 sections each; evaluation both kinds interleaved (K=mix, 4000), seed 2.
+	gen_input "$BENCH_WORK/tidy-train-doc.html" html-gen.awk N=5000 S=1 K=doc
+	gen_input "$BENCH_WORK/tidy-train-table.html" html-gen.awk N=5000 S=3 K=table
+	gen_input "$BENCH_WORK/tidy-eval-mix.html" html-gen.awk N=4000 S=2 K=mix
+	# tidy exits 1 after warnings, 2 after errors (the output is forced): anything else is a failure.
+	printf '%s\n' 'b=$1; shift; "$b" -q --force-output yes -f /dev/null "$@" >/dev/null; s=$?; [ $s -le 2 ]' \
+		>"$BENCH_WORK/tidy-run.sh"
+}
+# Training: the article page indented (-i), the catalogue page indented as XHTML (-asxhtml),
+# three times each (not -clean: its style-to-class pass is quadratic in the number of distinct
+# inline styles, 39 s for 2000 sections); evaluation: the mixed page, -i.
+tidy-html5_train() {
+	local i
+	for i in 1 2 3; do
+		sh "$BENCH_WORK/tidy-run.sh" "$1" -i "$BENCH_WORK/tidy-train-doc.html" &&
+			sh "$BENCH_WORK/tidy-run.sh" "$1" -i -asxhtml "$BENCH_WORK/tidy-train-table.html" || return 1
+	done
+}
+tidy-html5_eval() { echo sh "$BENCH_WORK/tidy-run.sh" "$1" -i "$BENCH_WORK/tidy-eval-mix.html"; }
+
+glpk_setup() {
+	local d c=$BENCH_WORK/glpk-cfg f x inc=""
+	d=$(deb_source glpk) || exit 2
+	# glpsol: the library's sources as Debian's patched src/Makefile.am lists them, plus the
+	# source's own AMD and COLAMD (Debian links SuiteSparse's instead: the same code, used by
+	# --interior only) and examples/glpsol.c; the system zlib as in Debian. config.h by hand:
+	# the three things its configure finds here (sys/time.h, gettimeofday, the TLS keyword).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '#define HAVE_SYS_TIME_H 1\n#define HAVE_GETTIMEOFDAY 1\n#define TLS _Thread_local\n' >"$c/config.h" ||
+			die "glpk: cannot write $c/config.h"
+	fi
+	SRCS=()
+	for f in $(awk '/^libglpk_la_SOURCES/ { f = 1; next } f && /^$/ { exit } f { sub(/\\/, ""); print }' \
+		"$d/src/Makefile.am"); do
+		SRCS+=("$d/src/$f")
+	done
+	SRCS+=("$d"/src/amd/*.c "$d/src/colamd/colamd.c" "$d/examples/glpsol.c")
+	for x in "" amd api bflib colamd draft env intopt minisat misc mpl npp proxy simplex; do inc="$inc -I$d/src/$x"; done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c$inc" LDLIBS_P="-lz -lm"
+	# Models in CPLEX LP format from lp-gen.awk, different families: training a multidimensional
+	# knapsack (120 items, 25 rows), two weighted set covers (500 sets, 400 elements, seeds 1 and
+	# 3) and a 250 x 250 transportation LP; evaluation a capacitated facility location MIP
+	# (32 facilities, 130 customers), seed 2.
+	gen_input "$BENCH_WORK/glpk-train-mkp.lp" lp-gen.awk K=mkp N=120 M=25 S=2
+	gen_input "$BENCH_WORK/glpk-train-sc1.lp" lp-gen.awk K=setcover N=500 M=400 S=1
+	gen_input "$BENCH_WORK/glpk-train-sc3.lp" lp-gen.awk K=setcover N=500 M=400 S=3
+	gen_input "$BENCH_WORK/glpk-train-tr.lp" lp-gen.awk K=transport N=250 M=250 S=1
+	gen_input "$BENCH_WORK/glpk-eval-fl.lp" lp-gen.awk K=facility N=32 M=130 S=2
+}
+glpk_train() {
+	local f
+	for f in mkp sc1 sc3 tr; do "$1" --lp "$BENCH_WORK/glpk-train-$f.lp" >/dev/null || return 1; done
+}
+glpk_eval() { echo "$1" --lp "$BENCH_WORK/glpk-eval-fl.lp" ">/dev/null"; }
+
 # ---- one program
 
 bench_one() {
