@@ -1440,6 +1440,47 @@ record() {
 	fi
 }
 
+# ---- session 8, progs7
+
+perl_setup() {
+	local d c=$BENCH_WORK/perl-cfg w=$BENCH_WORK/perl-wrap f
+	# perl 5.36.0-7+deb12u3 (the +deb12u4 that apt-cache lists first is 404 on the mirror here).
+	d=$(deb_source perl 5.36.0-7+deb12u3) || exit 2
+	# Only miniperl (the core interpreter without XS extensions): Configure -des and `make miniperl`
+	# once in a copy of the source, for config.h and the headers its build generates (uudmap.h,
+	# bitcount.h, mg_data.h); the objects are those of its link line.
+	if [ ! -x "$c/miniperl" ]; then
+		rm -rf "$c" && cp -a "$d" "$c" || die "perl: cannot copy the source"
+		(cd "$c" && sh Configure -des -Dcc=gcc -Doptimize=-O2 -Dprefix="$c/inst" >.pgo-configure.log 2>&1 &&
+			make -j2 miniperl >.pgo-make.log 2>&1) || die "perl: Configure or make miniperl failed (see $c/.pgo-*.log)"
+	fi
+	# opmini.c, perlmini.c and universalmini.c are op.c, perl.c and universal.c compiled with
+	# -DPERL_IS_MINIPERL -DPERL_EXTERNAL_GLOB: wrappers that define those and include the original.
+	mkdir -p "$w"
+	SRCS=()
+	for f in $(sed -n '/-o miniperl/{n;p;}' "$c/.pgo-make.log" | tr ' ' '\n' | sed -n 's/\.o$//p' | sort -u); do
+		case $f in
+		*mini)
+			[ "$f" = miniperlmain ] && { SRCS+=("$c/$f.c"); continue; }
+			printf '#define PERL_IS_MINIPERL\n#define PERL_EXTERNAL_GLOB\n#include "%s.c"\n' "${f%mini}" >"$w/$f.c"
+			SRCS+=("$w/$f.c") ;;
+		*) SRCS+=("$c/$f.c") ;;
+		esac
+	done
+	[ ${#SRCS[@]} -gt 30 ] || die "perl: no miniperl link line in $c/.pgo-make.log"
+	# Configure's ccflags (without -I/usr/local/include) and -std=c99, as its Makefile compiles them.
+	CPPFLAGS_P="-I$c -DPERL_CORE -fwrapv -fno-strict-aliasing -fstack-protector-strong -D_LARGEFILE_SOURCE"
+	CPPFLAGS_P="$CPPFLAGS_P -D_FILE_OFFSET_BITS=64 -D_FORTIFY_SOURCE=2 -std=c99"
+	LDLIBS_P="-ldl -lm -lcrypt"
+}
+# bench/inputs/train.pl 250 rounds (generated text: word counts in a hash, regex matches and
+# substitutions, tr, split/join/sprintf records sorted by two keys, closures, recursion, bless'd
+# accounts with inheritance); evaluation: eval.pl 100 rounds, another program (a tokenizer and
+# recursive-descent evaluator, n-queens through a recursive closure, an LRU cache, a
+# Schwartzian-transform sort of polymorphic shapes, a sieve, index/substr/reverse).
+perl_train() { "$1" "$INPUTS/train.pl" 250 >/dev/null; }
+perl_eval() { echo "$1" "$INPUTS/eval.pl" 100 ">/dev/null"; }
+
 # ---- one program
 
 bench_one() {
