@@ -1471,6 +1471,10 @@ perl_setup() {
 	# Configure's ccflags (without -I/usr/local/include) and -std=c99, as its Makefile compiles them.
 	CPPFLAGS_P="-I$c -DPERL_CORE -fwrapv -fno-strict-aliasing -fstack-protector-strong -D_LARGEFILE_SOURCE"
 	CPPFLAGS_P="$CPPFLAGS_P -D_FILE_OFFSET_BITS=64 -D_FORTIFY_SOURCE=2 -std=c99"
+	# gcc 12.2 stopped with an internal compiler error in the vectoriser (sv.c, Perl_sv_vcatpvfn_flags)
+	# on the AutoFDO profile of one recording (bench/NOTES.md, session 8), as flex's and phalanx's:
+	# all builds without it, from the fourth run on.
+	CPPFLAGS_P="$CPPFLAGS_P -fno-tree-loop-vectorize"
 	LDLIBS_P="-ldl -lm -lcrypt"
 }
 # bench/inputs/train.pl 250 rounds (generated text: word counts in a hash, regex matches and
