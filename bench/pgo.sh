@@ -24,6 +24,7 @@
 #   by name, session 7's screening: algol68g (PGO >= 10%, and its empty control
 #   too), bash (all of it hot/cold splitting); tinyscheme hugs98 elk clips mksh pforth python3.11
 #   (PGO < 10% in most runs)
+#   by name, session 8's screening (PGO < 10% in the clean runs): picosat tidy-html5 glpk perl
 #   -F: sampling rate of the training recording (default 4999)
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -1537,6 +1538,51 @@ glpk_train() {
 }
 glpk_eval() { echo "$1" --lp "$BENCH_WORK/glpk-eval-fl.lp" ">/dev/null"; }
 
+# ---- session 8, progs7
+
+perl_setup() {
+	local d c=$BENCH_WORK/perl-cfg w=$BENCH_WORK/perl-wrap f
+	# perl 5.36.0-7+deb12u3 (the +deb12u4 that apt-cache lists first is 404 on the mirror here).
+	d=$(deb_source perl 5.36.0-7+deb12u3) || exit 2
+	# Only miniperl (the core interpreter without XS extensions): Configure -des and `make miniperl`
+	# once in a copy of the source, for config.h and the headers its build generates (uudmap.h,
+	# bitcount.h, mg_data.h); the objects are those of its link line.
+	if [ ! -x "$c/miniperl" ]; then
+		rm -rf "$c" && cp -a "$d" "$c" || die "perl: cannot copy the source"
+		(cd "$c" && sh Configure -des -Dcc=gcc -Doptimize=-O2 -Dprefix="$c/inst" >.pgo-configure.log 2>&1 &&
+			make -j2 miniperl >.pgo-make.log 2>&1) || die "perl: Configure or make miniperl failed (see $c/.pgo-*.log)"
+	fi
+	# opmini.c, perlmini.c and universalmini.c are op.c, perl.c and universal.c compiled with
+	# -DPERL_IS_MINIPERL -DPERL_EXTERNAL_GLOB: wrappers that define those and include the original.
+	mkdir -p "$w"
+	SRCS=()
+	for f in $(sed -n '/-o miniperl/{n;p;}' "$c/.pgo-make.log" | tr ' ' '\n' | sed -n 's/\.o$//p' | sort -u); do
+		case $f in
+		*mini)
+			[ "$f" = miniperlmain ] && { SRCS+=("$c/$f.c"); continue; }
+			printf '#define PERL_IS_MINIPERL\n#define PERL_EXTERNAL_GLOB\n#include "%s.c"\n' "${f%mini}" >"$w/$f.c"
+			SRCS+=("$w/$f.c") ;;
+		*) SRCS+=("$c/$f.c") ;;
+		esac
+	done
+	[ ${#SRCS[@]} -gt 30 ] || die "perl: no miniperl link line in $c/.pgo-make.log"
+	# Configure's ccflags (without -I/usr/local/include) and -std=c99, as its Makefile compiles them.
+	CPPFLAGS_P="-I$c -DPERL_CORE -fwrapv -fno-strict-aliasing -fstack-protector-strong -D_LARGEFILE_SOURCE"
+	CPPFLAGS_P="$CPPFLAGS_P -D_FILE_OFFSET_BITS=64 -D_FORTIFY_SOURCE=2 -std=c99"
+	# gcc 12.2 stopped with an internal compiler error in the vectoriser (sv.c, Perl_sv_vcatpvfn_flags)
+	# on the AutoFDO profile of one recording (bench/NOTES.md, session 8), as flex's and phalanx's:
+	# all builds without it, from the fourth run on.
+	CPPFLAGS_P="$CPPFLAGS_P -fno-tree-loop-vectorize"
+	LDLIBS_P="-ldl -lm -lcrypt"
+}
+# bench/inputs/train.pl 250 rounds (generated text: word counts in a hash, regex matches and
+# substitutions, tr, split/join/sprintf records sorted by two keys, closures, recursion, bless'd
+# accounts with inheritance); evaluation: eval.pl 100 rounds, another program (a tokenizer and
+# recursive-descent evaluator, n-queens through a recursive closure, an LRU cache, a
+# Schwartzian-transform sort of polymorphic shapes, a sieve, index/substr/reverse).
+perl_train() { "$1" "$INPUTS/train.pl" 250 >/dev/null; }
+perl_eval() { echo "$1" "$INPUTS/eval.pl" 100 ">/dev/null"; }
+
 # ---- one program
 
 bench_one() {
@@ -1652,6 +1698,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11 picosat tidy-html5 glpk perl)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
