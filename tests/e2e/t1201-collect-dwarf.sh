@@ -5,6 +5,7 @@
 # memset (libc keeps no frame pointer). perf script reads and unwinds our file; auto
 # picks dwarf or fp from the binary and says so.
 . "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/chain-lib.sh"
 
 FP=$PGO_HELPERS/unwind-chain
 
@@ -13,18 +14,6 @@ if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
 # folded FILE: on-CPU folded stacks ("a;b;c WEIGHT"), diagnostics on stderr.
 folded() {
 	pgo convert --to folded -i "$1" -o -
-}
-
-# chain_share FOLDED: of the weight whose user leaf is chain_a/b/c or memset (kernel frames
-# on top dropped), the percentage whose stack has the full chain from main.
-chain_share() {
-	awk '{
-		w = $NF; s = $0; sub(/ [0-9]+$/, "", s)
-		while (s ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", s)
-		if (s !~ /(chain_[abc]|memset[^;]*)$/) next
-		t += w
-		if (s ~ /main;chain_a;chain_b;chain_c(;[^;]*memset[^;]*)?$/) m += w
-	} END { printf "%d\n", t ? 100 * m / t : 0 }' "$1"
 }
 
 test_expect_success 'build the chain without frame pointers (gcc -O2 -g)' '

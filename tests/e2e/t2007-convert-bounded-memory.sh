@@ -6,6 +6,7 @@
 # main;chain_a;chain_b;chain_c, and the weight of chain_c leaves equals the period sum
 # perf script gives for samples in chain_c.
 . "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/chain-lib.sh"
 
 if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
 if ! test_have_prereq NOT_SANITIZED; then skip_all "ASan's heap makes RSS meaningless"; test_done; fi
@@ -16,18 +17,6 @@ peak_kb() {
 	local out=$1
 	shift
 	/usr/bin/time -f %M -o "$out" pgo convert "$@"
-}
-
-# chain_share FOLDED: of the weight whose user leaf is chain_a/b/c or memset (kernel frames
-# on top dropped), the percentage whose stack has the full chain from main.
-chain_share() {
-	awk '{
-		w = $NF; s = $0; sub(/ [0-9]+$/, "", s)
-		while (s ~ /;[^;]*_\[k\]$/) sub(/;[^;]*_\[k\]$/, "", s)
-		if (s !~ /(chain_[abc]|memset[^;]*)$/) next
-		t += w
-		if (s ~ /main;chain_a;chain_b;chain_c(;[^;]*memset[^;]*)?$/) m += w
-	} END { printf "%d\n", t ? 100 * m / t : 0 }' "$1"
 }
 
 # leaf_weight SYM <FOLDED: the weight of the stacks whose leaf is SYM.
