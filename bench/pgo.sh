@@ -26,6 +26,9 @@
 #   (PGO < 10% in most runs)
 #   by name, session 8's screening (PGO < 10% in the clean runs): picosat tidy-html5 glpk perl
 #   -F: sampling rate of the training recording (default 4999)
+#   COMPILER=clang: the same four builds with clang 14 (builds in BENCH_WORK/build-clang): pgo is
+#   -fprofile-instr-generate / llvm-profdata / -fprofile-instr-use, afdo is -fprofile-sample-use of
+#   `pgo convert --to llvm` (the same recording method), empty a sample profile of one absent function
 #   environment: PGO_BUILD (build dir with bin/pgo), BENCH_WORK (cache, default bench/work),
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
 #   as the extra variant "alt", for A/B comparisons of converter changes),
@@ -40,12 +43,18 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
 done
 PROGRAMS=${*:-recsort mujs sigscheme gawk jq jimtcl}
+COMPILER=${COMPILER:-gcc}
+case $COMPILER in
+gcc) BUILD_DIR=$BENCH_WORK/build TAG="" ;;
+clang) BUILD_DIR=$BENCH_WORK/build-clang TAG=-clang; need_pkgs clang llvm ;;
+*) die "COMPILER must be gcc or clang, not '$COMPILER'" ;;
+esac
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
 need_pkgs gcc make linux-perf time
 
@@ -1405,22 +1414,26 @@ python3.11_eval() { echo env PYTHONHOME="$BENCH_WORK/py-cfg/home" "$1" -S "$INPU
 
 # ---- builds
 
-# build P VARIANT FLAGS...: compile every source of P to $BENCH_WORK/build/P/VARIANT/*.o (2 jobs), link prog.
+# build P VARIANT FLAGS...: compile every source of P to $BUILD_DIR/P/VARIANT/*.o (2 jobs) with
+# $COMPILER, link prog.
 build() {
 	local p=$1 v=$2 d; shift 2
-	d=$BENCH_WORK/build/$p/$v
+	d=$BUILD_DIR/$p/$v
 	mkdir -p "$d"
 	rm -f "$d"/*.o "$d/prog"
 	local flags="-O2 -g $* $CPPFLAGS_P"
-	printf '%s\n' "${SRCS[@]}" | D=$d FLAGS=$flags xargs -P 2 -I{} sh -c \
-		'gcc $FLAGS -w -c "$1" -o "$D/$(basename "$1" .c).o"' _ {} || die "$p/$v: compile failed"
-	gcc -O2 -g "$@" -o "$d/prog" "$d"/*.o $LDLIBS_P || die "$p/$v: link failed"
+	printf '%s\n' "${SRCS[@]}" | D=$d FLAGS=$flags CC_B=$COMPILER xargs -P 2 -I{} sh -c \
+		'$CC_B $FLAGS -w -c "$1" -o "$D/$(basename "$1" .c).o"' _ {} || die "$p/$v: compile failed"
+	$COMPILER -O2 -g "$@" -o "$d/prog" "$d"/*.o $LDLIBS_P || die "$p/$v: link failed"
 }
 
 EMPTY_AFDO=$BENCH_WORK/empty.afdo
 # A valid AutoFDO file for gcc 12 with no strings and no functions (autofdo-gcc12-format.md §2).
 printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0' \
 	>"$EMPTY_AFDO"
+# clang's control: a sample profile of one function no program has (clang refuses an empty file).
+EMPTY_LLVM=$BENCH_WORK/empty.llvm.prof
+printf 'pgo_bench_no_such_function:1:1\n 1: 1\n' >"$EMPTY_LLVM"
 
 # record P BIN OUT: sets HOW; profile BIN on the training input, with pgo collect if it is built, else perf record.
 # pgo collect's default --call-graph auto unwinds the -O2 binaries' stacks with DWARF (call targets
@@ -1586,10 +1599,10 @@ perl_eval() { echo "$1" "$INPUTS/eval.pl" 100 ">/dev/null"; }
 # ---- one program
 
 bench_one() {
-	local p=$1 d=$BENCH_WORK/build/$1 res=$BENCH_WORK/results/pgo-$1.tsv
+	local p=$1 d=$BUILD_DIR/$1 res=$BENCH_WORK/results/pgo-$1$TAG.tsv
 	STACK_P=""
 	"${p}_setup"
-	say "== $p: ${#SRCS[@]} source files"
+	say "== $p ($COMPILER): ${#SRCS[@]} source files"
 	local variants="base pgo empty"
 	if [ "${REUSE:-}" = 1 ] && [ -x "$d/base/prog" ] && [ -x "$d/pgo/prog" ] && [ -x "$d/empty/prog" ] &&
 	   [ -s "$d/train.data" ]; then
@@ -1600,32 +1613,45 @@ bench_one() {
 		build "$p" base
 		[ "$p" = bzip2 ] && bzip2_setup
 		! declare -F "${p}_data" >/dev/null || "${p}_data"
-		build "$p" empty "-fauto-profile=$EMPTY_AFDO"
-		rm -f "$d"/pgo/*.gcda
-		build "$p" pgo -fprofile-generate
-		"${p}_train" "$d/pgo/prog" >/dev/null || die "$p: training run of the instrumented build failed"
-		build "$p" pgo -fprofile-use -Wmissing-profile
+		if [ "$COMPILER" = clang ]; then
+			build "$p" empty "-fprofile-sample-use=$EMPTY_LLVM"
+			rm -f "$d"/pgo/*.profraw "$d/pgo/train.profdata"
+			build "$p" pgo -fprofile-instr-generate
+			LLVM_PROFILE_FILE="$d/pgo/train-%p.profraw" "${p}_train" "$d/pgo/prog" >/dev/null ||
+				die "$p: training run of the instrumented build failed"
+			llvm-profdata merge -o "$d/pgo/train.profdata" "$d"/pgo/*.profraw || die "$p: llvm-profdata merge failed"
+			build "$p" pgo "-fprofile-instr-use=$d/pgo/train.profdata"
+		else
+			build "$p" empty "-fauto-profile=$EMPTY_AFDO"
+			rm -f "$d"/pgo/*.gcda
+			build "$p" pgo -fprofile-generate
+			"${p}_train" "$d/pgo/prog" >/dev/null || die "$p: training run of the instrumented build failed"
+			build "$p" pgo -fprofile-use -Wmissing-profile
+		fi
 		record "$p" "$d/base/prog" "$d/train.data"
 		say "   recorded with $HOW"
 	fi
-	if [ "${NOSPLIT:-}" = 1 ]; then
+	if [ "${NOSPLIT:-}" = 1 ] && [ "$COMPILER" = gcc ]; then
 		# PGO without hot/cold splitting, which gcc 12 never does under AutoFDO (bench/NOTES.md).
 		mkdir -p "$d/pgons"
 		cp "$d"/pgo/*.gcda "$d/pgons/"
 		build "$p" pgons -fprofile-use -fno-reorder-blocks-and-partition
 		variants="$variants pgons"
 	fi
+	# gcc reads an AutoFDO profile, clang an LLVM sample profile: both from the same recording.
+	local fmt=autofdo use=-fauto-profile ext=afdo
+	[ "$COMPILER" = clang ] && fmt=llvm use=-fprofile-sample-use ext=llvm.prof
 	if pgo_works convert; then
 		/usr/bin/time -f '%e s, %M KB' -o "$d/convert.time" \
-			"$PGO" convert --to autofdo -i "$d/train.data" -b "$d/base/prog" -o "$d/train.afdo" ||
-			die "$p: pgo convert --to autofdo failed"
-		say "   pgo convert --to autofdo: $(cat "$d/convert.time") -> $(stat -c %s "$d/train.afdo") bytes"
-		build "$p" afdo "-fauto-profile=$d/train.afdo"
+			"$PGO" convert --to $fmt -i "$d/train.data" -b "$d/base/prog" -o "$d/train.$ext" ||
+			die "$p: pgo convert --to $fmt failed"
+		say "   pgo convert --to $fmt: $(cat "$d/convert.time") -> $(stat -c %s "$d/train.$ext") bytes"
+		build "$p" afdo "$use=$d/train.$ext"
 		variants="$variants afdo"
 		if [ -n "${PGO_ALT:-}" ]; then
-			"$PGO_ALT" convert --to autofdo -i "$d/train.data" -b "$d/base/prog" -o "$d/alt.afdo" 2>/dev/null ||
-				die "$p: $PGO_ALT convert --to autofdo failed"
-			build "$p" alt "-fauto-profile=$d/alt.afdo"
+			"$PGO_ALT" convert --to $fmt -i "$d/train.data" -b "$d/base/prog" -o "$d/alt.$ext" 2>/dev/null ||
+				die "$p: $PGO_ALT convert --to $fmt failed"
+			build "$p" alt "$use=$d/alt.$ext"
 			variants="$variants alt"
 		fi
 	else
@@ -1644,7 +1670,7 @@ bench_one() {
 			echo "$r $v $(cat "$d/t")" >>"$res"
 		done
 	done
-	report "$p" "$res" "$variants"
+	report "$p$TAG" "$res" "$variants"
 }
 
 # report P FILE VARIANTS: median paired ratios base/v (CPU and wall), and the fraction of PGO's gain.
