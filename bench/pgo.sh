@@ -51,8 +51,11 @@ done
 PROGRAMS=${*:-recsort mujs sigscheme gawk jq jimtcl}
 COMPILER=${COMPILER:-gcc}
 case $COMPILER in
-gcc) BUILD_DIR=$BENCH_WORK/build TAG="" ;;
-clang) BUILD_DIR=$BENCH_WORK/build-clang TAG=-clang; need_pkgs clang llvm ;;
+gcc) BUILD_DIR=$BENCH_WORK/build TAG="" CC_FLAGS="" ;;
+# clang: every build with -fdebug-info-for-profiling, as clang's manual advises for sample profiles:
+# the profiled binary then carries the discriminators that -fprofile-sample-use looks lines up by.
+clang) BUILD_DIR=$BENCH_WORK/build-clang TAG=-clang CC_FLAGS=${CLANG_FLAGS--fdebug-info-for-profiling}
+	need_pkgs clang llvm ;;
 *) die "COMPILER must be gcc or clang, not '$COMPILER'" ;;
 esac
 export INPUTS=$PGO_ROOT/bench/inputs BENCH_WORK
@@ -1421,10 +1424,10 @@ build() {
 	d=$BUILD_DIR/$p/$v
 	mkdir -p "$d"
 	rm -f "$d"/*.o "$d/prog"
-	local flags="-O2 -g $* $CPPFLAGS_P"
+	local flags="-O2 -g $CC_FLAGS $* $CPPFLAGS_P"
 	printf '%s\n' "${SRCS[@]}" | D=$d FLAGS=$flags CC_B=$COMPILER xargs -P 2 -I{} sh -c \
 		'$CC_B $FLAGS -w -c "$1" -o "$D/$(basename "$1" .c).o"' _ {} || die "$p/$v: compile failed"
-	$COMPILER -O2 -g "$@" -o "$d/prog" "$d"/*.o $LDLIBS_P || die "$p/$v: link failed"
+	$COMPILER -O2 -g $CC_FLAGS "$@" -o "$d/prog" "$d"/*.o $LDLIBS_P || die "$p/$v: link failed"
 }
 
 EMPTY_AFDO=$BENCH_WORK/empty.afdo
