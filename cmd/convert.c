@@ -61,8 +61,9 @@ static void usage(FILE *fp)
 		"  pgo collect ./bench && pgo convert --to autofdo      # writes bench.afdo\n"
 		"  gcc -O2 -fauto-profile=bench.afdo -o bench bench.c\n"
 		"  perf record -o perf.data ./bench; pgo convert --to autofdo -i perf.data -b ./bench\n"
-		"  pgo convert --to llvm -b ./bench -o bench.prof; clang -O2 -g "
-		"-fprofile-sample-use=bench.prof bench.c\n"
+		"  pgo convert --to llvm -b ./bench -o bench.prof      # bench built with "
+		"-fdebug-info-for-profiling\n"
+		"  clang -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=bench.prof bench.c\n"
 		"  pgo convert --dump bench.afdo\n"
 		"  pgo convert --to svg -o cpu.svg; pgo convert --to folded --view offcpu | flamegraph.pl\n",
 		CONVERT_INLINE_MAX_SIZE);
