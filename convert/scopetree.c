@@ -13,6 +13,9 @@ struct convert_scope {
 	uint32_t range0, nr_ranges;
 };
 
+/* first_child of a top-level scope whose children are not read yet */
+#define SCOPE_UNREAD (CONVERT_SCOPE_NONE - 1)
+
 struct convert_scope_range {
 	Dwarf_Addr lo, hi;
 };
@@ -64,8 +67,9 @@ static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
 /*
  * Append the scopes under parent to the list whose last element is *tail (or that
  * starts at *head when empty). Indices, not pointers: t->scopes moves as it grows.
+ * With `lazy` (the CU's level) the children of the scopes found are left unread.
  */
-static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth,
+static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth, int lazy,
 			  uint32_t *head, uint32_t *tail)
 {
 	Dwarf_Die child;
@@ -77,7 +81,7 @@ static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int de
 		uint32_t idx, ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
 
 		if (is_container(tag)) {
-			if (build_children(t, &child, depth, head, tail) < 0)
+			if (build_children(t, &child, depth, lazy, head, tail) < 0)
 				return -1;
 			continue;
 		}
@@ -92,7 +96,11 @@ static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int de
 		else
 			t->scopes[*tail].next = idx;
 		*tail = idx;
-		if (build_children(t, &child, depth - 1, &ch, &ct) < 0)
+		if (lazy) {
+			t->scopes[idx].first_child = depth > 1 ? SCOPE_UNREAD : CONVERT_SCOPE_NONE;
+			continue;
+		}
+		if (build_children(t, &child, depth - 1, 0, &ch, &ct) < 0)
 			return -1;
 		t->scopes[idx].first_child = ch;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -105,7 +113,8 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int m
 
 	memset(t, 0, sizeof(*t));
 	t->root = t->last_top = CONVERT_SCOPE_NONE;
-	if (build_children(t, cudie, max_depth, &t->root, &tail) < 0) {
+	t->max_depth = max_depth;
+	if (build_children(t, cudie, max_depth, 1, &t->root, &tail) < 0) {
 		convert_scopetree_release(t);
 		return -1;
 	}
@@ -155,6 +164,15 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 	if (idx == CONVERT_SCOPE_NONE)
 		return 0;
 	t->last_top = idx;
+	if (t->scopes[idx].first_child == SCOPE_UNREAD) {
+		Dwarf_Die die = t->scopes[idx].die;
+		uint32_t ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
+
+		/* a failure leaves it unread: the next lookup tries again */
+		if (build_children(t, &die, t->max_depth - 1, 0, &ch, &ct) < 0)
+			return -1;
+		t->scopes[idx].first_child = ch;
+	}
 	while (idx != CONVERT_SCOPE_NONE && n < max) {
 		chain[n++] = t->scopes[idx].die;
 		idx = find_in(t, t->scopes[idx].first_child, pc);
