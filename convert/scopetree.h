@@ -20,12 +20,15 @@
 
 struct convert_scope;
 struct convert_scope_range;
+struct convert_scope_ix;
 
 struct convert_scopetree {
 	struct convert_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
 	struct convert_scope_range *ranges;
 	size_t nr_ranges, alloc_ranges;
+	struct convert_scope_ix *ix;   /* indexes of long lists */
+	size_t nr_ix, alloc_ix;
 	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
 	uint32_t last_top;             /* top-level scope of the previous hit */
 	int max_depth;
