@@ -18,6 +18,8 @@ struct builder {
 	struct convert_binary *bin;
 	struct pgo_u64map by_name;     /* name id -> index + 1 in sp->fns */
 	struct pgo_u64map sampled;     /* symbol start -> size, functions that had samples */
+	uint32_t last_name;            /* top_get's previous name (CONVERT_NO_NAME: none) */
+	size_t last_idx;               /* and its index in sp->fns */
 };
 
 const char *sp_str(const struct sp_profile *sp, uint32_t id)
@@ -179,11 +181,19 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 {
 	struct sp_profile *sp = B->sp;
 	uint64_t *v;
-	int ret = pgo_u64map_get(&B->by_name, name, &v);
+	int ret;
 
+	/* the addresses of a function come one after another (sorted, or its lines) */
+	if (name == B->last_name) {
+		*out = sp->fns[B->last_idx];
+		return 0;
+	}
+	ret = pgo_u64map_get(&B->by_name, name, &v);
 	if (ret < 0)
 		return -1;
 	if (ret == 0) {
+		B->last_name = name;
+		B->last_idx = *v - 1;
 		*out = sp->fns[*v - 1];
 		return 0;
 	}
@@ -193,6 +203,8 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 	if (!sp->fns[sp->nr_fns])
 		return -1;
 	*v = sp->nr_fns + 1;
+	B->last_name = name;
+	B->last_idx = sp->nr_fns;
 	*out = sp->fns[sp->nr_fns++];
 	return 0;
 }
@@ -1051,6 +1063,7 @@ int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *
 	sp->discr = discr;
 	for (i = 0; i < p->nr_bins && !err; i++) {
 		memset(&B, 0, sizeof(B));
+		B.last_name = CONVERT_NO_NAME;
 		B.sp = sp;
 		B.p = p;
 		B.bin = &p->bins[i];
