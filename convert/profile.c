@@ -662,6 +662,12 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 			nr_user++;
 		if (!user || ip < lo || ip >= hi || !map_key(pr, ip, &key, &last)) {
 			have_inner = 0;
+			/* the rest of a chain through frameless code: skip unmapped user entries at once */
+			while (user && i + 1 < s->nr_callchain && s->callchain[i + 1] - lo >= hi - lo &&
+			       s->callchain[i + 1] < (uint64_t)PERF_CONTEXT_MAX) {
+				i++;
+				nr_user++;
+			}
 			continue;
 		}
 		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)
