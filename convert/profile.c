@@ -320,6 +320,20 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 }
 
 /*
+ * [*lo, *hi): from the first mapping's start to the last one's end (empty if none). No IP
+ * outside it is mapped: a frame-pointer chain through code built without frame pointers
+ * is mostly stack data, and this rejects it without a lookup per entry.
+ */
+static void maptab_bounds(const struct maptab *t, uint64_t *lo, uint64_t *hi)
+{
+	size_t nr = pgo_cow_nr(t->b);
+	const struct mapent *e = t->b ? PGO_COW_ELEMS(t->b, const struct mapent) : NULL;
+
+	*lo = nr ? e[0].start : 0;
+	*hi = nr ? e[nr - 1].end : 0;
+}
+
+/*
  * maptab_find for the frames of one sample, which mostly lie in the mapping of the frame before:
  * *last (NULL at first) is that mapping. Only valid while the table does not change.
  */
@@ -631,10 +645,11 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
 static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
 		     const struct proc *pr, int user_ip)
 {
-	uint64_t i, inner = 0, key, nr_user = 0;
+	uint64_t i, inner = 0, key, nr_user = 0, lo, hi;
 	const struct mapent *last = NULL;
 	int user = 0, have_inner = 0;
 
+	maptab_bounds(&pr->maps, &lo, &hi);
 	for (i = 0; i < s->nr_callchain; i++) {
 		uint64_t ip = s->callchain[i];
 
@@ -645,8 +660,14 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 		}
 		if (user)
 			nr_user++;
-		if (!user || !map_key(pr, ip, &key, &last)) {
+		if (!user || ip < lo || ip >= hi || !map_key(pr, ip, &key, &last)) {
 			have_inner = 0;
+			/* the rest of a chain through frameless code: skip unmapped user entries at once */
+			while (user && i + 1 < s->nr_callchain && s->callchain[i + 1] - lo >= hi - lo &&
+			       s->callchain[i + 1] < (uint64_t)PERF_CONTEXT_MAX) {
+				i++;
+				nr_user++;
+			}
 			continue;
 		}
 		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)

@@ -18,6 +18,8 @@ struct builder {
 	struct convert_binary *bin;
 	struct pgo_u64map by_name;     /* name id -> index + 1 in sp->fns */
 	struct pgo_u64map sampled;     /* symbol start -> size, functions that had samples */
+	uint32_t last_name;            /* top_get's previous name (CONVERT_NO_NAME: none) */
+	size_t last_idx;               /* and its index in sp->fns */
 };
 
 const char *sp_str(const struct sp_profile *sp, uint32_t id)
@@ -49,35 +51,93 @@ static void fn_free(struct sp_fn *f)
 	free(f);
 }
 
+/*
+ * While building, a function's positions are kept sorted by offset and its call sites by
+ * (offset, callee id), found by binary search: a linear scan per added address was
+ * quadratic in the lines of a function (every line gets an explicit zero). sort_fn puts
+ * the call sites in their output order (callee names) once the model is complete.
+ */
+static size_t pos_lower(const struct sp_fn *f, uint32_t offset)
+{
+	size_t lo = 0, hi = f->nr_pos;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->pos[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct sp_pos *pos_find(const struct sp_fn *f, uint32_t offset)
+{
+	size_t i = pos_lower(f, offset);
+
+	return i < f->nr_pos && f->pos[i].offset == offset ? &f->pos[i] : NULL;
+}
+
+/* The position at offset, created if missing; valid until the next pos_get on f. */
 static struct sp_pos *pos_get(struct sp_fn *f, uint32_t offset)
 {
-	size_t i;
+	size_t i = pos_lower(f, offset);
 
-	for (i = 0; i < f->nr_pos; i++)
-		if (f->pos[i].offset == offset)
-			return &f->pos[i];
+	if (i < f->nr_pos && f->pos[i].offset == offset)
+		return &f->pos[i];
 	if (PGO_ALLOC_GROW(f->pos, f->nr_pos + 1, f->alloc_pos) < 0)
 		return NULL;
-	memset(&f->pos[f->nr_pos], 0, sizeof(f->pos[0]));
-	f->pos[f->nr_pos].offset = offset;
-	return &f->pos[f->nr_pos++];
+	memmove(&f->pos[i + 1], &f->pos[i], (f->nr_pos - i) * sizeof(f->pos[0]));
+	memset(&f->pos[i], 0, sizeof(f->pos[0]));
+	f->pos[i].offset = offset;
+	f->nr_pos++;
+	return &f->pos[i];
+}
+
+static size_t cs_lower(const struct sp_fn *f, uint32_t offset, uint32_t callee)
+{
+	size_t lo = 0, hi = f->nr_cs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sp_callsite *c = &f->cs[mid];
+
+		if (c->offset < offset || (c->offset == offset && c->callee < callee))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct sp_fn *callee_find(const struct sp_fn *f, uint32_t offset, uint32_t callee)
+{
+	size_t i = cs_lower(f, offset, callee);
+
+	if (i < f->nr_cs && f->cs[i].offset == offset && f->cs[i].callee == callee)
+		return f->cs[i].fn;
+	return NULL;
 }
 
 static struct sp_fn *callee_get(struct sp_fn *f, uint32_t offset, uint32_t callee)
 {
-	size_t i;
+	size_t i = cs_lower(f, offset, callee);
+	struct sp_fn *c;
 
-	for (i = 0; i < f->nr_cs; i++)
-		if (f->cs[i].offset == offset && f->cs[i].callee == callee)
-			return f->cs[i].fn;
+	if (i < f->nr_cs && f->cs[i].offset == offset && f->cs[i].callee == callee)
+		return f->cs[i].fn;
 	if (PGO_ALLOC_GROW(f->cs, f->nr_cs + 1, f->alloc_cs) < 0)
 		return NULL;
-	f->cs[f->nr_cs].offset = offset;
-	f->cs[f->nr_cs].callee = callee;
-	f->cs[f->nr_cs].fn = fn_new(callee);
-	if (!f->cs[f->nr_cs].fn)
+	c = fn_new(callee);
+	if (!c)
 		return NULL;
-	return f->cs[f->nr_cs++].fn;
+	memmove(&f->cs[i + 1], &f->cs[i], (f->nr_cs - i) * sizeof(f->cs[0]));
+	f->cs[i].offset = offset;
+	f->cs[i].callee = callee;
+	f->cs[i].fn = c;
+	f->nr_cs++;
+	return c;
 }
 
 /* LLVM's prefix encoding of discriminator components (base, duplication factor, copy id). */
@@ -121,11 +181,19 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 {
 	struct sp_profile *sp = B->sp;
 	uint64_t *v;
-	int ret = pgo_u64map_get(&B->by_name, name, &v);
+	int ret;
 
+	/* the addresses of a function come one after another (sorted, or its lines) */
+	if (name == B->last_name) {
+		*out = sp->fns[B->last_idx];
+		return 0;
+	}
+	ret = pgo_u64map_get(&B->by_name, name, &v);
 	if (ret < 0)
 		return -1;
 	if (ret == 0) {
+		B->last_name = name;
+		B->last_idx = *v - 1;
 		*out = sp->fns[*v - 1];
 		return 0;
 	}
@@ -135,6 +203,8 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 	if (!sp->fns[sp->nr_fns])
 		return -1;
 	*v = sp->nr_fns + 1;
+	B->last_name = name;
+	B->last_idx = sp->nr_fns;
 	*out = sp->fns[sp->nr_fns++];
 	return 0;
 }
@@ -240,27 +310,17 @@ static uint32_t base_name_id(struct builder *B, uint32_t id)
 static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 {
 	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
-	uint32_t i, off;
-	size_t k;
+	const struct sp_pos *pos;
+	uint32_t i;
 
 	if (!sym.nr_frames)
 		return 0;
-	for (i = 0; i + 1 < sym.nr_frames && f; i++) {
-		struct sp_fn *next = NULL;
-
-		off = frame_offset(B->sp, &sym.frames[i]);
-		for (k = 0; k < f->nr_cs; k++)
-			if (f->cs[k].offset == off && f->cs[k].callee == sym.frames[i + 1].name)
-				next = f->cs[k].fn;
-		f = next;
-	}
+	for (i = 0; i + 1 < sym.nr_frames && f; i++)
+		f = callee_find(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
 	if (!f)
 		return 0;
-	off = frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]);
-	for (k = 0; k < f->nr_pos; k++)
-		if (f->pos[k].offset == off)
-			return f->pos[k].count;
-	return 0;
+	pos = pos_find(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]));
+	return pos ? pos->count : 0;
 }
 
 static int add_zero(uint64_t addr, void *data)
@@ -1003,6 +1063,7 @@ int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *
 	sp->discr = discr;
 	for (i = 0; i < p->nr_bins && !err; i++) {
 		memset(&B, 0, sizeof(B));
+		B.last_name = CONVERT_NO_NAME;
 		B.sp = sp;
 		B.p = p;
 		B.bin = &p->bins[i];

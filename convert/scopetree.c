@@ -11,7 +11,23 @@ struct convert_scope {
 	Dwarf_Die die;
 	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
 	uint32_t range0, nr_ranges;
+	uint32_t ix0, nr_ix;          /* first scope of a list: the list's index, if any */
 };
+
+/*
+ * The index of a long list (a function body with hundreds of inlined calls): every
+ * range of its scopes sorted by start, with the largest end so far, so that a lookup
+ * is a binary search and a short walk back instead of a scan of the list.
+ */
+struct convert_scope_ix {
+	Dwarf_Addr lo, hi, max_hi;    /* max_hi: the largest hi of this and all earlier */
+	uint32_t scope;
+};
+
+#define SCOPE_INDEX_MIN 8
+
+/* first_child of a top-level scope whose children are not read yet */
+#define SCOPE_UNREAD (CONVERT_SCOPE_NONE - 1)
 
 struct convert_scope_range {
 	Dwarf_Addr lo, hi;
@@ -39,6 +55,12 @@ static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
 	struct convert_scope *s;
 
 	*idx = CONVERT_SCOPE_NONE;
+	/*
+	 * Declarations and abstract instances have neither: dwarf_hasattr reads only the
+	 * abbreviation, where dwarf_ranges decodes the DIE's attributes three times.
+	 */
+	if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges))
+		return 0;
 	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
 		if (hi <= lo)
 			continue;
@@ -57,15 +79,60 @@ static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
 	s->first_child = s->next = CONVERT_SCOPE_NONE;
 	s->range0 = (uint32_t)first;
 	s->nr_ranges = (uint32_t)(t->nr_ranges - first);
+	s->ix0 = s->nr_ix = 0;
 	*idx = (uint32_t)t->nr_scopes++;
+	return 0;
+}
+
+static int cmp_ix(const void *a, const void *b)
+{
+	const struct convert_scope_ix *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->scope < y->scope ? -1 : x->scope > y->scope;
+}
+
+/* Index the list that starts at head if it is long. Returns 0, or -1 when out of memory. */
+static int index_list(struct convert_scopetree *t, uint32_t head)
+{
+	size_t n = 0, first = t->nr_ix, k;
+	uint32_t idx, r;
+
+	for (idx = head; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
+		n++;
+	if (n < SCOPE_INDEX_MIN)
+		return 0;
+	for (idx = head; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next) {
+		const struct convert_scope *s = &t->scopes[idx];
+
+		for (r = 0; r < s->nr_ranges; r++) {
+			if (PGO_ALLOC_GROW(t->ix, t->nr_ix + 1, t->alloc_ix) < 0) {
+				t->nr_ix = first;
+				return -1;
+			}
+			t->ix[t->nr_ix].lo = t->ranges[s->range0 + r].lo;
+			t->ix[t->nr_ix].hi = t->ranges[s->range0 + r].hi;
+			t->ix[t->nr_ix].scope = idx;
+			t->nr_ix++;
+		}
+	}
+	qsort(t->ix + first, t->nr_ix - first, sizeof(*t->ix), cmp_ix);
+	for (k = first; k < t->nr_ix; k++)
+		t->ix[k].max_hi = k > first && t->ix[k - 1].max_hi > t->ix[k].hi ? t->ix[k - 1].max_hi
+										 : t->ix[k].hi;
+	t->scopes[head].ix0 = (uint32_t)first;
+	t->scopes[head].nr_ix = (uint32_t)(t->nr_ix - first);
 	return 0;
 }
 
 /*
  * Append the scopes under parent to the list whose last element is *tail (or that
  * starts at *head when empty). Indices, not pointers: t->scopes moves as it grows.
+ * With `lazy` (the CU's level) the children of the scopes found are left unread.
+ * The lists below parent are indexed; the caller indexes the one it gets.
  */
-static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth,
+static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth, int lazy,
 			  uint32_t *head, uint32_t *tail)
 {
 	Dwarf_Die child;
@@ -77,7 +144,7 @@ static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int de
 		uint32_t idx, ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
 
 		if (is_container(tag)) {
-			if (build_children(t, &child, depth, head, tail) < 0)
+			if (build_children(t, &child, depth, lazy, head, tail) < 0)
 				return -1;
 			continue;
 		}
@@ -92,7 +159,11 @@ static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int de
 		else
 			t->scopes[*tail].next = idx;
 		*tail = idx;
-		if (build_children(t, &child, depth - 1, &ch, &ct) < 0)
+		if (lazy) {
+			t->scopes[idx].first_child = depth > 1 ? SCOPE_UNREAD : CONVERT_SCOPE_NONE;
+			continue;
+		}
+		if (build_children(t, &child, depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
 			return -1;
 		t->scopes[idx].first_child = ch;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -105,7 +176,8 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int m
 
 	memset(t, 0, sizeof(*t));
 	t->root = t->last_top = CONVERT_SCOPE_NONE;
-	if (build_children(t, cudie, max_depth, &t->root, &tail) < 0) {
+	t->max_depth = max_depth;
+	if (build_children(t, cudie, max_depth, 1, &t->root, &tail) < 0 || index_list(t, t->root) < 0) {
 		convert_scopetree_release(t);
 		return -1;
 	}
@@ -126,13 +198,39 @@ static int has_pc(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc
 	return 0;
 }
 
-/* The first scope of the list at idx that contains pc. */
+/* The first scope (in DIE order) of the list at idx that contains pc. */
 static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc)
 {
-	for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
-		if (has_pc(t, idx, pc))
-			return idx;
-	return CONVERT_SCOPE_NONE;
+	const struct convert_scope_ix *ix;
+	uint32_t best = CONVERT_SCOPE_NONE;
+	size_t lo, hi;
+
+	if (idx == CONVERT_SCOPE_NONE)
+		return idx;
+	if (!t->scopes[idx].nr_ix) {
+		for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
+			if (has_pc(t, idx, pc))
+				return idx;
+		return CONVERT_SCOPE_NONE;
+	}
+	/* a list's scopes were appended in DIE order: the first is the smallest index */
+	ix = t->ix + t->scopes[idx].ix0;
+	lo = 0;
+	hi = t->scopes[idx].nr_ix;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && ix[lo - 1].max_hi > pc) {
+		lo--;
+		if (pc < ix[lo].hi && ix[lo].scope < best)
+			best = ix[lo].scope;
+	}
+	return best;
 }
 
 int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
@@ -155,6 +253,15 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 	if (idx == CONVERT_SCOPE_NONE)
 		return 0;
 	t->last_top = idx;
+	if (t->scopes[idx].first_child == SCOPE_UNREAD) {
+		Dwarf_Die die = t->scopes[idx].die;
+		uint32_t ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
+
+		/* a failure leaves it unread: the next lookup tries again */
+		if (build_children(t, &die, t->max_depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
+			return -1;
+		t->scopes[idx].first_child = ch;
+	}
 	while (idx != CONVERT_SCOPE_NONE && n < max) {
 		chain[n++] = t->scopes[idx].die;
 		idx = find_in(t, t->scopes[idx].first_child, pc);
@@ -166,6 +273,7 @@ void convert_scopetree_release(struct convert_scopetree *t)
 {
 	free(t->scopes);
 	free(t->ranges);
+	free(t->ix);
 	memset(t, 0, sizeof(*t));
 	t->root = t->last_top = CONVERT_SCOPE_NONE;
 }

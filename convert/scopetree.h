@@ -20,29 +20,36 @@
 
 struct convert_scope;
 struct convert_scope_range;
+struct convert_scope_ix;
 
 struct convert_scopetree {
 	struct convert_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
 	struct convert_scope_range *ranges;
 	size_t nr_ranges, alloc_ranges;
+	struct convert_scope_ix *ix;   /* indexes of long lists */
+	size_t nr_ix, alloc_ix;
 	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
 	uint32_t last_top;             /* top-level scope of the previous hit */
+	int max_depth;
 };
 
 #define CONVERT_SCOPE_NONE UINT32_MAX
 
 /*
- * Read the scopes under cudie (descending into namespaces and classes, which hold
- * definitions but no code; at most max_depth levels). DIEs without addresses
- * (declarations, abstract instances) are left out. Returns 0, or -1 when out of memory.
+ * Read the top-level scopes under cudie (descending into namespaces and classes, which
+ * hold definitions but no code). DIEs without addresses (declarations, abstract
+ * instances) are left out. What is below a top-level scope (at most max_depth levels in
+ * all) is read on the first lookup that falls in it: a profile touches a few of a CU's
+ * functions, and reading every function's inlined subroutines and blocks was most of the
+ * cost of a short recording. Returns 0, or -1 when out of memory.
  */
 int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int max_depth);
 
 /*
  * The scopes that contain pc (a DWARF address), outermost first, into chain[0..max).
  * At each level the first scope in DIE order that contains pc is taken, as a walk of
- * the DIEs would. Returns the number of entries.
+ * the DIEs would. Returns the number of entries, or -1 when out of memory.
  */
 int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
 			    int max);

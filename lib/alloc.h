@@ -13,7 +13,9 @@
  * *alloc elements; grows geometrically and zeroes the new tail. Returns 0 or -1.
  */
 int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size);
-#define PGO_ALLOC_GROW(p, nr, alloc) pgo_alloc_grow((void **)&(p), (nr), &(alloc), sizeof(*(p)))
+/* Room already: no call (appending one element at a time is the common use). */
+#define PGO_ALLOC_GROW(p, nr, alloc)                                                           \
+	((size_t)(nr) <= (alloc) ? 0 : pgo_alloc_grow((void **)&(p), (nr), &(alloc), sizeof(*(p))))
 
 /* calloc/strdup that report failure. The result is new: free() it. */
 void *pgo_calloc(size_t n, size_t size);
