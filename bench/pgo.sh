@@ -1656,6 +1656,119 @@ graphviz_train() {
 }
 graphviz_eval() { echo "$1" -Kdot -Tsvg "$BENCH_WORK/dot-eval-callgraph.dot" ">/dev/null"; }
 
+zopfli_setup() {
+	local d
+	d=$(deb_source zopfli) || exit 2
+	# The zopfli command: its library and zopfli_bin.c (its Makefile's zopfli target; not zopflipng, C++).
+	SRCS=("$d"/src/zopfli/{blocksplitter,cache,deflate,gzip_container,hash,katajainen,lz77,squeeze,tree,util,zlib_container,zopfli_lib,zopfli_bin}.c)
+	CPPFLAGS_P="-I$d/src/zopfli" LDLIBS_P="-lm"
+	# Training: text, 400 KB of a tar of /usr/include/linux (C headers) and 2000 JSON orders
+	# (orders-gen.awk, seed 1); evaluation: machine code, 300 KB of cc1 from its 1 MB offset.
+	if [ ! -s "$BENCH_WORK/zopfli-train-hdr.tar" ]; then
+		tar -cf - -C /usr/include linux 2>/dev/null | head -c 400000 >"$BENCH_WORK/zopfli-train-hdr.tar.tmp" &&
+			mv "$BENCH_WORK/zopfli-train-hdr.tar.tmp" "$BENCH_WORK/zopfli-train-hdr.tar" || die "zopfli: no /usr/include/linux"
+	fi
+	gen_input "$BENCH_WORK/zopfli-train-orders.json" orders-gen.awk N=2000 S=1
+	if [ ! -s "$BENCH_WORK/zopfli-eval-cc1.bin" ]; then
+		tail -c +1000001 "$(gcc -print-prog-name=cc1)" | head -c 300000 >"$BENCH_WORK/zopfli-eval-cc1.bin.tmp" &&
+			mv "$BENCH_WORK/zopfli-eval-cc1.bin.tmp" "$BENCH_WORK/zopfli-eval-cc1.bin" || die "zopfli: no cc1"
+	fi
+}
+# Training: gzip of the headers and zlib of the orders at 10 iterations, twice; evaluation: gzip
+# of the cc1 slice at the default 15 iterations.
+zopfli_train() {
+	local i
+	for i in 1 2; do
+		"$1" --i10 -c "$BENCH_WORK/zopfli-train-hdr.tar" >/dev/null &&
+			"$1" --i10 --zlib -c "$BENCH_WORK/zopfli-train-orders.json" >/dev/null || return 1
+	done
+}
+zopfli_eval() { echo "$1" -c "$BENCH_WORK/zopfli-eval-cc1.bin" ">/dev/null"; }
+
+tre_setup() {
+	local d c=$BENCH_WORK/tre-cfg
+	d=$(deb_source tre) || exit 2
+	# tre-agrep (Debian renames src/agrep): the library (with approximate matching, wide
+	# characters and multibyte, configure's defaults) and src/agrep.c; configure once for
+	# config.h and lib/tre-config.h, without NLS.
+	if [ ! -s "$c/lib/tre-config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --enable-static >configure.log 2>&1) ||
+			die "tre: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/lib/{tre-ast,tre-compile,tre-match-backtrack,tre-match-parallel,tre-mem,tre-parse,tre-stack,regcomp,regexec,regerror,tre-match-approx}.c
+		"$d/src/agrep.c")
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c -I$c/lib -I$d/lib" LDLIBS_P=""
+	# Texts of different kinds: training a web-server access log (awklog-gen.awk, 60000 lines,
+	# seed 1); evaluation an Atom-like XML feed of Latin words (xml-gen.awk, M=feed, seed 2).
+	gen_input "$BENCH_WORK/tre-train.log" awklog-gen.awk N=60000 S=1
+	gen_input "$BENCH_WORK/tre-eval.xml" xml-gen.awk N=3000 S=2 M=feed
+	# tre-agrep exits 1 when nothing matches: only > 1 is a failure.
+	printf '%s\n' 'b=$1; f=$2; shift 2; for a in "$@"; do eval "\"\$b\" -c $a \"\$f\"" >/dev/null; [ $? -le 1 ] || exit 1; done' \
+		>"$BENCH_WORK/tre-run.sh"
+}
+# Training: misspelt agents, paths and dates with 1-3 errors, a case-insensitive pattern with
+# classes, a literal (-k) and a best-match (-B) search on the access log; evaluation: other
+# patterns (Latin words with 1-2 errors, a word match, alternations, an element pattern) on the feed.
+tre_train() {
+	sh "$BENCH_WORK/tre-run.sh" "$1" "$BENCH_WORK/tre-train.log" "-E 1 Mozila/5.0" "-E 2 downlod/file" \
+		"-E 3 '\"GET /blog/2023/post-3'" "-i -E 1 'BLOG/20[0-9]+/POST-[0-9]'" "-E 2 '(Jan|Fbe)/202[0-9]:1[0-9]'" \
+		"-k -E 1 'api/users/4?'" "-B -E 4 python-reqests"
+}
+tre_eval() {
+	echo sh "$BENCH_WORK/tre-run.sh" "$1" "$BENCH_WORK/tre-eval.xml" "-E 2 consectetuer" "-w -E 1 'labor[ae]'" \
+		"-E 2 '(dolore|magna) aliquq'" "-i -E 1 '<entry[^>]*>'" "-E 1 'ullamco (sit|amet)'"
+}
+
+gifsicle_setup() {
+	local d c=$BENCH_WORK/gifsicle-cfg g=$BENCH_WORK/bin/gif-gen
+	d=$(deb_source gifsicle) || exit 2
+	# gifsicle's sources as src/Makefile.am lists them, with LZW compression (gifwrite.c, not
+	# ungifwrt.c). The source has no configure script (Debian runs autoreconf): config.h by hand,
+	# what configure.ac finds on this machine (x86-64 Linux, gcc 12: vector types, threads).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '%s\n' '#ifndef GIFSICLE_CONFIG_H' '#define GIFSICLE_CONFIG_H' '#define X_DISPLAY_MISSING 1' \
+			'#define RANDOM random' '#define HAVE_STRTOUL 1' '#define HAVE_MKSTEMP 1' '#define HAVE_POW 1' \
+			'#define HAVE_STRERROR 1' '#define HAVE_SYS_SELECT_H 1' '#define HAVE_SYS_STAT_H 1' \
+			'#define HAVE_INTTYPES_H 1' '#define HAVE_UNISTD_H 1' '#define HAVE_SYS_TYPES_H 1' '#define HAVE_STDINT_H 1' \
+			'#define HAVE_STDLIB_H 1' '#define HAVE_STRING_H 1' '#define HAVE_STRINGS_H 1' '#define HAVE_TIME_H 1' \
+			'#define HAVE_SYS_TIME_H 1' '#define HAVE_UINTPTR_T 1' '#define HAVE_INT64_T 1' '#define HAVE_UINT64_T 1' \
+			'#define SIZEOF_FLOAT 4' '#define SIZEOF_UNSIGNED_INT 4' '#define SIZEOF_UNSIGNED_LONG 8' \
+			'#define SIZEOF_VOID_P 8' '#define HAVE_VECTOR_SIZE_VECTOR_TYPES 1' '#define HAVE_SIMD 1' \
+			'#define HAVE___SYNC_ADD_AND_FETCH 1' '#define ENABLE_THREADS 1' "#define PATHNAME_SEPARATOR '/'" \
+			'#define VERSION "1.93"' '#include <stddef.h>' '#define GIF_ALLOCATOR_DEFINED 1' '#define Gif_Free free' \
+			'#endif' >"$c/config.h.tmp" && mv "$c/config.h.tmp" "$c/config.h" || die "gifsicle: cannot write $c/config.h"
+	fi
+	SRCS=("$d"/src/{clp,fmalloc,giffunc,gifread,gifunopt,merge,optimize,quantize,support,xform,gifsicle,gifwrite}.c)
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$d/include" LDLIBS_P="-lm -lpthread"
+	# Animated GIFs from bench/inputs/gif-gen.c (built once), different kinds: training moving
+	# sprites over a checkered background (320x240, 80 frames, seed 1) and a colour plasma
+	# (200x200, 40 frames, seed 3); evaluation a scrolling bar chart (480x270, 60 frames, seed 2).
+	if [ ! -x "$g" ] || [ "$INPUTS/gif-gen.c" -nt "$g" ]; then
+		gcc -O2 -o "$g" "$INPUTS/gif-gen.c" -lm || die "cannot build bench/inputs/gif-gen.c"
+	fi
+	[ -s "$BENCH_WORK/gif-train-sprites.gif" ] || { "$g" sprites 320 240 80 1 >"$BENCH_WORK/gif-train-sprites.gif.tmp" &&
+		mv "$BENCH_WORK/gif-train-sprites.gif.tmp" "$BENCH_WORK/gif-train-sprites.gif"; } || die "gif-gen failed"
+	[ -s "$BENCH_WORK/gif-train-plasma.gif" ] || { "$g" plasma 200 200 40 3 >"$BENCH_WORK/gif-train-plasma.gif.tmp" &&
+		mv "$BENCH_WORK/gif-train-plasma.gif.tmp" "$BENCH_WORK/gif-train-plasma.gif"; } || die "gif-gen failed"
+	[ -s "$BENCH_WORK/gif-eval-chart.gif" ] || { "$g" chart 480 270 60 2 >"$BENCH_WORK/gif-eval-chart.gif.tmp" &&
+		mv "$BENCH_WORK/gif-eval-chart.gif.tmp" "$BENCH_WORK/gif-eval-chart.gif"; } || die "gif-gen failed"
+	printf '%s\n' 'set -e; b=$1; f=$2; "$b" -O3 --resize 360x200 "$f" >/dev/null; "$b" --colors 8 -O2 "$f" >/dev/null' \
+		>"$BENCH_WORK/gifsicle-eval.sh"
+}
+# Training: frame optimisation (-O3), resizing and colour reduction of both training GIFs;
+# evaluation: the chart optimised and resized, then reduced to 8 colours.
+gifsicle_train() {
+	local f
+	for f in sprites plasma; do
+		"$1" -O3 "$BENCH_WORK/gif-train-$f.gif" >/dev/null &&
+			"$1" --scale 0.5 "$BENCH_WORK/gif-train-$f.gif" >/dev/null &&
+			"$1" --colors 64 -O2 "$BENCH_WORK/gif-train-$f.gif" >/dev/null || return 1
+	done
+}
+gifsicle_eval() { echo sh "$BENCH_WORK/gifsicle-eval.sh" "$1" "$BENCH_WORK/gif-eval-chart.gif"; }
+
 # ---- one program
 
 bench_one() {
