@@ -1774,6 +1774,49 @@ gifsicle_train() {
 }
 gifsicle_eval() { echo sh "$BENCH_WORK/gifsicle-eval.sh" "$1" "$BENCH_WORK/gif-eval-chart.gif"; }
 
+cscope_setup() {
+	local d c=$BENCH_WORK/cscope-cfg g
+	d=$(deb_source cscope) || exit 2
+	# cscope as src/Makefile.am builds it with flex: configure once (ncurses), and the scanner
+	# regenerated from Debian's patched fscanner.l (the fscanner.c in the tarball predates the
+	# patch) and egrep.c/egrep.h from egrep.y, as its make does.
+	if [ ! -s "$c/src/fscanner.c" ] || [ ! -s "$c/src/egrep.h" ]; then
+		need_pkgs flex bison libncurses-dev
+		mkdir -p "$c/src"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 &&
+			flex -o src/fscanner.c "$d/src/fscanner.l" && bison -y -d -o src/egrep.c "$d/src/egrep.y") >"$c/make.log" 2>&1 ||
+			die "cscope: configure or the generated sources failed (see $c/*.log)"
+	fi
+	SRCS=("$c/src/fscanner.c" "$c/src/egrep.c")
+	for g in alloc basename build command compath crossref dir display edit exec find help history input invlib \
+		logdir lookup main mouse mygetenv mypopen vpaccess vpfopen vpinit vpopen; do SRCS+=("$d/src/$g.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/src -I$d/src" LDLIBS_P="-lncurses"
+	# Cross-reference databases (-b -q -k: build only, with the inverted index, no /usr/include
+	# lookups) of other packages' source trees unpacked by this script: training graphviz's lib/
+	# and plugin/ (.c and .h), evaluation bison's src/ and lib/ (gnulib) and tre's sources.
+	local gv bi tr
+	gv=$(deb_source graphviz) && bi=$(deb_source bison) && tr=$(deb_source tre) || exit 2
+	[ -s "$BENCH_WORK/cscope-train.files" ] || find "$gv/lib" "$gv/plugin" -name '*.[ch]' | sort >"$BENCH_WORK/cscope-train.files"
+	[ -s "$BENCH_WORK/cscope-eval.files" ] || find "$bi/src" "$bi/lib" "$tr/lib" "$tr/src" -name '*.[ch]' | sort \
+		>"$BENCH_WORK/cscope-eval.files"
+	mkdir -p "$BENCH_WORK/cscope-db"
+}
+# Training: the graphviz database 10 times; evaluation: the bison and tre database 6 times
+# (0.25 s of CPU once). -q's inverted index sorts its postings with sort(1), a child process
+# whose CPU time counts in every build's measurement (about a third of it) and is not rebuilt.
+cscope_train() {
+	local i o=$BENCH_WORK/cscope-db/train
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f "$o".*
+		"$1" -b -q -k -f "$o.out" -i "$BENCH_WORK/cscope-train.files" || return 1
+	done
+}
+cscope_eval() {
+	printf '%s\n' 'set -e; o=$(mktemp -d "$3/eval.XXXXXX"); for i in 1 2 3 4 5 6; do' \
+		'	rm -f "$o"/*; "$1" -b -q -k -f "$o/cscope.out" -i "$2"; done; rm -rf "$o"' >"$BENCH_WORK/cscope-eval.sh"
+	echo sh "$BENCH_WORK/cscope-eval.sh" "$1" "$BENCH_WORK/cscope-eval.files" "$BENCH_WORK/cscope-db"
+}
+
 # ---- one program
 
 bench_one() {
