@@ -1817,6 +1817,56 @@ cscope_eval() {
 	echo sh "$BENCH_WORK/cscope-eval.sh" "$1" "$BENCH_WORK/cscope-eval.files" "$BENCH_WORK/cscope-db"
 }
 
+bison_setup() {
+	local d c=$BENCH_WORK/bison-cfg f bs
+	d=$(deb_source bison) || exit 2
+	# configure (no NLS) and make once for config.h, gnulib's replacement headers and the
+	# generated sources (its BUILT_SOURCES without the examples, which need the documentation that
+	# Debian's dfsg tarball removed; automake not rerun: Debian's patches touch Makefile.am); then
+	# the sources of the objects its make compiled into src/bison and lib/libbison.a.
+	if [ ! -x "$c/src/bison" ]; then
+		need_pkgs m4
+		mkdir -p "$c"
+		printf 'pgo-built-sources:\n\t@echo $(BUILT_SOURCES)\n' >"$c/pgo-bs.mk"
+		local mk="ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true MAKEINFO=true"
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1 &&
+			bs=$(make -s -f Makefile -f pgo-bs.mk $mk pgo-built-sources | tail -1 | tr ' ' '\n' |
+				grep -v -e '^examples/' -e '\.version$') &&
+			make -j2 $mk $bs src/bison >make.log 2>&1) || die "bison: configure or make failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in $(grep -oE " -c -o (src/bison-|lib/[a-z/]*libbison_a-)[^ ]+\.o .*" "$c/make.log" |
+		sed -E "s/.*test -f '([^']+)'.*/\1/" | sort -u); do
+		if [ -f "$c/$f" ]; then SRCS+=("$c/$f"); else SRCS+=("$d/$f"); fi
+	done
+	[ ${#SRCS[@]} -gt 100 ] || die "bison: no compile lines in $c/make.log"
+	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib"
+	LDLIBS_P=""
+	# The skeletons from the source (bison runs m4 on them: m4's CPU time, a child process, counts
+	# in every build's measurement and is not rebuilt).
+	export BISON_PKGDATADIR=$d/data
+	# Large generated grammars (bench/inputs/yacc-gen.awk): training two random grammars (1500 and
+	# 1200 nonterminals, seeds 1 and 3) and two programming-language grammars (250 statement forms,
+	# seed 5, and 120 with IELR(1) tables, seed 7); evaluation a language grammar of 300 forms,
+	# seed 2 (other statement forms, precedence levels and declarations).
+	gen_input "$BENCH_WORK/bison-train-r1.y" yacc-gen.awk K=random N=1500 S=1
+	gen_input "$BENCH_WORK/bison-train-r3.y" yacc-gen.awk K=random N=1200 S=3
+	gen_input "$BENCH_WORK/bison-train-l5.y" yacc-gen.awk K=lang N=250 S=5
+	gen_input "$BENCH_WORK/bison-train-l7.y" yacc-gen.awk K=lang N=120 S=7
+	gen_input "$BENCH_WORK/bison-eval-l2.y" yacc-gen.awk K=lang N=300 S=2
+	mkdir -p "$BENCH_WORK/bison-out"
+}
+bison_train() {
+	local i o=$BENCH_WORK/bison-out
+	for i in 1 2; do
+		"$1" -Wall -o "$o/r1.c" "$BENCH_WORK/bison-train-r1.y" 2>/dev/null &&
+			"$1" -Wall -o "$o/r3.c" "$BENCH_WORK/bison-train-r3.y" 2>/dev/null &&
+			"$1" -Wall -o "$o/l5.c" "$BENCH_WORK/bison-train-l5.y" 2>/dev/null &&
+			"$1" -Dlr.type=ielr -o "$o/l7.c" "$BENCH_WORK/bison-train-l7.y" 2>/dev/null || return 1
+	done
+}
+bison_eval() { echo "$1" -Wall -o "$BENCH_WORK/bison-out/l2.c" "$BENCH_WORK/bison-eval-l2.y" "2>/dev/null"; }
+
 # ---- one program
 
 bench_one() {
