@@ -1823,7 +1823,8 @@ bison_setup() {
 	# configure (no NLS) and make once for config.h, gnulib's replacement headers and the
 	# generated sources (its BUILT_SOURCES without the examples, which need the documentation that
 	# Debian's dfsg tarball removed; automake not rerun: Debian's patches touch Makefile.am); then
-	# the sources of the objects its make compiled into src/bison and lib/libbison.a.
+	# the sources of the objects its make compiled for src/bison and lib/libbison.a (src/bison-X.o,
+	# lib/DIR/libbison_a-X.o).
 	if [ ! -x "$c/src/bison" ]; then
 		need_pkgs m4
 		mkdir -p "$c"
@@ -1835,11 +1836,10 @@ bison_setup() {
 			make -j2 $mk $bs src/bison >make.log 2>&1) || die "bison: configure or make failed (see $c/*.log)"
 	fi
 	SRCS=()
-	for f in $(grep -oE " -c -o (src/bison-|lib/[a-z/]*libbison_a-)[^ ]+\.o .*" "$c/make.log" |
-		sed -E "s/.*test -f '([^']+)'.*/\1/" | sort -u); do
+	for f in $(cd "$c" && find src lib -name 'bison-*.o' -o -name 'libbison_a-*.o' | sed 's/bison-//; s/libbison_a-//; s/\.o$/.c/' | sort); do
 		if [ -f "$c/$f" ]; then SRCS+=("$c/$f"); else SRCS+=("$d/$f"); fi
 	done
-	[ ${#SRCS[@]} -gt 100 ] || die "bison: no compile lines in $c/make.log"
+	[ ${#SRCS[@]} -gt 100 ] || die "bison: no objects in $c/src and $c/lib"
 	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib"
 	LDLIBS_P=""
 	# The skeletons from the source (bison runs m4 on them: m4's CPU time, a child process, counts
