@@ -1840,7 +1840,9 @@ bison_setup() {
 		if [ -f "$c/$f" ]; then SRCS+=("$c/$f"); else SRCS+=("$d/$f"); fi
 	done
 	[ ${#SRCS[@]} -gt 100 ] || die "bison: no objects in $c/src and $c/lib"
-	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib"
+	# gcc 12.2 stopped with an internal compiler error in the vectoriser (src/tables.c, action_row)
+	# on the AutoFDO profile of the first recording (bench/NOTES.md, session 9): all builds without it.
+	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib -fno-tree-loop-vectorize"
 	LDLIBS_P=""
 	# The skeletons from the source (bison runs m4 on them: m4's CPU time, a child process, counts
 	# in every build's measurement and is not rebuilt).
