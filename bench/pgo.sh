@@ -1599,6 +1599,292 @@ perl_setup() {
 perl_train() { "$1" "$INPUTS/train.pl" 250 >/dev/null; }
 perl_eval() { echo "$1" "$INPUTS/eval.pl" 100 ">/dev/null"; }
 
+# ---- session 9, progs8
+
+graphviz_setup() {
+	local d c=$BENCH_WORK/graphviz-cfg w x f inc
+	d=$(deb_source graphviz) || exit 2
+	# dot with only its core (renderers: svg, dot, ps...) and dot_layout plugins, linked in: the
+	# sources of the libraries those need (cdt cgraph common gvc pathplan xdot label pack ortho
+	# dotgen) as their CMakeLists.txt list them. The source has no configure script (Debian runs
+	# autoreconf): its CMake build is configured once, for config.h and the generated sources
+	# (the cgraph and HTML-label parsers and scanner, colortbl.h, ps_font_equiv.h, ps.h); no ltdl
+	# (plugins are the preloaded table below), expat and zlib as in Debian.
+	w=$c/wrap
+	if [ ! -s "$w/dot_builtins.c" ]; then
+		need_pkgs cmake bison flex libexpat1-dev zlib1g-dev
+		mkdir -p "$w"
+		(cd "$c" && cmake -Denable_ltdl=OFF -Dwith_digcola=OFF -Dwith_sfdp=OFF -DLTDL_INCLUDE_DIR=/usr/include \
+			-DLTDL_LIBRARY=m "$d" >cmake.log 2>&1 &&
+			for f in lib/cgraph/grammar.c lib/cgraph/scan.c; do
+				make -f lib/cgraph/CMakeFiles/cgraph.dir/build.make "$f" || exit 1
+			done &&
+			for f in lib/common/htmlparse.c lib/common/colortbl.h lib/common/ps_font_equiv.h; do
+				make -f lib/common/CMakeFiles/common.dir/build.make "$f" || exit 1
+			done &&
+			make -f plugin/core/CMakeFiles/gvplugin_core.dir/build.make plugin/core/ps.h) >"$c/make.log" 2>&1 ||
+			die "graphviz: cmake or its generated sources failed (see $c/*.log)"
+		# The table of built-in plugins (cmd/dot/dot_builtins.c without neato, gd, pango, webp).
+		printf '%s\n' '#include "config.h"' '#include "gvplugin.h"' \
+			'extern gvplugin_library_t gvplugin_dot_layout_LTX_library;' \
+			'extern gvplugin_library_t gvplugin_core_LTX_library;' \
+			'lt_symlist_t lt_preloaded_symbols[] = {' \
+			'	{ "gvplugin_dot_layout_LTX_library", (void *)&gvplugin_dot_layout_LTX_library },' \
+			'	{ "gvplugin_core_LTX_library", (void *)&gvplugin_core_LTX_library },' \
+			'	{ 0, 0 }' '};' >"$w/dot_builtins.c.tmp" && mv "$w/dot_builtins.c.tmp" "$w/dot_builtins.c" ||
+			die "graphviz: cannot write $w/dot_builtins.c"
+	fi
+	SRCS=()
+	for x in cdt cgraph common gvc pathplan xdot label pack ortho dotgen; do
+		for f in $(grep -oE '[A-Za-z0-9_.]+\.c\b' "$d/lib/$x/CMakeLists.txt" | sort -u); do
+			case $x/$f in
+			cgraph/grammar.c | cgraph/scan.c | common/htmlparse.c) SRCS+=("$c/lib/$x/$f") ;;
+			# Two libraries' files of one name (build() names objects by basename): wrappers.
+			label/node.c | label/index.c | common/utils.c | cgraph/utils.c)
+				printf '#include "%s"\n' "$d/lib/$x/$f" >"$w/${x}_$f"
+				SRCS+=("$w/${x}_$f") ;;
+			*) SRCS+=("$d/lib/$x/$f") ;;
+			esac
+		done
+	done
+	for x in core dot_layout; do
+		for f in $(grep -oE '[A-Za-z0-9_.]+\.c\b' "$d/plugin/$x/CMakeLists.txt" | sort -u); do SRCS+=("$d/plugin/$x/$f"); done
+	done
+	SRCS+=("$d/cmd/dot/dot.c" "$w/dot_builtins.c")
+	inc="-I$c -I$c/lib/common -I$c/lib/cgraph -I$c/plugin/core"
+	for x in cdt cgraph common gvc pathplan xdot label pack ortho dotgen fdpgen neatogen sparse; do inc="$inc -I$d/lib/$x"; done
+	CPPFLAGS_P="-DORTHO -DDEMAND_LOADING=0 -D_BLD_gvc=1 -DGVLIBDIR=\"/nonexistent\" $inc" LDLIBS_P="-lexpat -lz -lm"
+	# Generated graphs (bench/inputs/dot-gen.awk), several per file: training 12 layered
+	# dependency DAGs of 180 nodes (seed 1) and 15 graphs of HTML-table nodes in nested clusters,
+	# left to right (300 nodes, seed 3); evaluation another kind, 6 call graphs of 160 nodes with
+	# cycles, same-rank groups, weights, head labels and constraint=false edges (seed 2).
+	gen_input "$BENCH_WORK/dot-train-dag.dot" dot-gen.awk K=dag N=180 G=12 S=1
+	gen_input "$BENCH_WORK/dot-train-cluster.dot" dot-gen.awk K=cluster N=300 G=15 S=3
+	gen_input "$BENCH_WORK/dot-eval-callgraph.dot" dot-gen.awk K=callgraph N=160 G=6 S=2
+}
+# -Kdot: dot takes its layout engine from its program name (the builds are all named prog).
+graphviz_train() {
+	local i
+	for i in 1 2; do
+		"$1" -Kdot -Tsvg "$BENCH_WORK/dot-train-dag.dot" >/dev/null &&
+			"$1" -Kdot -Tsvg "$BENCH_WORK/dot-train-cluster.dot" >/dev/null || return 1
+	done
+}
+graphviz_eval() { echo "$1" -Kdot -Tsvg "$BENCH_WORK/dot-eval-callgraph.dot" ">/dev/null"; }
+
+zopfli_setup() {
+	local d
+	d=$(deb_source zopfli) || exit 2
+	# The zopfli command: its library and zopfli_bin.c (its Makefile's zopfli target; not zopflipng, C++).
+	SRCS=("$d"/src/zopfli/{blocksplitter,cache,deflate,gzip_container,hash,katajainen,lz77,squeeze,tree,util,zlib_container,zopfli_lib,zopfli_bin}.c)
+	CPPFLAGS_P="-I$d/src/zopfli" LDLIBS_P="-lm"
+	# Training: text, 400 KB of a tar of /usr/include/linux (C headers) and 2000 JSON orders
+	# (orders-gen.awk, seed 1); evaluation: machine code, 300 KB of cc1 from its 1 MB offset.
+	if [ ! -s "$BENCH_WORK/zopfli-train-hdr.tar" ]; then
+		tar -cf - -C /usr/include linux 2>/dev/null | head -c 400000 >"$BENCH_WORK/zopfli-train-hdr.tar.tmp" &&
+			mv "$BENCH_WORK/zopfli-train-hdr.tar.tmp" "$BENCH_WORK/zopfli-train-hdr.tar" || die "zopfli: no /usr/include/linux"
+	fi
+	gen_input "$BENCH_WORK/zopfli-train-orders.json" orders-gen.awk N=2000 S=1
+	if [ ! -s "$BENCH_WORK/zopfli-eval-cc1.bin" ]; then
+		tail -c +1000001 "$(gcc -print-prog-name=cc1)" | head -c 300000 >"$BENCH_WORK/zopfli-eval-cc1.bin.tmp" &&
+			mv "$BENCH_WORK/zopfli-eval-cc1.bin.tmp" "$BENCH_WORK/zopfli-eval-cc1.bin" || die "zopfli: no cc1"
+	fi
+}
+# Training: gzip of the headers and zlib of the orders at 10 iterations, twice; evaluation: gzip
+# of the cc1 slice at the default 15 iterations.
+zopfli_train() {
+	local i
+	for i in 1 2; do
+		"$1" --i10 -c "$BENCH_WORK/zopfli-train-hdr.tar" >/dev/null &&
+			"$1" --i10 --zlib -c "$BENCH_WORK/zopfli-train-orders.json" >/dev/null || return 1
+	done
+}
+zopfli_eval() { echo "$1" -c "$BENCH_WORK/zopfli-eval-cc1.bin" ">/dev/null"; }
+
+tre_setup() {
+	local d c=$BENCH_WORK/tre-cfg
+	d=$(deb_source tre) || exit 2
+	# tre-agrep (Debian renames src/agrep): the library (with approximate matching, wide
+	# characters and multibyte, configure's defaults) and src/agrep.c; configure once for
+	# config.h and lib/tre-config.h, without NLS.
+	if [ ! -s "$c/lib/tre-config.h" ]; then
+		mkdir -p "$c"
+		(cd "$c" && "$d/configure" --disable-nls --enable-static >configure.log 2>&1) ||
+			die "tre: configure failed (see $c/configure.log)"
+	fi
+	SRCS=("$d"/lib/{tre-ast,tre-compile,tre-match-backtrack,tre-match-parallel,tre-mem,tre-parse,tre-stack,regcomp,regexec,regerror,tre-match-approx}.c
+		"$d/src/agrep.c")
+	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c -I$c/lib -I$d/lib" LDLIBS_P=""
+	# Texts of different kinds: training a web-server access log (awklog-gen.awk, 60000 lines,
+	# seed 1); evaluation an Atom-like XML feed of Latin words (xml-gen.awk, M=feed, seed 2).
+	gen_input "$BENCH_WORK/tre-train.log" awklog-gen.awk N=60000 S=1
+	gen_input "$BENCH_WORK/tre-eval.xml" xml-gen.awk N=3000 S=2 M=feed
+	# Patterns, one tre-agrep argument list a line (options and a quoted pattern). Training:
+	# misspelt agents, paths and dates with 1-3 errors, a case-insensitive pattern with classes, a
+	# literal (-k) and a best-match (-B) search; evaluation: other patterns (Latin words with 1-2
+	# errors, a word match, alternations, an element pattern, case-insensitive).
+	printf '%s\n' "-E 1 Mozila/5.0" "-E 2 downlod/file" "-E 3 '\"GET /blog/2023/post-3'" \
+		"-i -E 1 'BLOG/20[0-9]+/POST-[0-9]'" "-E 2 '(Jan|Fbe)/202[0-9]:1[0-9]'" "-k -E 1 'api/users/4?'" \
+		"-B -E 4 python-reqests" >"$BENCH_WORK/tre-train.pat"
+	printf '%s\n' "-E 2 consectetuer" "-w -E 1 'labor[ae]'" "-E 2 '(dolore|magna) aliquq'" \
+		"-i -E 1 '<ENTRY[^>]*>'" "-E 1 'ullamco (sit|amet)'" >"$BENCH_WORK/tre-eval.pat"
+	# tre-run.sh BIN TEXT PATTERNS: tre-agrep -c once per line; it exits 1 when nothing matches,
+	# so only > 1 is a failure.
+	printf '%s\n' 'while IFS= read -r a; do eval "\"\$1\" -c $a \"\$2\"" >/dev/null; [ $? -le 1 ] || exit 1; done <"$3"' \
+		>"$BENCH_WORK/tre-run.sh"
+}
+tre_train() { sh "$BENCH_WORK/tre-run.sh" "$1" "$BENCH_WORK/tre-train.log" "$BENCH_WORK/tre-train.pat"; }
+tre_eval() { echo sh "$BENCH_WORK/tre-run.sh" "$1" "$BENCH_WORK/tre-eval.xml" "$BENCH_WORK/tre-eval.pat"; }
+
+gifsicle_setup() {
+	local d c=$BENCH_WORK/gifsicle-cfg g=$BENCH_WORK/bin/gif-gen
+	d=$(deb_source gifsicle) || exit 2
+	# gifsicle's sources as src/Makefile.am lists them, with LZW compression (gifwrite.c, not
+	# ungifwrt.c). The source has no configure script (Debian runs autoreconf): config.h by hand,
+	# what configure.ac finds on this machine (x86-64 Linux, gcc 12: vector types, threads).
+	if [ ! -s "$c/config.h" ]; then
+		mkdir -p "$c"
+		printf '%s\n' '#ifndef GIFSICLE_CONFIG_H' '#define GIFSICLE_CONFIG_H' '#define X_DISPLAY_MISSING 1' \
+			'#define RANDOM random' '#define HAVE_STRTOUL 1' '#define HAVE_MKSTEMP 1' '#define HAVE_POW 1' \
+			'#define HAVE_STRERROR 1' '#define HAVE_SYS_SELECT_H 1' '#define HAVE_SYS_STAT_H 1' \
+			'#define HAVE_INTTYPES_H 1' '#define HAVE_UNISTD_H 1' '#define HAVE_SYS_TYPES_H 1' '#define HAVE_STDINT_H 1' \
+			'#define HAVE_STDLIB_H 1' '#define HAVE_STRING_H 1' '#define HAVE_STRINGS_H 1' '#define HAVE_TIME_H 1' \
+			'#define HAVE_SYS_TIME_H 1' '#define HAVE_UINTPTR_T 1' '#define HAVE_INT64_T 1' '#define HAVE_UINT64_T 1' \
+			'#define SIZEOF_FLOAT 4' '#define SIZEOF_UNSIGNED_INT 4' '#define SIZEOF_UNSIGNED_LONG 8' \
+			'#define SIZEOF_VOID_P 8' '#define HAVE_VECTOR_SIZE_VECTOR_TYPES 1' '#define HAVE_SIMD 1' \
+			'#define HAVE___SYNC_ADD_AND_FETCH 1' '#define ENABLE_THREADS 1' "#define PATHNAME_SEPARATOR '/'" \
+			'#define VERSION "1.93"' '#include <stddef.h>' '#define GIF_ALLOCATOR_DEFINED 1' '#define Gif_Free free' \
+			'#endif' >"$c/config.h.tmp" && mv "$c/config.h.tmp" "$c/config.h" || die "gifsicle: cannot write $c/config.h"
+	fi
+	SRCS=("$d"/src/{clp,fmalloc,giffunc,gifread,gifunopt,merge,optimize,quantize,support,xform,gifsicle,gifwrite}.c)
+	# gcc 12.2 stopped with an internal compiler error in the vectoriser (merge.c, mark_used_colors)
+	# on the AutoFDO profile of the first recording (bench/NOTES.md, session 9), as flex's, phalanx's
+	# and perl's: all builds without it.
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$d/include -fno-tree-loop-vectorize" LDLIBS_P="-lm -lpthread"
+	# Animated GIFs from bench/inputs/gif-gen.c (built once), different kinds: training moving
+	# sprites over a checkered background (320x240, 80 frames, seed 1) and a colour plasma
+	# (200x200, 40 frames, seed 3); evaluation a scrolling bar chart (480x270, 60 frames, seed 2).
+	if [ ! -x "$g" ] || [ "$INPUTS/gif-gen.c" -nt "$g" ]; then
+		gcc -O2 -o "$g" "$INPUTS/gif-gen.c" -lm || die "cannot build bench/inputs/gif-gen.c"
+	fi
+	[ -s "$BENCH_WORK/gif-train-sprites.gif" ] || { "$g" sprites 320 240 80 1 >"$BENCH_WORK/gif-train-sprites.gif.tmp" &&
+		mv "$BENCH_WORK/gif-train-sprites.gif.tmp" "$BENCH_WORK/gif-train-sprites.gif"; } || die "gif-gen failed"
+	[ -s "$BENCH_WORK/gif-train-plasma.gif" ] || { "$g" plasma 200 200 40 3 >"$BENCH_WORK/gif-train-plasma.gif.tmp" &&
+		mv "$BENCH_WORK/gif-train-plasma.gif.tmp" "$BENCH_WORK/gif-train-plasma.gif"; } || die "gif-gen failed"
+	[ -s "$BENCH_WORK/gif-eval-chart.gif" ] || { "$g" chart 480 270 60 2 >"$BENCH_WORK/gif-eval-chart.gif.tmp" &&
+		mv "$BENCH_WORK/gif-eval-chart.gif.tmp" "$BENCH_WORK/gif-eval-chart.gif"; } || die "gif-gen failed"
+	printf '%s\n' 'set -e; b=$1; f=$2; "$b" -O3 --resize 360x200 "$f" >/dev/null; "$b" --colors 8 -O2 "$f" >/dev/null' \
+		>"$BENCH_WORK/gifsicle-eval.sh"
+}
+# Training: frame optimisation (-O3), resizing and colour reduction of both training GIFs, 4
+# times; evaluation: the chart optimised and resized, then reduced to 8 colours.
+gifsicle_train() {
+	local f i
+	for i in 1 2 3 4; do
+		for f in sprites plasma; do
+			"$1" -w -O3 "$BENCH_WORK/gif-train-$f.gif" >/dev/null &&
+				"$1" -w --scale 0.5 "$BENCH_WORK/gif-train-$f.gif" >/dev/null &&
+				"$1" -w --colors 64 -O2 "$BENCH_WORK/gif-train-$f.gif" >/dev/null || return 1
+		done
+	done
+}
+gifsicle_eval() { echo sh "$BENCH_WORK/gifsicle-eval.sh" "$1" "$BENCH_WORK/gif-eval-chart.gif"; }
+
+cscope_setup() {
+	local d c=$BENCH_WORK/cscope-cfg g
+	d=$(deb_source cscope) || exit 2
+	# cscope as src/Makefile.am builds it with flex: configure once (ncurses), and the scanner
+	# regenerated from Debian's patched fscanner.l (the fscanner.c in the tarball predates the
+	# patch) and egrep.c/egrep.h from egrep.y, as its make does.
+	if [ ! -s "$c/src/fscanner.c" ] || [ ! -s "$c/src/egrep.h" ]; then
+		need_pkgs flex bison libncurses-dev
+		mkdir -p "$c/src"
+		(cd "$c" && "$d/configure" >configure.log 2>&1 &&
+			flex -o src/fscanner.c "$d/src/fscanner.l" && bison -y -d -o src/egrep.c "$d/src/egrep.y") >"$c/make.log" 2>&1 ||
+			die "cscope: configure or the generated sources failed (see $c/*.log)"
+	fi
+	SRCS=("$c/src/fscanner.c" "$c/src/egrep.c")
+	for g in alloc basename build command compath crossref dir display edit exec find help history input invlib \
+		logdir lookup main mouse mygetenv mypopen vpaccess vpfopen vpinit vpopen; do SRCS+=("$d/src/$g.c"); done
+	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$c/src -I$d/src" LDLIBS_P="-lncurses"
+	# Cross-reference databases (-b -q -k: build only, with the inverted index, no /usr/include
+	# lookups) of other packages' source trees unpacked by this script: training graphviz's lib/
+	# and plugin/ (.c and .h), evaluation bison's src/ and lib/ (gnulib) and tre's sources.
+	local gv bi tr
+	gv=$(deb_source graphviz) && bi=$(deb_source bison) && tr=$(deb_source tre) || exit 2
+	[ -s "$BENCH_WORK/cscope-train.files" ] || find "$gv/lib" "$gv/plugin" -name '*.[ch]' | sort >"$BENCH_WORK/cscope-train.files"
+	[ -s "$BENCH_WORK/cscope-eval.files" ] || find "$bi/src" "$bi/lib" "$tr/lib" "$tr/src" -name '*.[ch]' | sort \
+		>"$BENCH_WORK/cscope-eval.files"
+	mkdir -p "$BENCH_WORK/cscope-db"
+}
+# Training: the graphviz database 10 times; evaluation: the bison and tre database 6 times
+# (0.25 s of CPU once). -q's inverted index sorts its postings with sort(1), a child process
+# whose CPU time counts in every build's measurement (about a third of it) and is not rebuilt.
+cscope_train() {
+	local i o=$BENCH_WORK/cscope-db/train
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f "$o".*
+		"$1" -b -q -k -f "$o.out" -i "$BENCH_WORK/cscope-train.files" || return 1
+	done
+}
+cscope_eval() {
+	printf '%s\n' 'set -e; o=$(mktemp -d "$3/eval.XXXXXX"); for i in 1 2 3 4 5 6; do' \
+		'	rm -f "$o"/*; "$1" -b -q -k -f "$o/cscope.out" -i "$2"; done; rm -rf "$o"' >"$BENCH_WORK/cscope-eval.sh"
+	echo sh "$BENCH_WORK/cscope-eval.sh" "$1" "$BENCH_WORK/cscope-eval.files" "$BENCH_WORK/cscope-db"
+}
+
+bison_setup() {
+	local d c=$BENCH_WORK/bison-cfg f bs
+	d=$(deb_source bison) || exit 2
+	# configure (no NLS) and make once for config.h, gnulib's replacement headers and the
+	# generated sources (its BUILT_SOURCES without the examples, which need the documentation that
+	# Debian's dfsg tarball removed; automake not rerun: Debian's patches touch Makefile.am); then
+	# the sources of the objects its make compiled for src/bison and lib/libbison.a (src/bison-X.o,
+	# lib/DIR/libbison_a-X.o).
+	if [ ! -x "$c/src/bison" ]; then
+		need_pkgs m4
+		mkdir -p "$c"
+		printf 'pgo-built-sources:\n\t@echo $(BUILT_SOURCES)\n' >"$c/pgo-bs.mk"
+		local mk="ACLOCAL=true AUTOCONF=true AUTOMAKE=true AUTOHEADER=true MAKEINFO=true"
+		(cd "$c" && "$d/configure" --disable-nls >configure.log 2>&1 &&
+			bs=$(make -s -f Makefile -f pgo-bs.mk $mk pgo-built-sources | tail -1 | tr ' ' '\n' |
+				grep -v -e '^examples/' -e '\.version$') &&
+			make -j2 $mk $bs src/bison >make.log 2>&1) || die "bison: configure or make failed (see $c/*.log)"
+	fi
+	SRCS=()
+	for f in $(cd "$c" && find src lib -name 'bison-*.o' -o -name 'libbison_a-*.o' | sed 's/bison-//; s/libbison_a-//; s/\.o$/.c/' | sort); do
+		if [ -f "$c/$f" ]; then SRCS+=("$c/$f"); else SRCS+=("$d/$f"); fi
+	done
+	[ ${#SRCS[@]} -gt 100 ] || die "bison: no objects in $c/src and $c/lib"
+	# gcc 12.2 stopped with an internal compiler error in the vectoriser (src/tables.c, action_row)
+	# on the AutoFDO profile of the first recording (bench/NOTES.md, session 9): all builds without it.
+	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib -fno-tree-loop-vectorize"
+	LDLIBS_P=""
+	# The skeletons from the source (bison runs m4 on them: m4's CPU time, a child process, counts
+	# in every build's measurement and is not rebuilt).
+	export BISON_PKGDATADIR=$d/data
+	# Large generated grammars (bench/inputs/yacc-gen.awk): training two random grammars (1500 and
+	# 1200 nonterminals, seeds 1 and 3) and two programming-language grammars (250 statement forms,
+	# seed 5, and 120 with IELR(1) tables, seed 7); evaluation a language grammar of 300 forms,
+	# seed 2 (other statement forms, precedence levels and declarations).
+	gen_input "$BENCH_WORK/bison-train-r1.y" yacc-gen.awk K=random N=1500 S=1
+	gen_input "$BENCH_WORK/bison-train-r3.y" yacc-gen.awk K=random N=1200 S=3
+	gen_input "$BENCH_WORK/bison-train-l5.y" yacc-gen.awk K=lang N=250 S=5
+	gen_input "$BENCH_WORK/bison-train-l7.y" yacc-gen.awk K=lang N=120 S=7
+	gen_input "$BENCH_WORK/bison-eval-l2.y" yacc-gen.awk K=lang N=300 S=2
+	mkdir -p "$BENCH_WORK/bison-out"
+}
+bison_train() {
+	local i o=$BENCH_WORK/bison-out
+	for i in 1 2; do
+		"$1" -Wall -o "$o/r1.c" "$BENCH_WORK/bison-train-r1.y" 2>/dev/null &&
+			"$1" -Wall -o "$o/r3.c" "$BENCH_WORK/bison-train-r3.y" 2>/dev/null &&
+			"$1" -Wall -o "$o/l5.c" "$BENCH_WORK/bison-train-l5.y" 2>/dev/null &&
+			"$1" -Dlr.type=ielr -o "$o/l7.c" "$BENCH_WORK/bison-train-l7.y" 2>/dev/null || return 1
+	done
+}
+bison_eval() { echo "$1" -Wall -o "$BENCH_WORK/bison-out/l2.c" "$BENCH_WORK/bison-eval-l2.y" "2>/dev/null"; }
+
 # ---- one program
 
 bench_one() {
