@@ -25,6 +25,9 @@
 #   too), bash (all of it hot/cold splitting); tinyscheme hugs98 elk clips mksh pforth python3.11
 #   (PGO < 10% in most runs)
 #   by name, session 8's screening (PGO < 10% in the clean runs): picosat tidy-html5 glpk perl
+#   by name, session 9's screening: graphviz (PGO >= 10%; afdo 60-98% of it in quiet runs, but no
+#   better than the empty control), tre (PGO 1.42-1.49, half of it hot/cold splitting); zopfli
+#   gifsicle cscope bison (PGO < 10%)
 #   -F: sampling rate of the training recording (default 4999)
 #   COMPILER=clang: the same four builds with clang 14 (builds in BENCH_WORK/build-clang): pgo is
 #   -fprofile-instr-generate / llvm-profdata / -fprofile-instr-use, afdo is -fprofile-sample-use of
@@ -43,7 +46,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -2013,6 +2016,6 @@ report() {
 
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
-	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11 picosat tidy-html5 glpk perl)"
+	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11 picosat tidy-html5 glpk perl graphviz zopfli tre gifsicle cscope bison)"
 	bench_one "$p" | tee -a "$BENCH_WORK/results/pgo-summary.txt"
 done
