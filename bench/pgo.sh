@@ -14,7 +14,7 @@
 # inflates wall time far more than the CPU time a run consumes.
 #
 #   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
-#   programs where instrumented PGO gains >= 10% (the default): recsort mujs sigscheme gawk jq jimtcl;
+#   programs where instrumented PGO gains >= 10% (the default): recsort mujs graphviz sigscheme gawk jq jimtcl;
 #   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
 #   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
 #   zlib cjson;
@@ -51,7 +51,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-PROGRAMS=${*:-recsort mujs sigscheme gawk jq jimtcl}
+PROGRAMS=${*:-recsort mujs graphviz sigscheme gawk jq jimtcl}
 COMPILER=${COMPILER:-gcc}
 case $COMPILER in
 gcc) BUILD_DIR=$BENCH_WORK/build TAG="" CC_FLAGS="" ;;
