@@ -33,15 +33,11 @@ for dw in 4 5; do
 		done
 	'
 done
-# cover BIN_CFLAGS: record loop built with BIN_CFLAGS, convert, and let clang report (from its
-# -sample-profile-check-sample-coverage warnings) each sampled function's share of samples it
-# applied, when below 90%, as "LINE PERCENT" lines in cov.txt.
+# cover PROFILE: compile loop.c with PROFILE and clang's coverage check, and list each function
+# that got less than 90% of its profile samples applied as "DECL_LINE PERCENT" in cov.txt (from
+# clang's -sample-profile-check-sample-coverage warnings).
 cover() {
-	rm -f cov.data cov.prof cov.txt &&
-	clang -O2 -g $1 -o cov loop.c &&
-	afdo_record perf cov.data ./cov 8000000 &&
-	pgo convert --to llvm -i cov.data -b cov -o cov.prof &&
-	clang -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=cov.prof -mllvm \
+	clang -O2 -g -fdebug-info-for-profiling -fprofile-sample-use="$1" -mllvm \
 		-sample-profile-check-sample-coverage=90 -c loop.c -o cov.o 2>cov.err &&
 	sed -n "s/^warning: loop.c:\([0-9]*\): .* available profile samples (\([0-9]*\)%) were applied.*/\1 \2/p" \
 		cov.err >cov.txt
@@ -49,14 +45,33 @@ cover() {
 decl() { grep -n "^$1 (" loop.c | cut -d: -f1; }
 
 test_expect_success 'clang applies >= 90% of the samples of main and work' '
-	cover -fdebug-info-for-profiling &&
+	clang -O2 -g -fdebug-info-for-profiling -o cov loop.c &&
+	afdo_record perf cov.data ./cov 8000000 &&
+	pgo convert --to llvm -i cov.data -b cov -o cov.prof &&
 	grep -q "^work:[0-9]*:" cov.prof && grep -q "^main:[0-9]*:" cov.prof &&
-	cat cov.txt &&
+	cover cov.prof && cat cov.txt &&
 	! grep "^$(decl work) " cov.txt && ! grep "^$(decl main) " cov.txt
 '
-test_expect_success 'control: a binary without discriminators leaves main below 90%' '
-	cover "" &&
-	cat cov.txt &&
-	grep "^$(decl main) " cov.txt
+# move_work FILE: the LLVM profile FILE with each of work's top-level line offsets 1000 lines
+# further down, where loop.c has no code (discriminators kept).
+move_work() {
+	python3 - "$1" <<'EOF'
+import re, sys
+work = False
+for line in open(sys.argv[1]):
+    if not line.startswith(" "):
+        work = line.startswith("work:")
+    elif work and re.match(r" [0-9]", line):
+        line = re.sub(r"^ ([0-9]+)", lambda m: " %d" % (int(m.group(1)) + 1000), line)
+    sys.stdout.write(line)
+EOF
+}
+# The control: clang must report work below 90% with its lines moved (a check that cannot see a
+# wrong profile would pass the test above).
+test_expect_success 'control: the same profile with work moved 1000 lines is reported below 90%' '
+	move_work cov.prof >moved.prof &&
+	grep -q "^ 100[0-9]" moved.prof && ! cmp -s cov.prof moved.prof &&
+	cover moved.prof && cat cov.txt &&
+	grep "^$(decl work) " cov.txt
 '
 test_done
