@@ -13,7 +13,10 @@
  * *alloc elements; grows geometrically and zeroes the new tail. Returns 0 or -1.
  */
 int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size);
-/* Room already: no call (appending one element at a time is the common use). */
+/*
+ * Room already: no call (appending one element at a time is the common use). nr and
+ * alloc are evaluated twice: pass plain lvalues and expressions without side effects.
+ */
 #define PGO_ALLOC_GROW(p, nr, alloc)                                                           \
 	((size_t)(nr) <= (alloc) ? 0 : pgo_alloc_grow((void **)&(p), (nr), &(alloc), sizeof(*(p))))
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A function of 3000 lines with 300 inlined calls: every line with code gets its own
 # position, once, in order, and every inlined call its own instance at its call line.
-# The model keeps a function's positions and call sites in sorted arrays, the scope
-# tree indexes a function's long list of inlined calls, and our line-table reader reads
-# the function's rows: an index that dropped, merged or misplaced an offset fails here.
+# The model keeps a function's positions and call sites in sorted arrays and the scope
+# tree indexes a function's long list of inlined calls: an index that dropped, merged or
+# misplaced an offset fails here.
 . "$(dirname "$0")/lib.sh"
 
 if ! test_have_prereq PERF || ! perf record -q -e cpu-clock -o probe.data true 2>/dev/null; then
