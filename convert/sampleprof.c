@@ -237,24 +237,31 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 	return 0;
 }
 
-/* Add `count` at addr in its top-level function (created if missing). */
-static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp_fn **top_out)
+/* Add `count` at sym's line in its top-level function (created if missing). */
+static int add_count_sym(struct builder *B, const struct convert_sym *sym, uint64_t count,
+			 struct sp_fn **top_out)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
 	struct sp_fn *f;
 
 	if (top_out)
 		*top_out = NULL;
 	/* line 0: compiler-generated code with no source line; nothing to match in gcc */
-	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line) {
+	if (sym->sym_name == CONVERT_NO_NAME || !sym->nr_frames || !sym->frames[sym->nr_frames - 1].line) {
 		B->sp->samples_no_line += count;
 		return 0;
 	}
-	if (top_get(B, sym.sym_name, &f) < 0)
+	if (top_get(B, sym->sym_name, &f) < 0)
 		return -1;
 	if (top_out)
 		*top_out = f;
-	return add_path(B, f, &sym, 0, count);
+	return add_path(B, f, sym, 0, count);
+}
+
+static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp_fn **top_out)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+
+	return add_count_sym(B, &sym, count, top_out);
 }
 
 /* The leaf pos record of addr's inline path (created if missing), or NULL. */
@@ -323,9 +330,13 @@ static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 	return pos ? pos->count : 0;
 }
 
+/* a line with code that no sample hit: resolved, not cached (each is seen once) */
 static int add_zero(uint64_t addr, void *data)
 {
-	return add_count(data, addr, 0, NULL);
+	struct builder *B = data;
+	struct convert_sym sym = convert_symtab_resolve(B->bin->st, addr);
+
+	return add_count_sym(B, &sym, 0, NULL);
 }
 
 static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
@@ -782,7 +793,7 @@ struct inst_zero {
 static int add_inst_zero(uint64_t addr, void *data)
 {
 	struct inst_zero *z = data;
-	struct convert_sym sym = convert_symtab_lookup(z->B->bin->st, addr);
+	struct convert_sym sym = convert_symtab_resolve(z->B->bin->st, addr);
 
 	if (!has_line(&sym) || sym.sym_start != z->callee)
 		return 0;

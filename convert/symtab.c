@@ -690,6 +690,34 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	}
 }
 
+/* Resolve addr into c: its ELF symbol and its inline chain, appended to st->frames. */
+static void resolve(struct convert_symtab *st, uint64_t addr, struct cached *c)
+{
+	const struct fsym *fs;
+
+	memset(c, 0, sizeof(*c));
+	c->sym_name = CONVERT_NO_NAME;
+	fs = sym_of(st, addr);
+	if (fs) {
+		c->sym_name = fs->name;
+		c->sym_start = fs->start;
+		c->sym_size = fs->size;
+	}
+	resolve_frames(st, addr, c);
+}
+
+static struct convert_sym sym_view(const struct convert_symtab *st, const struct cached *c)
+{
+	struct convert_sym out;
+
+	out.sym_name = c->sym_name;
+	out.sym_start = c->sym_start;
+	out.sym_size = c->sym_size;
+	out.nr_frames = c->nr;
+	out.frames = c->nr ? &st->frames[c->first] : NULL;
+	return out;
+}
+
 struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr)
 {
 	struct convert_sym out = { CONVERT_NO_NAME, 0, 0, 0, NULL };
@@ -700,32 +728,31 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 	ret = pgo_u64map_get(&st->cache, addr, &slot);
 	if (ret < 0)
 		return out;
-	if (ret == 0) {
-		c = &st->results[*slot - 1];
-	} else {
-		const struct fsym *fs;
-
-		if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
-			*slot = 0;
-			return out;
-		}
-		c = &st->results[st->nr_results++];
-		*slot = st->nr_results;
-		memset(c, 0, sizeof(*c));
-		c->sym_name = CONVERT_NO_NAME;
-		fs = sym_of(st, addr);
-		if (fs) {
-			c->sym_name = fs->name;
-			c->sym_start = fs->start;
-			c->sym_size = fs->size;
-		}
-		resolve_frames(st, addr, c);
+	if (ret == 0)
+		return sym_view(st, &st->results[*slot - 1]);
+	if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
+		*slot = 0;
+		return out;
 	}
-	out.sym_name = c->sym_name;
-	out.sym_start = c->sym_start;
-	out.sym_size = c->sym_size;
-	out.nr_frames = c->nr;
-	out.frames = c->nr ? &st->frames[c->first] : NULL;
+	c = &st->results[st->nr_results++];
+	*slot = st->nr_results;
+	resolve(st, addr, c);
+	return sym_view(st, c);
+}
+
+struct convert_sym convert_symtab_resolve(struct convert_symtab *st, uint64_t addr)
+{
+	const uint64_t *slot = pgo_u64map_find(&st->cache, addr);
+	struct convert_sym out;
+	struct cached c;
+
+	/* a 0 slot: lookup could not keep it */
+	if (slot && *slot)
+		return sym_view(st, &st->results[*slot - 1]);
+	resolve(st, addr, &c);
+	out = sym_view(st, &c);
+	/* give the frames back: they stay in place until the next lookup appends */
+	st->nr_frames = c.first;
 	return out;
 }
 
@@ -735,6 +762,8 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias;
 	Dwarf_Lines *lines;
+	Dwarf_Addr prev = 0;
+	bool have_prev = false;
 	size_t nlines, i, lo, hi;
 
 	if (!st->dwarf)
@@ -774,8 +803,11 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 		a += cubias;
 		if (a - start >= size && a >= start)
 			break;
-		if (end || a < start)
+		/* rows that share an address (views, is_stmt changes) are adjacent: one call */
+		if (end || a < start || (have_prev && a == prev))
 			continue;
+		have_prev = true;
+		prev = a;
 		ret = fn(a, data);
 		if (ret)
 			return ret;

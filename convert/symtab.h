@@ -87,7 +87,15 @@ int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr);
 struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr);
 
 /*
- * Call fn(addr, data) for every line-table address in [start, start + size): the
+ * Resolve addr as convert_symtab_lookup does, without keeping the result unless it was
+ * already cached: for addresses asked about once (every line of a sampled function, for
+ * its explicit zeros), whose cached results would only cost memory. Borrowed, valid until
+ * the next lookup or resolve.
+ */
+struct convert_sym convert_symtab_resolve(struct convert_symtab *st, uint64_t addr);
+
+/*
+ * Call fn(addr, data) once for every line-table address in [start, start + size): the
  * instructions that begin a line-table row, for explicit zero counts. fn returns 0 to
  * continue. Returns 0 or the first non-zero value of fn.
  */
