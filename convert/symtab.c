@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "convert/debuglink.h"
+#include "convert/linetab.h"
 #include "convert/scopetree.h"
 #include "convert/symtab.h"
 #include "lib/buf.h"
@@ -51,6 +52,16 @@ struct die_info {
 	int has_call;
 };
 
+/* A unit's line table: ours (convert/linetab.h), or libdw's where ours cannot read it. */
+enum { LINES_UNREAD, LINES_OURS, LINES_LIBDW };
+#define FILE_UNSET (CONVERT_NO_NAME - 1)
+
+struct cu_lines {
+	struct convert_linetab t;
+	uint32_t *file_ids;            /* file index -> name id, FILE_UNSET until needed */
+	int state;
+};
+
 struct cached {
 	uint32_t sym_name;
 	uint64_t sym_start, sym_size;
@@ -83,6 +94,9 @@ struct convert_symtab {
 	size_t nr_ranges, alloc_ranges;
 	struct convert_scopetree *trees; /* per CU, read on its first lookup */
 	unsigned char *have_tree;
+	struct convert_dwsecs secs;
+	int have_secs;
+	struct cu_lines *lines;       /* per CU, read on its first lookup */
 	struct pgo_u64map fn_dies;    /* function DIE offset -> index + 1 into dies */
 	struct die_info *dies;
 	size_t nr_dies, alloc_dies;
@@ -254,8 +268,10 @@ static int read_cus(struct convert_symtab *st)
 	if (st->nr_cus) {
 		st->trees = pgo_calloc(st->nr_cus, sizeof(*st->trees));
 		st->have_tree = pgo_calloc(st->nr_cus, 1);
-		if (!st->trees || !st->have_tree)
+		st->lines = pgo_calloc(st->nr_cus, sizeof(*st->lines));
+		if (!st->trees || !st->have_tree || !st->lines)
 			return -1;
+		st->have_secs = convert_dwsecs_get(st->dwarf, &st->secs) == 0;
 	}
 	return 0;
 }
@@ -375,6 +391,11 @@ void convert_symtab_free(struct convert_symtab *st)
 			convert_scopetree_release(&st->trees[i]);
 	free(st->trees);
 	free(st->have_tree);
+	for (size_t i = 0; st->lines && i < st->nr_cus; i++) {
+		convert_linetab_release(&st->lines[i].t);
+		free(st->lines[i].file_ids);
+	}
+	free(st->lines);
 	free(st->syms);
 	free(st->cus);
 	free(st->ranges);
@@ -548,8 +569,40 @@ static uint32_t intern_file(struct convert_symtab *st, const char *s)
 	return id;
 }
 
+/* The line table of CU cu, read on first use; NULL if libdw has to be asked. */
+static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu)
+{
+	struct cu_lines *l = &st->lines[cu];
+	size_t i;
+
+	if (l->state == LINES_UNREAD) {
+		l->state = LINES_LIBDW;
+		if (st->have_secs && convert_linetab_read(&l->t, &st->secs, &st->cus[cu]) == 0) {
+			l->file_ids = malloc((l->t.nr_files ? l->t.nr_files : 1) * sizeof(*l->file_ids));
+			if (l->file_ids) {
+				for (i = 0; i < l->t.nr_files; i++)
+					l->file_ids[i] = FILE_UNSET;
+				l->state = LINES_OURS;
+			} else {
+				convert_linetab_release(&l->t);
+			}
+		}
+	}
+	return l->state == LINES_OURS ? l : NULL;
+}
+
+static uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
+{
+	if (idx >= l->t.nr_files)
+		return CONVERT_NO_NAME;
+	if (l->file_ids[idx] == FILE_UNSET)
+		l->file_ids[idx] = intern(st, convert_linetab_file(&l->t, idx));
+	return l->file_ids[idx];
+}
+
 static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl)
 {
+	struct cu_lines *l;
 	Dwarf_Files *files;
 	size_t nfiles;
 	uint32_t idx;
@@ -558,6 +611,9 @@ static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die
 	if (!dwarf_attr(inl, DW_AT_call_file, &attr))
 		return CONVERT_NO_NAME;
 	idx = die_udata(inl, DW_AT_call_file, 0);
+	l = lines_of(st, (size_t)(cudie - st->cus));
+	if (l)
+		return file_id(st, l, idx);
 	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
 		return CONVERT_NO_NAME;
 	return intern_file(st, dwarf_filesrc(files, idx, NULL, NULL));
@@ -637,6 +693,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	Dwarf_Die chain[MAX_DEPTH], *cudie;
 	Dwarf_Addr cubias, pc;
 	struct convert_sym_frame f;
+	struct cu_lines *l;
 	Dwarf_Line *dl;
 	uint32_t leaf_file = CONVERT_NO_NAME, leaf_line = 0, leaf_discr = 0;
 	int n, i, k, fn[MAX_DEPTH], nfn = 0;
@@ -650,8 +707,16 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	cudie = cu_of(st, pc);
 	if (!cudie)
 		return;
-	dl = dwarf_getsrc_die(cudie, pc);
-	if (dl) {
+	l = lines_of(st, (size_t)(cudie - st->cus));
+	if (l) {
+		const struct convert_line *row = convert_linetab_find(&l->t, pc);
+
+		if (row) {
+			leaf_file = file_id(st, l, row->file);
+			leaf_line = row->line > 0 ? (uint32_t)row->line : 0;
+			leaf_discr = row->discr;
+		}
+	} else if ((dl = dwarf_getsrc_die(cudie, pc))) {
 		int line = 0;
 		unsigned int disc = 0;
 
@@ -756,12 +821,47 @@ struct convert_sym convert_symtab_resolve(struct convert_symtab *st, uint64_t ad
 	return out;
 }
 
+/* convert_symtab_foreach_line_addr over one of our tables */
+static int foreach_row(const struct convert_linetab *t, uint64_t start, uint64_t size, Dwarf_Addr cubias,
+		       int (*fn)(uint64_t addr, void *data), void *data)
+{
+	size_t lo = 0, hi = t->nr_rows, i;
+	uint64_t prev = 0;
+	bool have_prev = false;
+
+	/* the first row at or above start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rows[mid].addr + cubias < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < t->nr_rows; i++) {
+		uint64_t a = t->rows[i].addr + cubias;
+		int ret;
+
+		if (a - start >= size)
+			break;
+		if (t->rows[i].end_seq || (have_prev && a == prev))
+			continue;
+		have_prev = true;
+		prev = a;
+		ret = fn(a, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
 				     int (*fn)(uint64_t addr, void *data), void *data)
 {
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias;
 	Dwarf_Lines *lines;
+	struct cu_lines *cl;
 	Dwarf_Addr prev = 0;
 	bool have_prev = false;
 	size_t nlines, i, lo, hi;
@@ -770,7 +870,12 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 		return 0;
 	cubias = st->dwbias;
 	cudie = cu_of(st, start - cubias);
-	if (!cudie || dwarf_getsrclines(cudie, &lines, &nlines) != 0)
+	if (!cudie)
+		return 0;
+	cl = lines_of(st, (size_t)(cudie - st->cus));
+	if (cl)
+		return foreach_row(&cl->t, start, size, cubias, fn, data);
+	if (dwarf_getsrclines(cudie, &lines, &nlines) != 0)
 		return 0;
 	/* libdw sorts a CU's rows by address: binary search the first one >= start */
 	lo = 0;

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: MIT
+/*
+ * .debug_line programs decoded into one array per unit (convert/linetab.h). The decoding
+ * follows the DWARF 5 standard (section 6.2) and, where the standard leaves room or a
+ * file is malformed, what libdw 0.188 does: this reader either gives libdw's rows or fails.
+ */
+#include <dwarf.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/linetab.h"
+#include "lib/alloc.h"
+
+/* A bounded reader: any read past the end sets bad and returns 0. */
+struct cur {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t rd_n(struct cur *c, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (c->bad || c->p > c->end || (size_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)          /* little-endian: x86-64 and arm64 */
+		v |= (uint64_t)c->p[i] << (8 * i);
+	c->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (!c->bad) {
+		uint8_t b;
+
+		if (c->p >= c->end) {
+			c->bad = 1;
+			break;
+		}
+		b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+static int64_t rd_sleb(struct cur *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t b = 0;
+
+	do {
+		if (c->bad || c->p >= c->end) {
+			c->bad = 1;
+			return 0;
+		}
+		b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (shift < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	return (int64_t)v;
+}
+
+static const char *rd_cstr(struct cur *c)
+{
+	const uint8_t *nul;
+
+	if (c->bad || c->p >= c->end || !(nul = memchr(c->p, 0, c->end - c->p))) {
+		c->bad = 1;
+		return NULL;
+	}
+	nul++;
+	{
+		const char *s = (const char *)c->p;
+
+		c->p = nul;
+		return s;
+	}
+}
+
+static const char *str_at(const uint8_t *sec, size_t size, uint64_t off)
+{
+	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
+		return NULL;
+	return (const char *)sec + off;
+}
+
+int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s)
+{
+	Elf *elf = dwarf_getelf(dwarf);
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+
+	memset(s, 0, sizeof(*s));
+	/* relocatable files need relocations applied to their addresses, which libdw does */
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const uint8_t **ptr = NULL;
+		size_t *size = NULL;
+		GElf_Shdr sh;
+		const char *name;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".debug_line"))
+			ptr = &s->line, size = &s->line_size;
+		else if (!strcmp(name, ".debug_line_str"))
+			ptr = &s->line_str, size = &s->line_str_size;
+		else if (!strcmp(name, ".debug_str"))
+			ptr = &s->str, size = &s->str_size;
+		else
+			continue;
+		/* libdw decompresses the sections it uses in place; anything else is not ours */
+		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		*ptr = d->d_buf;
+		*size = d->d_size;
+	}
+	return s->line ? 0 : -1;
+}
+
+static int add_name(struct convert_linetab *t, const char *dir, const char *name)
+{
+	size_t dl = dir ? strlen(dir) : 0, nl = strlen(name), need = dl + 1 + nl + 1;
+
+	if (PGO_ALLOC_GROW(t->name_off, t->nr_files + 1, t->alloc_files) < 0 ||
+	    PGO_ALLOC_GROW(t->names, t->names_len + need, t->names_alloc) < 0)
+		return -1;
+	t->name_off[t->nr_files++] = (uint32_t)t->names_len;
+	/* libdw: an absolute name as is, else the directory (if known) and the name */
+	if (name[0] != '/' && dir) {
+		memcpy(t->names + t->names_len, dir, dl);
+		t->names_len += dl;
+		t->names[t->names_len++] = '/';
+	}
+	memcpy(t->names + t->names_len, name, nl + 1);
+	t->names_len += nl + 1;
+	return 0;
+}
+
+/* The header of one line program (DWARF 5 section 6.2.4). */
+struct hdr {
+	unsigned version, offset_size, addr_size;
+	unsigned min_inst_len, max_ops, default_is_stmt, line_range, opcode_base;
+	int line_base;
+	const uint8_t *std_len;          /* std_len[k]: operands of standard opcode k (k >= 1) */
+	const uint8_t *unit_start, *unit_end, *prog;
+};
+
+enum { MAX_DIRS = 1 << 16 };
+
+/* One DWARF 5 entry-format field: a path string or an unsigned number. */
+static int v5_field(struct cur *c, const struct hdr *h, const struct convert_dwsecs *s,
+		    unsigned form, const char **str, uint64_t *num)
+{
+	uint64_t off;
+
+	*str = NULL;
+	*num = 0;
+	switch (form) {
+	case DW_FORM_string:
+		*str = rd_cstr(c);
+		break;
+	case DW_FORM_line_strp:
+	case DW_FORM_strp:
+		off = rd_n(c, h->offset_size);
+		*str = form == DW_FORM_line_strp ? str_at(s->line_str, s->line_str_size, off)
+						 : str_at(s->str, s->str_size, off);
+		if (!*str)
+			return -1;
+		break;
+	case DW_FORM_udata:
+		*num = rd_uleb(c);
+		break;
+	case DW_FORM_data1:
+		*num = rd_n(c, 1);
+		break;
+	case DW_FORM_data2:
+		*num = rd_n(c, 2);
+		break;
+	case DW_FORM_data4:
+		*num = rd_n(c, 4);
+		break;
+	case DW_FORM_data8:
+		*num = rd_n(c, 8);
+		break;
+	case DW_FORM_data16:               /* an MD5: no number libdw would take */
+		rd_n(c, 8);
+		rd_n(c, 8);
+		*num = UINT64_MAX;
+		break;
+	case DW_FORM_block:
+		off = rd_uleb(c);
+		if (c->bad || off > (uint64_t)(c->end - c->p))
+			return -1;
+		c->p += off;
+		*num = UINT64_MAX;
+		break;
+	default:
+		/* strx forms need the unit's .debug_str_offsets base; GNU/sup forms a dwz file */
+		return -1;
+	}
+	return c->bad ? -1 : 0;
+}
+
+/* DWARF 5 directory and file tables; dirs receives the directory names. */
+static int read_v5_tables(struct cur *c, const struct hdr *h, const struct convert_dwsecs *s,
+			  struct convert_linetab *t, const char ***dirs)
+{
+	unsigned form[256], desc[256], nforms, i, m;
+	uint64_t n, k;
+	int pass;
+	size_t ndirs = 0;
+
+	*dirs = NULL;
+	for (pass = 0; pass < 2; pass++) {
+		int path = -1, dirix = -1;
+
+		nforms = (unsigned)rd_n(c, 1);
+		for (i = 0; i < nforms; i++) {
+			desc[i] = (unsigned)rd_uleb(c);
+			form[i] = (unsigned)rd_uleb(c);
+			if (desc[i] == DW_LNCT_path)
+				path = (int)i;
+			else if (desc[i] == DW_LNCT_directory_index)
+				dirix = (int)i;
+		}
+		n = rd_uleb(c);
+		if (c->bad || (nforms == 0 && n) || (nforms && (path < 0 || (pass && dirix < 0))) ||
+		    (nforms && n > (uint64_t)(c->end - c->p) / nforms) || (!pass && n > MAX_DIRS))
+			return -1;
+		if (!pass) {
+			ndirs = (size_t)n;
+			*dirs = pgo_calloc(ndirs + 1, sizeof(**dirs));
+			if (!*dirs)
+				return -1;
+		}
+		for (k = 0; k < n; k++) {
+			const char *name = NULL;
+			uint64_t dir = UINT64_MAX;
+
+			for (m = 0; m < nforms; m++) {
+				const char *sv;
+				uint64_t nv;
+
+				if (v5_field(c, h, s, form[m], &sv, &nv) < 0)
+					return -1;
+				if ((int)m == path)
+					name = sv;
+				else if ((int)m == dirix && !sv)
+					dir = nv;
+			}
+			if (!name)
+				return -1;
+			if (!pass) {
+				(*dirs)[k] = name;
+				continue;
+			}
+			if (dir >= ndirs)
+				return -1;
+			/* entry 0 is the unit's primary file; libdw's table starts with it too */
+			if (k == 0)
+				t->nr_files = t->names_len = 0;
+			if (add_name(t, (*dirs)[dir], name) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* DWARF 2-4: include_directories and file_names, directory 0 being comp_dir. */
+static int read_v4_tables(struct cur *c, const char *comp_dir, struct convert_linetab *t)
+{
+	const char **dirs;
+	size_t ndirs = 1, i;
+	struct cur d = *c;
+	int err = -1;
+
+	while (!d.bad && d.p < d.end && *d.p) {
+		rd_cstr(&d);
+		ndirs++;
+	}
+	if (d.bad || d.p >= d.end || ndirs > MAX_DIRS)
+		return -1;
+	dirs = pgo_calloc(ndirs, sizeof(*dirs));
+	if (!dirs)
+		return -1;
+	dirs[0] = comp_dir;
+	for (i = 1; i < ndirs; i++)
+		dirs[i] = rd_cstr(c);
+	c->p++;                            /* the directory list's terminating NUL */
+	if (c->p >= c->end)
+		goto out;
+	while (!c->bad && c->p < c->end && *c->p) {
+		const char *name = rd_cstr(c);
+		uint64_t dir = rd_uleb(c);
+
+		rd_uleb(c);                /* modification time */
+		rd_uleb(c);                /* length */
+		if (c->bad || dir >= ndirs || add_name(t, dirs[dir], name) < 0)
+			goto out;
+	}
+	if (c->bad || c->p >= c->end)
+		goto out;
+	c->p++;
+	err = 0;
+out:
+	free(dirs);
+	return err;
+}
+
+static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_size, struct hdr *h)
+{
+	uint64_t len, hlen;
+	const uint8_t *hstart;
+
+	memset(h, 0, sizeof(*h));
+	h->unit_start = c->p;
+	len = rd_n(c, 4);
+	h->offset_size = 4;
+	if (len == 0xffffffff) {
+		len = rd_n(c, 8);
+		h->offset_size = 8;
+	}
+	if (c->bad || len > (uint64_t)(sec_end - c->p))
+		return -1;
+	h->unit_end = c->p + len;
+	c->end = h->unit_end;
+	h->version = (unsigned)rd_n(c, 2);
+	if (c->bad || h->version < 2 || h->version > 5)
+		return -1;
+	h->addr_size = cu_addr_size;
+	if (h->version >= 5) {
+		unsigned as = (unsigned)rd_n(c, 1), seg = (unsigned)rd_n(c, 1);
+
+		if (as != cu_addr_size || seg != 0)
+			return -1;
+	}
+	hlen = rd_n(c, h->offset_size);
+	hstart = c->p;
+	if (c->bad || hlen > (uint64_t)(h->unit_end - hstart))
+		return -1;
+	h->prog = hstart + hlen;
+	h->min_inst_len = (unsigned)rd_n(c, 1);
+	h->max_ops = h->version >= 4 ? (unsigned)rd_n(c, 1) : 1;
+	h->default_is_stmt = (unsigned)rd_n(c, 1);
+	h->line_base = (int8_t)rd_n(c, 1);
+	h->line_range = (unsigned)rd_n(c, 1);
+	h->opcode_base = (unsigned)rd_n(c, 1);
+	if (c->bad || c->p > h->prog || !h->max_ops || !h->opcode_base ||
+	    (size_t)(h->prog - c->p) < h->opcode_base - 1)
+		return -1;
+	h->std_len = c->p - 1;
+	c->p += h->opcode_base - 1;
+	/* libdw reads standard_opcode_lengths[4] for DW_LNE_set_discriminator, in any header */
+	if ((size_t)(h->prog - (h->std_len + 1)) < 4)
+		return -1;
+	return 0;
+}
+
+struct state {
+	uint64_t addr;
+	unsigned op_index, file, column, is_stmt, isa;
+	int64_t line;
+	uint64_t discr;
+};
+
+static void reset(struct state *st, const struct hdr *h)
+{
+	memset(st, 0, sizeof(*st));
+	st->file = 1;
+	st->line = 1;
+	st->is_stmt = h->default_is_stmt;
+}
+
+static void advance(struct state *st, const struct hdr *h, unsigned adv)
+{
+	st->addr += (uint64_t)h->min_inst_len * ((st->op_index + adv) / h->max_ops);
+	st->op_index = (st->op_index + adv) % h->max_ops;
+}
+
+/* Double the row array (not zeroed: every row is written before it is read). */
+static int grow_rows(struct convert_linetab *t)
+{
+	size_t n = t->alloc_rows ? 2 * t->alloc_rows : 1024;
+	struct convert_line *r;
+
+	if (n > SIZE_MAX / sizeof(*r) || !(r = realloc(t->rows, n * sizeof(*r))))
+		return -1;
+	t->rows = r;
+	t->alloc_rows = n;
+	return 0;
+}
+
+/* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
+static inline int emit(struct convert_linetab *t, const struct state *st, int end_seq)
+{
+	struct convert_line *r;
+
+	if (st->line < INT32_MIN || st->line > INT32_MAX || st->column > 0xffff || st->is_stmt > 1 ||
+	    st->op_index > 0xff || st->isa > 0xff || st->discr > 0xffffff ||
+	    t->nr_rows >= UINT32_MAX)
+		return -1;
+	if (t->nr_rows == t->alloc_rows && grow_rows(t) < 0)
+		return -1;
+	r = &t->rows[t->nr_rows];
+	r->addr = st->addr;
+	r->line = (int32_t)st->line;
+	r->file = st->file;
+	r->discr = (uint32_t)st->discr;
+	r->end_seq = end_seq;
+	r->order = (uint32_t)t->nr_rows++;
+	return 0;
+}
+
+/* The line program (DWARF 5 section 6.2.5), opcode by opcode. */
+static int run_program(struct cur *c, const struct hdr *h, struct convert_linetab *t)
+{
+	struct state st;
+
+	reset(&st, h);
+	c->p = h->prog;
+	c->end = h->unit_end;
+	while (c->p < c->end) {
+		unsigned op = *c->p++;
+
+		if (op >= h->opcode_base) {
+			unsigned adj = op - h->opcode_base;
+
+			if (!h->line_range)
+				return -1;
+			st.line += h->line_base + (int)(adj % h->line_range);
+			advance(&st, h, adj / h->line_range);
+			if (emit(t, &st, 0) < 0)
+				return -1;
+			st.discr = 0;
+		} else if (op == 0) {
+			unsigned len, sub;
+
+			if (c->end - c->p < 2)
+				return -1;
+			len = *c->p++;
+			if ((size_t)(c->end - c->p) < len)
+				return -1;
+			sub = *c->p++;
+			switch (sub) {
+			case DW_LNE_end_sequence:
+				if (emit(t, &st, 1) < 0)
+					return -1;
+				reset(&st, h);
+				break;
+			case DW_LNE_set_address:
+				/* libdw reads the unit's address size, whatever len says */
+				st.op_index = 0;
+				st.addr = rd_n(c, h->addr_size);
+				break;
+			case DW_LNE_set_discriminator:
+				if (h->std_len[DW_LNE_set_discriminator] != 1)
+					return -1;
+				st.discr = rd_uleb(c);
+				break;
+			case DW_LNE_define_file:
+				return -1;         /* extends the file table: left to libdw */
+			default:
+				/* skip the operands; a length of 0 re-reads the sub-opcode, as libdw does */
+				if ((size_t)(c->end - (c->p - 1)) < len)
+					return -1;
+				c->p += (long)len - 1;
+				break;
+			}
+		} else if (op <= DW_LNS_set_isa) {
+			unsigned want = op == DW_LNS_copy || op == DW_LNS_negate_stmt ||
+					op == DW_LNS_set_basic_block || op == DW_LNS_const_add_pc ||
+					op == DW_LNS_set_prologue_end || op == DW_LNS_set_epilogue_begin ? 0 : 1;
+
+			if (h->std_len[op] != want)
+				return -1;
+			switch (op) {
+			case DW_LNS_copy:
+				if (emit(t, &st, 0) < 0)
+					return -1;
+				st.discr = 0;
+				break;
+			case DW_LNS_advance_pc:
+				advance(&st, h, (unsigned)rd_uleb(c));
+				break;
+			case DW_LNS_advance_line:
+				st.line += (int32_t)rd_sleb(c);
+				break;
+			case DW_LNS_set_file:
+				st.file = (unsigned)rd_uleb(c);
+				break;
+			case DW_LNS_set_column:
+				st.column = (unsigned)rd_uleb(c);
+				break;
+			case DW_LNS_negate_stmt:
+				st.is_stmt = (1 - st.is_stmt) & 0xff;
+				break;
+			case DW_LNS_const_add_pc:
+				if (!h->line_range)
+					return -1;
+				advance(&st, h, (255 - h->opcode_base) / h->line_range);
+				break;
+			case DW_LNS_fixed_advance_pc:
+				st.addr += rd_n(c, 2);
+				st.op_index = 0;
+				break;
+			case DW_LNS_set_isa:
+				st.isa = (unsigned)rd_uleb(c);
+				break;
+			default:                   /* basic_block, prologue_end, epilogue_begin */
+				break;
+			}
+		} else {
+			unsigned k;
+
+			for (k = h->std_len[op]; k > 0; k--)
+				rd_uleb(c);
+		}
+		if (c->bad)
+			return -1;
+	}
+	return 0;
+}
+
+/* libdw's order: by address, a sequence's end before a row at the same address, then as read */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct convert_line *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->end_seq != y->end_seq)
+		return x->end_seq ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct seq {
+	uint64_t first;
+	size_t start, n;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int sorted(const struct convert_linetab *t)
+{
+	size_t i;
+
+	for (i = 1; i < t->nr_rows; i++)
+		if (cmp_row(&t->rows[i - 1], &t->rows[i]) > 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Sort the rows. Compilers write a unit's sequences (one per section: .text, .text.unlikely,
+ * .text.startup) each in address order but not in address order of each other: ordering the
+ * sequences is usually enough, and a full sort is the fallback.
+ */
+static int sort_rows(struct convert_linetab *t)
+{
+	struct seq *v = NULL;
+	struct convert_line *tmp = NULL;
+	size_t nseq = 0, alloc = 0, i, start = 0, k;
+	int err = -1;
+
+	if (sorted(t))
+		return 0;
+	for (i = 0; i < t->nr_rows; i++) {
+		if (!t->rows[i].end_seq && i + 1 < t->nr_rows)
+			continue;
+		if (PGO_ALLOC_GROW(v, nseq + 1, alloc) < 0)
+			goto out;
+		v[nseq].first = t->rows[start].addr;
+		v[nseq].start = start;
+		v[nseq++].n = i + 1 - start;
+		start = i + 1;
+	}
+	qsort(v, nseq, sizeof(*v), cmp_seq);
+	tmp = malloc(t->nr_rows * sizeof(*tmp));
+	if (!tmp)
+		goto out;
+	for (i = k = 0; i < nseq; i++) {
+		memcpy(tmp + k, t->rows + v[i].start, v[i].n * sizeof(*tmp));
+		k += v[i].n;
+	}
+	free(t->rows);
+	t->rows = tmp;
+	t->alloc_rows = t->nr_rows;
+	tmp = NULL;
+	/* a sequence's last row often has the end's address: the end goes first */
+	for (i = 1; i < t->nr_rows; i++)
+		for (k = i; k > 0 && t->rows[k].end_seq && !t->rows[k - 1].end_seq &&
+			    t->rows[k - 1].addr == t->rows[k].addr; k--) {
+			struct convert_line r = t->rows[k];
+
+			t->rows[k] = t->rows[k - 1];
+			t->rows[k - 1] = r;
+		}
+	if (!sorted(t))
+		qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_row);
+	err = 0;
+out:
+	free(v);
+	free(tmp);
+	return err;
+}
+
+int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
+			  unsigned addr_size, const char *comp_dir)
+{
+	const char **dirs = NULL;
+	struct cur c;
+	struct hdr h;
+
+	memset(t, 0, sizeof(*t));
+	if (!s->line || off >= s->line_size || (addr_size != 4 && addr_size != 8))
+		return -1;
+	c.p = s->line + off;
+	c.end = s->line + s->line_size;
+	c.bad = 0;
+	if (read_header(&c, c.end, addr_size, &h) < 0)
+		goto fail;
+	/* file 0 of DWARF 2-4 is no file; libdw names it "???" (DWARF 5 replaces it) */
+	if (add_name(t, NULL, "???") < 0)
+		goto fail;
+	c.end = h.prog;
+	if ((h.version >= 5 ? read_v5_tables(&c, &h, s, t, &dirs) : read_v4_tables(&c, comp_dir, t)) < 0 ||
+	    c.bad || c.p != h.prog)
+		goto fail;
+	free(dirs);
+	dirs = NULL;
+	if (run_program(&c, &h, t) < 0 || sort_rows(t) < 0)
+		goto fail;
+	/* libdw marks the last row as a sequence end even where a compiler forgot */
+	if (t->nr_rows)
+		t->rows[t->nr_rows - 1].end_seq = 1;
+	return 0;
+fail:
+	free(dirs);
+	convert_linetab_release(t);
+	return -1;
+}
+
+int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
+			 Dwarf_Die *cudie)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word off;
+	Dwarf_Die cu;
+	uint8_t addr_size = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!dwarf_attr(cudie, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off) != 0 ||
+	    !dwarf_diecu(cudie, &cu, &addr_size, NULL))
+		return -1;
+	return convert_linetab_parse(t, s, off, addr_size,
+				     dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)));
+}
+
+const struct convert_line *convert_linetab_find(const struct convert_linetab *t, uint64_t pc)
+{
+	size_t l = 0, u;
+	const struct convert_line *r;
+
+	if (!t->nr_rows)
+		return NULL;
+	u = t->nr_rows - 1;
+	while (l < u) {
+		size_t mid = u - (u - l) / 2;
+
+		if (pc < t->rows[mid].addr)
+			u = mid - 1;
+		else
+			l = mid;
+	}
+	r = &t->rows[l];
+	return !r->end_seq && r->addr <= pc ? r : NULL;
+}
+
+const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx)
+{
+	return idx < t->nr_files ? t->names + t->name_off[idx] : NULL;
+}
+
+void convert_linetab_release(struct convert_linetab *t)
+{
+	free(t->rows);
+	free(t->name_off);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A compile unit's line table, decoded from .debug_line directly: the rows and file names
+ * libdw's dwarf_getsrclines() and dwarf_linesrc() give, in the same order, for DWARF 2 to 5.
+ *
+ * Why not libdw: elfutils 0.188 (Debian 12) mallocs a list node for every row beyond the
+ * first 2048 and qsorts all rows of a unit with a callback. Converting a short recording of
+ * sqlite3's speedtest1 (one 8 MB compile unit, the amalgamation) spent 165 M of its 243 M
+ * instructions there. Here the rows go into one array, and sorting is a sort of the unit's
+ * sequences (one per code section), which are already in address order inside.
+ *
+ * The DIEs are still libdw's; only the line program is read here. Anything this reader
+ * does not handle (DW_LNE_define_file, string forms that need .debug_str_offsets, values
+ * libdw 0.188 would reject) makes convert_linetab_read() fail, and the caller uses libdw
+ * for that unit: a unit either has exactly libdw's rows or is read by libdw.
+ * tests/unit/convert-linetab.c checks the rows against libdw's, row by row.
+ */
+#ifndef PGO_CONVERT_LINETAB_H
+#define PGO_CONVERT_LINETAB_H
+
+#include <elfutils/libdw.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The sections line programs refer to, from the ELF file libdw reads (decompressed). */
+struct convert_dwsecs {
+	const uint8_t *line, *line_str, *str;
+	size_t line_size, line_str_size, str_size;
+};
+
+/*
+ * Find the sections in dwarf's ELF file. Returns 0, or -1 when the file has no usable
+ * .debug_line (none, still compressed, or relocatable): use libdw for every unit then.
+ */
+int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s);
+
+struct convert_line {
+	uint64_t addr;
+	int32_t line;
+	uint32_t file;      /* index into the unit's file names */
+	uint32_t discr : 24, end_seq : 1;
+	uint32_t order;     /* position in the line program */
+};
+
+struct convert_linetab {
+	struct convert_line *rows;   /* sorted as libdw sorts them; the last ends a sequence */
+	size_t nr_rows, alloc_rows;
+	uint32_t *name_off;          /* file index -> offset in names */
+	size_t nr_files, alloc_files;
+	char *names;                 /* NUL-terminated file names */
+	size_t names_len, names_alloc;
+};
+
+/*
+ * Read cudie's line table. Returns 0, or -1 if the unit has none or this reader cannot
+ * give libdw's result for it (no report: the caller falls back to libdw). t is released
+ * on failure.
+ */
+int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
+			 Dwarf_Die *cudie);
+
+/* The same from the unit's fields: its .debug_line offset, address size and DW_AT_comp_dir
+ * (NULL if none). */
+int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
+			  unsigned addr_size, const char *comp_dir);
+
+/* The row that covers pc as dwarf_getsrc_die() picks it: the last with addr <= pc, unless
+ * that one ends a sequence. NULL if none. */
+const struct convert_line *convert_linetab_find(const struct convert_linetab *t, uint64_t pc);
+
+/* A file name as dwarf_linesrc() gives it (the directory joined), or NULL if out of range. */
+const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx);
+
+void convert_linetab_release(struct convert_linetab *t);
+
+#endif

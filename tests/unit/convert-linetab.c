@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * convert/linetab.c against libdw, row by row: programs built here with gcc and clang
+ * (DWARF 4 and 5, -O0/-O2, cold sections, -ffunction-sections, compressed sections, a
+ * shared library, #line files) and the C library's own debug file (libc6-dbg: thousands
+ * of units, assembler-written ones among them). Every unit's rows (address, line,
+ * discriminator, end of sequence, file name), its file table and the row each address
+ * resolves to must be libdw's, and no unit may need the libdw fallback. A control
+ * changes one decoded row and requires the comparison to notice.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert/linetab.h"
+#include "lib/alloc.h"
+#include "tests/unit/test.h"
+
+struct tally {
+	size_t units, rows, lookups, fallbacks, mismatches;
+};
+
+static void mismatch(struct tally *n, const char *path, const char *what, size_t i)
+{
+	if (n->mismatches++ < 5)
+		printf("# %s: %s differs at %zu\n", path, what, i);
+}
+
+/* One unit: ours (perturbed at row `perturb` if not SIZE_MAX) against libdw's. */
+static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, size_t perturb,
+		       struct tally *n)
+{
+	struct convert_linetab t;
+	Dwarf_Lines *lines;
+	Dwarf_Files *files;
+	size_t nlines, nfiles, i;
+	Dwarf_Attribute attr;
+
+	if (!dwarf_attr(cu, DW_AT_stmt_list, &attr) || dwarf_getsrclines(cu, &lines, &nlines) != 0)
+		return;
+	n->units++;
+	if (convert_linetab_read(&t, s, cu) != 0) {
+		n->fallbacks++;
+		printf("# %s: unit %s needs libdw\n", path, dwarf_diename(cu));
+		return;
+	}
+	if (perturb < t.nr_rows)
+		t.rows[perturb].line++;
+	if (t.nr_rows != nlines)
+		mismatch(n, path, "row count", nlines);
+	for (i = 0; i < nlines && i < t.nr_rows; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const struct convert_line *r = &t.rows[i];
+		Dwarf_Addr a;
+		int line;
+		unsigned disc;
+		bool end;
+		const char *name = dwarf_linesrc(l, NULL, NULL), *ours = convert_linetab_file(&t, r->file);
+
+		dwarf_lineaddr(l, &a);
+		dwarf_lineno(l, &line);
+		dwarf_linediscriminator(l, &disc);
+		dwarf_lineendsequence(l, &end);
+		if (a != r->addr || line != r->line || disc != r->discr || end != (bool)r->end_seq)
+			mismatch(n, path, "row", i);
+		if ((name || ours) && (!name || !ours || strcmp(name, ours)))
+			mismatch(n, path, "row file", i);
+		n->rows++;
+	}
+	/* every row's address, and the byte after it, resolve to the same row */
+	for (i = 0; i < nlines; i++) {
+		Dwarf_Addr a;
+		int k;
+
+		dwarf_lineaddr(dwarf_onesrcline(lines, i), &a);
+		for (k = 0; k < 2; k++) {
+			Dwarf_Line *want = dwarf_getsrc_die(cu, a + k);
+			const struct convert_line *got = convert_linetab_find(&t, a + k);
+
+			/* the rows are equal (above): the same row is the same index */
+			if (got ? want != dwarf_onesrcline(lines, (size_t)(got - t.rows)) : want != NULL)
+				mismatch(n, path, "lookup", i);
+			n->lookups++;
+		}
+	}
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) == 0) {
+		if (nfiles != t.nr_files)
+			mismatch(n, path, "file count", nfiles);
+		for (i = 0; i < nfiles; i++) {
+			const char *name = dwarf_filesrc(files, i, NULL, NULL), *ours = convert_linetab_file(&t, (uint32_t)i);
+
+			if (!name || !ours || strcmp(name, ours))
+				mismatch(n, path, "file table", i);
+		}
+	}
+	convert_linetab_release(&t);
+}
+
+static int check_file(const char *path, size_t perturb, struct tally *n)
+{
+	struct convert_dwsecs s;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t type;
+	Dwarf *dw;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!dw || convert_dwsecs_get(dw, &s) != 0) {
+		printf("# %s: no .debug_line we can read\n", path);
+		if (dw)
+			dwarf_end(dw);
+		close(fd);
+		return -1;
+	}
+	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0)
+		if (type == DW_UT_compile || type == DW_UT_partial || type == DW_UT_skeleton)
+			check_unit(&s, &cudie, path, perturb, n);
+	dwarf_end(dw);
+	close(fd);
+	return 0;
+}
+
+static char dir[] = "/tmp/pgo-linetab.XXXXXX";
+
+static int write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static const char *a_c =
+	"#include \"h.h\"\n"
+	"__attribute__((cold, noinline)) int fail(int x) { return x * 3 - 1; }\n"
+	"int work(int n) {\n"
+	"\tint s = 0;\n"
+	"\tfor (int i = 0; i < n; i++) {\n"
+	"\t\ts += twice(i);\n"
+	"\t\tif (i == 999983) s += fail(i);\n"
+	"\t}\n"
+	"\treturn s;\n"
+	"}\n"
+	"#line 700 \"generated.y\"\n"
+	"int gen(int x) { return x ? gen(x - 1) + 2 : 0; }\n";
+static const char *b_c =
+	"#include \"h.h\"\n"
+	"#include <stdlib.h>\n"
+	"int work(int n); int gen(int x);\n"
+	"int main(int argc, char **argv) {\n"
+	"\tint n = argc > 1 ? atoi(argv[1]) : 100;\n"
+	"\treturn (work(n) + gen(n & 7) + twice(n)) & 1;\n"
+	"}\n";
+static const char *h_h =
+	"static inline int twice(int x) {\n"
+	"\tif (x & 1)\n"
+	"\t\treturn x * 2 + 1;\n"
+	"\treturn x << 1;\n"
+	"}\n";
+
+/* cc, flags, output name; a.c b.c c.c are compiled */
+static const char *const builds[][3] = {
+	{ "gcc", "-O2 -g", "gcc-O2" },
+	{ "gcc", "-O2 -gdwarf-4", "gcc-O2-d4" },
+	{ "gcc", "-O0 -g", "gcc-O0" },
+	{ "gcc", "-O2 -g -ffunction-sections -Wl,--gc-sections", "gcc-fsections" },
+	/* libdw decompresses the sections in place: the reader must find them readable */
+	{ "gcc", "-O2 -g -gdwarf-4", "gcc-gz" },
+	{ "gcc", "-O2 -g -fPIC -shared", "gcc-so" },
+	{ "clang", "-O2 -g", "clang-O2" },
+	{ "clang", "-O2 -gdwarf-4 -fdebug-info-for-profiling", "clang-d4-prof" },
+	{ "clang", "-O2 -g -fdebug-info-for-profiling -ffunction-sections", "clang-fsections" },
+};
+
+static int built;
+
+static int build_all(void)
+{
+	char cmd[1024];
+	size_t i;
+
+	if (built)
+		return built;
+	built = -1;
+	if (!mkdtemp(dir) || write_file("a.c", a_c) || write_file("b.c", b_c) || write_file("h.h", h_h))
+		return -1;
+	/* 200 more functions: enough line table that compressing it pays (objcopy skips it otherwise) */
+	snprintf(cmd, sizeof(cmd), "cd %s && for i in $(seq 200); do echo \"int f$i(int x) { return x * $i + "
+		 "(x >> 3); }\"; done >c.c", dir);
+	if (system(cmd) != 0)
+		return -1;
+	for (i = 0; i < PGO_ARRAY_SIZE(builds); i++) {
+		snprintf(cmd, sizeof(cmd), "cd %s && %s %s -o %s a.c b.c c.c", dir, builds[i][0], builds[i][1],
+			 builds[i][2]);
+		if (system(cmd) != 0) {
+			printf("# failed: %s\n", cmd);
+			return -1;
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "cd %s && objcopy --compress-debug-sections=zlib-gabi gcc-gz && "
+		 "readelf -S -W gcc-gz | grep -Eq '\\.debug_line +PROGBITS .* C '", dir);
+	if (system(cmd) != 0) {
+		printf("# failed: %s\n", cmd);
+		return -1;
+	}
+	built = 1;
+	return 1;
+}
+
+static int test_built_programs(void)
+{
+	struct tally n = { 0 };
+	char path[256];
+	size_t i;
+
+	T_ASSERT(build_all() == 1);
+	for (i = 0; i < PGO_ARRAY_SIZE(builds); i++) {
+		struct tally one = { 0 };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, builds[i][2]);
+		T_ASSERT(check_file(path, SIZE_MAX, &one) == 0);
+		printf("# %s: %zu units, %zu rows, %zu lookups\n", builds[i][2], one.units, one.rows, one.lookups);
+		T_ASSERT(one.units >= 3 && one.rows > 400);
+		n.units += one.units;
+		n.rows += one.rows;
+		n.fallbacks += one.fallbacks;
+		n.mismatches += one.mismatches;
+	}
+	T_ASSERT_EQ_U64(n.fallbacks, 0);
+	T_ASSERT_EQ_U64(n.mismatches, 0);
+	return T_OK;
+}
+
+/* The comparison must see a one-line change: otherwise the case above proves nothing. */
+static int test_control_sees_a_changed_row(void)
+{
+	struct tally n = { 0 };
+	char path[256];
+
+	T_ASSERT(build_all() == 1);
+	snprintf(path, sizeof(path), "%s/gcc-O2", dir);
+	T_ASSERT(check_file(path, 3, &n) == 0);
+	T_ASSERT(n.mismatches > 0);
+	return T_OK;
+}
+
+/* The C library's separate debug file (libc6-dbg), found by the build-id of libc.so.6. */
+static int test_libc_debug_file(void)
+{
+	struct tally n = { 0 };
+	char path[512], id[128];
+	FILE *p = popen("readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null | "
+			"awk '/Build ID:/ { print $3; exit }'", "r");
+
+	T_ASSERT(p);
+	if (!fgets(id, sizeof(id), p))
+		id[0] = 0;
+	pclose(p);
+	id[strcspn(id, "\n")] = 0;
+	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+	if (strlen(id) < 8 || access(path, R_OK) != 0) {
+		printf("# no debug file for libc (%s): install libc6-dbg\n", path);
+		return T_SKIP;
+	}
+	T_ASSERT(check_file(path, SIZE_MAX, &n) == 0);
+	printf("# %s: %zu units, %zu rows, %zu lookups, %zu need libdw\n", path, n.units, n.rows, n.lookups,
+	       n.fallbacks);
+	T_ASSERT(n.units > 100 && n.rows > 10000);
+	T_ASSERT_EQ_U64(n.fallbacks, 0);
+	T_ASSERT_EQ_U64(n.mismatches, 0);
+	return T_OK;
+}
+
+static int test_cleanup(void)
+{
+	char cmd[300];
+
+	if (built == 0)
+		return T_SKIP;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	T_ASSERT(system(cmd) == 0);
+	return T_OK;
+}
+
+static const struct t_case cases[] = {
+	{ "rows, files and lookups equal libdw's on gcc and clang builds", test_built_programs },
+	{ "control: a changed row is seen", test_control_sees_a_changed_row },
+	{ "rows equal libdw's on libc6-dbg's libc debug file", test_libc_debug_file },
+	{ "remove the built programs", test_cleanup },
+};
+
+T_MAIN(cases)
