@@ -627,6 +627,38 @@ static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *in
 	d->has_call = 1;
 }
 
+static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
+				    int need_call, struct die_info *tmp);
+
+/*
+ * Name and DW_AT_decl_line of die. An instance (inlined, or an out-of-line copy) that has
+ * neither itself takes its abstract origin's, which dwarf_attr_integrate would reach by
+ * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
+ * instances (sqlite3VdbeExec has thousands; following them was 8% of a convert).
+ */
+static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint32_t *name,
+		      uint32_t *decl_line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (depth < 8 && dwarf_hasattr(die, DW_AT_abstract_origin) &&
+	    !dwarf_hasattr(die, DW_AT_linkage_name) && !dwarf_hasattr(die, DW_AT_MIPS_linkage_name) &&
+	    !dwarf_hasattr(die, DW_AT_name) && !dwarf_hasattr(die, DW_AT_decl_line) &&
+	    dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &attr), &origin) &&
+	    /* the cache is keyed by offset in this file (not a dwz alt file's) */
+	    dwarf_cu_getdwarf(origin.cu) == st->dwarf) {
+		struct die_info tmp;
+		const struct die_info *o = fn_die_info(st, NULL, &origin, -1 - depth, &tmp);
+
+		*name = o->name;
+		*decl_line = o->decl_line;
+		return;
+	}
+	*name = die_name(st, die);
+	*decl_line = die_udata(die, DW_AT_decl_line, 1);
+}
+
 /*
  * Name and DW_AT_decl_line of a subprogram or inlined-subroutine DIE, and the call site
  * of an inlined one (DW_AT_call_*), once per DIE: the names follow
@@ -634,18 +666,24 @@ static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *in
  * explicit zeros) resolves the same few DIEs again; that lookup was a third of
  * convert's instructions on a 2777-sample recording. *tmp receives the result when it
  * cannot be kept (out of memory). The pointer is valid until the next call.
+ * need_call: 1 to read the call site too; negative: -1 - depth of an origin lookup.
  */
 static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
 				    int need_call, struct die_info *tmp)
 {
 	struct die_info *d = tmp;
-	uint64_t *v;
-	int ret = pgo_u64map_get(&st->fn_dies, dwarf_dieoffset(die), &v);
+	uint64_t off = dwarf_dieoffset(die), *v;
+	const uint64_t *have = pgo_u64map_find(&st->fn_dies, off);
+	uint32_t name, decl_line;
+	int ret;
 
 	/* a 0 slot: the DIE could not be kept (out of memory), read it again */
-	if (ret == 0 && *v) {
-		d = &st->dies[*v - 1];
+	if (have && *have) {
+		d = &st->dies[*have - 1];
 	} else {
+		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
+		read_name(st, die, need_call < 0 ? -need_call : 0, &name, &decl_line);
+		ret = pgo_u64map_get(&st->fn_dies, off, &v);
 		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
 			*v = st->nr_dies;
@@ -653,10 +691,10 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 			*v = 0;
 		}
 		memset(d, 0, sizeof(*d));
-		d->name = die_name(st, die);
-		d->decl_line = die_udata(die, DW_AT_decl_line, 1);
+		d->name = name;
+		d->decl_line = decl_line;
 	}
-	if (need_call && !d->has_call)
+	if (need_call > 0 && !d->has_call)
 		read_call(st, cudie, die, d);
 	return d;
 }
