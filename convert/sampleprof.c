@@ -330,13 +330,9 @@ static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 	return pos ? pos->count : 0;
 }
 
-/* a line with code that no sample hit: resolved, not cached (each is seen once) */
-static int add_zero(uint64_t addr, void *data)
+static int add_zero(const struct convert_sym *sym, void *data)
 {
-	struct builder *B = data;
-	struct convert_sym sym = convert_symtab_resolve(B->bin->st, addr);
-
-	return add_count_sym(B, &sym, 0, NULL);
+	return add_count_sym(data, sym, 0, NULL);
 }
 
 static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
@@ -790,14 +786,13 @@ struct inst_zero {
 	uint64_t callee;
 };
 
-static int add_inst_zero(uint64_t addr, void *data)
+static int add_inst_zero(const struct convert_sym *sym, void *data)
 {
 	struct inst_zero *z = data;
-	struct convert_sym sym = convert_symtab_resolve(z->B->bin->st, addr);
 
-	if (!has_line(&sym) || sym.sym_start != z->callee)
+	if (!has_line(sym) || sym->sym_start != z->callee)
 		return 0;
-	return add_path(z->B, z->inst, &sym, 0, 0);
+	return add_path(z->B, z->inst, sym, 0, 0);
 }
 
 /*
@@ -907,7 +902,7 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 			return -1;
 	}
 	sym = convert_symtab_lookup(st, z.callee);
-	if (convert_symtab_foreach_line_addr(st, z.callee, sym.sym_size, add_inst_zero, &z))
+	if (convert_symtab_foreach_line(st, z.callee, sym.sym_size, add_inst_zero, &z))
 		return -1;
 	if (site)
 		icall_scale(site);
@@ -1031,7 +1026,7 @@ static int build_binary(struct builder *B)
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 
-		if (s->used && convert_symtab_foreach_line_addr(b->st, s->key, s->value, add_zero, B))
+		if (s->used && convert_symtab_foreach_line(b->st, s->key, s->value, add_zero, B))
 			return -1;
 	}
 	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0) {

@@ -198,8 +198,28 @@ static int has_pc(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc
 	return 0;
 }
 
-/* The first scope (in DIE order) of the list at idx that contains pc. */
-static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc)
+/* Lower *bound to the first boundary above pc of scope idx's ranges (a start or an end). */
+static void scope_bound(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
+{
+	const struct convert_scope *s = &t->scopes[idx];
+	uint32_t i;
+
+	for (i = 0; i < s->nr_ranges; i++) {
+		const struct convert_scope_range *r = &t->ranges[s->range0 + i];
+
+		if (r->lo > pc && r->lo < *bound)
+			*bound = r->lo;
+		else if (r->lo <= pc && r->hi > pc && r->hi < *bound)
+			*bound = r->hi;
+	}
+}
+
+/*
+ * The first scope (in DIE order) of the list at idx that contains pc. With bound, also
+ * lower *bound to the first boundary above pc of the list's ranges: up to there, every
+ * scope of the list contains the addresses that pc's scopes contain, and only those.
+ */
+static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
 {
 	const struct convert_scope_ix *ix;
 	uint32_t best = CONVERT_SCOPE_NONE;
@@ -208,10 +228,16 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 	if (idx == CONVERT_SCOPE_NONE)
 		return idx;
 	if (!t->scopes[idx].nr_ix) {
-		for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
-			if (has_pc(t, idx, pc))
-				return idx;
-		return CONVERT_SCOPE_NONE;
+		for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next) {
+			if (best == CONVERT_SCOPE_NONE && has_pc(t, idx, pc)) {
+				best = idx;
+				if (!bound)
+					break;
+			}
+			if (bound)
+				scope_bound(t, idx, pc, bound);
+		}
+		return best;
 	}
 	/* a list's scopes were appended in DIE order: the first is the smallest index */
 	ix = t->ix + t->scopes[idx].ix0;
@@ -225,16 +251,22 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 		else
 			hi = mid;
 	}
+	if (bound && lo < t->scopes[idx].nr_ix && ix[lo].lo < *bound)
+		*bound = ix[lo].lo;
+	/* every range with lo <= pc < hi is at or after the last max_hi <= pc */
 	while (lo > 0 && ix[lo - 1].max_hi > pc) {
 		lo--;
-		if (pc < ix[lo].hi && ix[lo].scope < best)
-			best = ix[lo].scope;
+		if (pc < ix[lo].hi) {
+			if (ix[lo].scope < best)
+				best = ix[lo].scope;
+			if (bound && ix[lo].hi < *bound)
+				*bound = ix[lo].hi;
+		}
 	}
 	return best;
 }
 
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
-			    int max)
+static int chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max, Dwarf_Addr *bound)
 {
 	uint32_t idx = CONVERT_SCOPE_NONE;
 	int n = 0;
@@ -244,12 +276,16 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 	/*
 	 * Consecutive lookups mostly fall in one function: try its top-level scope first.
 	 * Top-level functions do not overlap (only broken DWARF has two claim one pc), so
-	 * this gives the DIE-order answer without scanning all of a large CU's functions.
+	 * this gives the DIE-order answer without scanning all of a large CU's functions,
+	 * and the end of its range is the top level's next boundary.
 	 */
-	if (t->last_top != CONVERT_SCOPE_NONE && has_pc(t, t->last_top, pc))
+	if (t->last_top != CONVERT_SCOPE_NONE && has_pc(t, t->last_top, pc)) {
 		idx = t->last_top;
-	else
-		idx = find_in(t, t->root, pc);
+		if (bound)
+			scope_bound(t, idx, pc, bound);
+	} else {
+		idx = find_in(t, t->root, pc, bound);
+	}
 	if (idx == CONVERT_SCOPE_NONE)
 		return 0;
 	t->last_top = idx;
@@ -263,10 +299,23 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 		t->scopes[idx].first_child = ch;
 	}
 	while (idx != CONVERT_SCOPE_NONE && n < max) {
-		chain[n++] = t->scopes[idx].die;
-		idx = find_in(t, t->scopes[idx].first_child, pc);
+		out[n++] = t->scopes[idx].die;
+		if (n < max)
+			idx = find_in(t, t->scopes[idx].first_child, pc, bound);
 	}
 	return n;
+}
+
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+	return chain(t, pc, out, max, NULL);
+}
+
+int convert_scopetree_chain_span(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
+				 Dwarf_Addr *end)
+{
+	*end = UINT64_MAX;
+	return chain(t, pc, out, max, end);
 }
 
 void convert_scopetree_release(struct convert_scopetree *t)

@@ -54,6 +54,14 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int m
 int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
 			    int max);
 
+/*
+ * The same, and *end: the chain is pc's for every address in [pc, *end), the first
+ * boundary of a scope range (start or end) above pc among the lists looked at. A walk of
+ * a function's lines in address order needs a new chain only where *end is passed.
+ */
+int convert_scopetree_chain_span(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
+				 int max, Dwarf_Addr *end);
+
 void convert_scopetree_release(struct convert_scopetree *t);
 
 #endif

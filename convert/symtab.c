@@ -725,46 +725,16 @@ static int find_chain(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc
 	return n < 0 ? 0 : n;
 }
 
-/* Build the inline chain of addr into st->frames, outermost first. */
-static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
+/*
+ * The frames of chain[0..n), its subprograms and inlined subroutines outermost first, into
+ * out; the innermost one's file, line and discriminator are left for the caller (the
+ * address's row). Returns how many.
+ */
+static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *chain, int n,
+			struct convert_sym_frame *out)
 {
-	Dwarf_Die chain[MAX_DEPTH], *cudie;
-	Dwarf_Addr cubias, pc;
-	struct convert_sym_frame f;
-	struct cu_lines *l;
-	Dwarf_Line *dl;
-	uint32_t leaf_file = CONVERT_NO_NAME, leaf_line = 0, leaf_discr = 0;
-	int n, i, k, fn[MAX_DEPTH], nfn = 0;
+	int i, k, fn[MAX_DEPTH], nfn = 0;
 
-	c->first = st->nr_frames;
-	c->nr = 0;
-	if (!st->dwarf)
-		return;
-	cubias = st->dwbias;
-	pc = addr - cubias;
-	cudie = cu_of(st, pc);
-	if (!cudie)
-		return;
-	l = lines_of(st, (size_t)(cudie - st->cus));
-	if (l) {
-		const struct convert_line *row = convert_linetab_find(&l->t, pc);
-
-		if (row) {
-			leaf_file = file_id(st, l, row->file);
-			leaf_line = row->line > 0 ? (uint32_t)row->line : 0;
-			leaf_discr = row->discr;
-		}
-	} else if ((dl = dwarf_getsrc_die(cudie, pc))) {
-		int line = 0;
-		unsigned int disc = 0;
-
-		dwarf_lineno(dl, &line);
-		dwarf_linediscriminator(dl, &disc);
-		leaf_file = intern_file(st, dwarf_linesrc(dl, NULL, NULL));
-		leaf_line = line > 0 ? (uint32_t)line : 0;
-		leaf_discr = disc;
-	}
-	n = find_chain(st, cudie, pc, chain);
 	for (i = 0; i < n; i++) {
 		int tag = dwarf_tag(&chain[i]);
 
@@ -773,21 +743,76 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	}
 	for (k = 0; k < nfn; k++) {
 		struct die_info tmp, *d = fn_die_info(st, cudie, &chain[fn[k]], 0, &tmp);
+		struct convert_sym_frame *f = &out[k];
 
-		f.name = d->name;
-		f.start_line = d->decl_line;
+		f->name = d->name;
+		f->start_line = d->decl_line;
+		f->file = CONVERT_NO_NAME;
+		f->line = f->discr = 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
 			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, &tmp);
-			f.file = d->call_file;
-			f.line = d->call_line;
-			f.discr = d->call_discr;
-		} else {
-			f.file = leaf_file;
-			f.line = leaf_line;
-			f.discr = leaf_discr;
+			f->file = d->call_file;
+			f->line = d->call_line;
+			f->discr = d->call_discr;
 		}
-		if (push_frame(st, &f) < 0)
+	}
+	return nfn;
+}
+
+/* The line-table row of pc in cudie's unit: file, line, discriminator; zeros if none. */
+static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines *l, Dwarf_Addr pc,
+		    struct convert_sym_frame *f)
+{
+	Dwarf_Line *dl;
+
+	f->file = CONVERT_NO_NAME;
+	f->line = f->discr = 0;
+	if (l) {
+		const struct convert_line *row = convert_linetab_find(&l->t, pc);
+
+		if (row) {
+			f->file = file_id(st, l, row->file);
+			f->line = row->line > 0 ? (uint32_t)row->line : 0;
+			f->discr = row->discr;
+		}
+	} else if ((dl = dwarf_getsrc_die(cudie, pc))) {
+		int line = 0;
+		unsigned int disc = 0;
+
+		dwarf_lineno(dl, &line);
+		dwarf_linediscriminator(dl, &disc);
+		f->file = intern_file(st, dwarf_linesrc(dl, NULL, NULL));
+		f->line = line > 0 ? (uint32_t)line : 0;
+		f->discr = disc;
+	}
+}
+
+/* Build the inline chain of addr into st->frames, outermost first. */
+static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
+{
+	Dwarf_Die chain[MAX_DEPTH], *cudie;
+	struct convert_sym_frame frames[MAX_DEPTH], leaf;
+	Dwarf_Addr pc;
+	int n, k;
+
+	c->first = st->nr_frames;
+	c->nr = 0;
+	if (!st->dwarf)
+		return;
+	pc = addr - st->dwbias;
+	cudie = cu_of(st, pc);
+	if (!cudie)
+		return;
+	leaf_of(st, cudie, lines_of(st, (size_t)(cudie - st->cus)), pc, &leaf);
+	n = chain_frames(st, cudie, chain, find_chain(st, cudie, pc, chain), frames);
+	if (n) {
+		frames[n - 1].file = leaf.file;
+		frames[n - 1].line = leaf.line;
+		frames[n - 1].discr = leaf.discr;
+	}
+	for (k = 0; k < n; k++) {
+		if (push_frame(st, &frames[k]) < 0)
 			return;
 		c->nr++;
 	}
@@ -843,7 +868,11 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 	return sym_view(st, c);
 }
 
-struct convert_sym convert_symtab_resolve(struct convert_symtab *st, uint64_t addr)
+/*
+ * Resolve addr as convert_symtab_lookup does, without keeping the result unless it was
+ * cached already: for addresses asked about once. Valid until the next lookup.
+ */
+static struct convert_sym resolve_once(struct convert_symtab *st, uint64_t addr)
 {
 	const uint64_t *slot = pgo_u64map_find(&st->cache, addr);
 	struct convert_sym out;
@@ -952,6 +981,123 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 		have_prev = true;
 		prev = a;
 		ret = fn(a, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct each_addr {
+	struct convert_symtab *st;
+	int (*fn)(const struct convert_sym *sym, void *data);
+	void *data;
+};
+
+static int resolve_each(uint64_t addr, void *data)
+{
+	struct each_addr *e = data;
+	struct convert_sym sym = resolve_once(e->st, addr);
+
+	return e->fn(&sym, e->data);
+}
+
+int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint64_t size,
+				int (*fn)(const struct convert_sym *sym, void *data), void *data)
+{
+	struct each_addr e = { st, fn, data };
+	Dwarf_Die chain[MAX_DEPTH], *cudie;
+	struct convert_sym_frame frames[MAX_DEPTH];
+	Dwarf_Addr cubias, pc, span_end = 0;
+	struct cu_lines *l;
+	size_t cu, lo, hi, i;
+	uint64_t prev = 0;
+	bool have_prev = false, have_chain = false;
+	const struct fsym *fs_prev = NULL;
+	int nfr = 0, ret;
+
+	if (!st->dwarf)
+		return 0;
+	cubias = st->dwbias;
+	cudie = cu_of(st, start - cubias);
+	if (!cudie)
+		return 0;
+	cu = (size_t)(cudie - st->cus);
+	l = lines_of(st, cu);
+	if (!l)
+		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
+	lo = 0;
+	hi = l->t.nr_rows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->t.rows[mid].addr + cubias < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < l->t.nr_rows; i++) {
+		uint64_t a = l->t.rows[i].addr + cubias;
+		const uint64_t *slot;
+		const struct fsym *fs;
+		struct convert_sym sym;
+
+		if (a - start >= size)
+			break;
+		if (l->t.rows[i].end_seq || (have_prev && a == prev))
+			continue;
+		have_prev = true;
+		prev = a;
+		pc = a - cubias;
+		slot = pgo_u64map_find(&st->cache, a);
+		if ((slot && *slot) || cu_of(st, pc) != cudie) {
+			/* sampled (cached), or claimed by another unit's ranges: as lookup has it */
+			sym = resolve_once(st, a);
+			ret = fn(&sym, data);
+			if (ret)
+				return ret;
+			have_chain = false;
+			continue;
+		}
+		/* rows come in address order: the chain changes only at a scope boundary */
+		if (!have_chain || pc >= span_end) {
+			int n;
+
+			if (!st->have_tree[cu]) {
+				if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
+					return 0;
+				st->have_tree[cu] = 1;
+			}
+			n = convert_scopetree_chain_span(&st->trees[cu], pc, chain, MAX_DEPTH, &span_end);
+			nfr = chain_frames(st, cudie, chain, n < 0 ? 0 : n, frames);
+			have_chain = n >= 0;
+		}
+		memset(&sym, 0, sizeof(sym));
+		sym.sym_name = CONVERT_NO_NAME;
+		/* the previous row's symbol, while no other symbol starts in between */
+		if (!fs_prev || a < fs_prev->start ||
+		    (fs_prev + 1 < st->syms + st->nr_syms && a >= fs_prev[1].start) ||
+		    (fs_prev->size && a - fs_prev->start >= fs_prev->size))
+			fs_prev = sym_of(st, a);
+		fs = fs_prev;
+		if (fs) {
+			sym.sym_name = fs->name;
+			sym.sym_start = fs->start;
+			sym.sym_size = fs->size;
+		}
+		if (nfr) {
+			/* dwarf_getsrc_die's row: the last of those at pc (ends sort first) */
+			size_t j = i;
+			struct convert_sym_frame *f = &frames[nfr - 1];
+
+			while (j + 1 < l->t.nr_rows && l->t.rows[j + 1].addr == l->t.rows[i].addr)
+				j++;
+			f->file = file_id(st, l, l->t.rows[j].file);
+			f->line = l->t.rows[j].line > 0 ? (uint32_t)l->t.rows[j].line : 0;
+			f->discr = l->t.rows[j].discr;
+		}
+		sym.nr_frames = (uint32_t)nfr;
+		sym.frames = nfr ? frames : NULL;
+		ret = fn(&sym, data);
 		if (ret)
 			return ret;
 	}

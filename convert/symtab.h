@@ -87,12 +87,14 @@ int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr);
 struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr);
 
 /*
- * Resolve addr as convert_symtab_lookup does, without keeping the result unless it was
- * already cached: for addresses asked about once (every line of a sampled function, for
- * its explicit zeros), whose cached results would only cost memory. Borrowed, valid until
- * the next lookup or resolve.
+ * Call fn(sym, data) once for every line-table address in [start, start + size), with
+ * what convert_symtab_lookup would give for it, for explicit zero counts. Results are not
+ * cached (each address is seen once), and along a function's lines the inline chain is
+ * read again only where a scope begins or ends. sym is valid during the call. fn returns
+ * 0 to continue. Returns 0 or the first non-zero value of fn.
  */
-struct convert_sym convert_symtab_resolve(struct convert_symtab *st, uint64_t addr);
+int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint64_t size,
+				int (*fn)(const struct convert_sym *sym, void *data), void *data);
 
 /*
  * Call fn(addr, data) once for every line-table address in [start, start + size): the
