@@ -472,6 +472,57 @@ static int test_bounded_memory(void)
 	return T_OK;
 }
 
+/*
+ * 5000 samples in shuffled time order, with runs of every length and equal times (the
+ * file offset orders those): the walk gives them in (time, offset) order.
+ */
+static int test_shuffled_order(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	uint64_t times[5000], n = 0, last_t = 0, last_ip = 0, x = 88172645463325252ull;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < 5000; i++)
+		times[i] = 1000 + i / 2;   /* pairs of equal times */
+	for (i = 4999; i > 0; i--) {       /* xorshift Fisher-Yates, runs of sorted stretches kept */
+		size_t j;
+		uint64_t t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (x % 4 == 0)
+			continue;
+		j = x % (i + 1);
+		t = times[i];
+		times[i] = times[j];
+		times[j] = t;
+	}
+	/* the ip says where in the file a sample is: equal times must come in file order */
+	for (i = 0; i < 5000; i++)
+		sample(&rec, 0x100000 + i, 42, times[i], 0, 0);
+	build(&b, &rec);
+	T_ASSERT(write_file(&b) == 0);
+	T_ASSERT(collect_pdread_open(path, &r) == 0);
+	while ((ret = collect_pdread_next(r, &ev)) > 0) {
+		T_ASSERT(ev.time >= last_t);
+		T_ASSERT(ev.time > last_t || ev.u.sample.ip > last_ip);
+		last_t = ev.time;
+		last_ip = ev.u.sample.ip;
+		n++;
+	}
+	T_ASSERT(ret == 0);
+	T_ASSERT_EQ_U64(n, 5000);
+	collect_pdread_free(r);
+	unlink(path);
+	pgo_buf_release(&rec);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
 	{ "valid file: time order, fields, features", test_valid },
 	{ "bad and byte-swapped magic", test_bad_magic },
@@ -483,6 +534,7 @@ static const struct t_case cases[] = {
 	{ "older, shorter perf_event_attr", test_short_attr },
 	{ "random corruption never crashes", test_random_corruption },
 	{ "memory stays bounded: pages behind the walk are released", test_bounded_memory },
+	{ "shuffled times come out in (time, offset) order", test_shuffled_order },
 };
 
 T_MAIN(cases)
