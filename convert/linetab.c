@@ -427,6 +427,9 @@ static inline int emit(struct convert_linetab *t, const struct state *st, int en
 	if (t->nr_rows == t->alloc_rows && grow_rows(t) < 0)
 		return -1;
 	r = &t->rows[t->nr_rows];
+	if (t->nr_rows && (r[-1].addr > st->addr ||
+			   (r[-1].addr == st->addr && end_seq && !r[-1].end_seq)))
+		t->out_of_order = 1;
 	r->addr = st->addr;
 	r->line = (int32_t)st->line;
 	r->file = st->file;
@@ -594,7 +597,7 @@ static int sort_rows(struct convert_linetab *t)
 	size_t nseq = 0, alloc = 0, i, start = 0, k;
 	int err = -1;
 
-	if (sorted(t))
+	if (!t->out_of_order)
 		return 0;
 	for (i = 0; i < t->nr_rows; i++) {
 		if (!t->rows[i].end_seq && i + 1 < t->nr_rows)

@@ -45,6 +45,7 @@ struct convert_line {
 struct convert_linetab {
 	struct convert_line *rows;   /* sorted as libdw sorts them; the last ends a sequence */
 	size_t nr_rows, alloc_rows;
+	int out_of_order;            /* while reading: a row sorts before the one read before it */
 	uint32_t *name_off;          /* file index -> offset in names */
 	size_t nr_files, alloc_files;
 	char *names;                 /* NUL-terminated file names */
