@@ -34,17 +34,27 @@ struct convert_dwsecs {
  */
 int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s);
 
+/* 16 bytes: a unit's rows can be hundreds of thousands (sqlite3's amalgamation: 208084). */
 struct convert_line {
-	uint64_t addr;
+	int32_t off;        /* address - the table's base (a unit spans far less than 2 GB) */
 	int32_t line;
 	uint32_t file;      /* index into the unit's file names */
 	uint32_t discr : 24, end_seq : 1;
-	uint32_t order;     /* position in the line program */
+};
+
+/* A run of rows in address order: one sequence of the line program, or all rows. */
+struct convert_lineseq {
+	uint64_t lo;        /* its first row's address */
+	size_t start, n;    /* rows[start .. start + n) */
+	size_t before;      /* rows of the sequences before it in address order */
 };
 
 struct convert_linetab {
-	struct convert_line *rows;   /* sorted as libdw sorts them; the last ends a sequence */
+	uint64_t base;               /* the first row's address */
+	struct convert_line *rows;   /* as read; in libdw's order through seqs */
 	size_t nr_rows, alloc_rows;
+	struct convert_lineseq *seqs; /* by address; disjoint */
+	size_t nr_seqs;
 	int out_of_order;            /* while reading: a row sorts before the one read before it */
 	uint32_t *name_off;          /* file index -> offset in names */
 	size_t nr_files, alloc_files;
@@ -65,9 +75,20 @@ int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs 
 int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
 			  unsigned addr_size, const char *comp_dir);
 
-/* The row that covers pc as dwarf_getsrc_die() picks it: the last with addr <= pc, unless
- * that one ends a sequence. NULL if none. */
-const struct convert_line *convert_linetab_find(const struct convert_linetab *t, uint64_t pc);
+static inline uint64_t convert_line_addr(const struct convert_linetab *t, const struct convert_line *r)
+{
+	return t->base + (uint64_t)(int64_t)r->off;
+}
+
+/* The index-th row (index < nr_rows) in libdw's order: what dwarf_onesrcline gives. */
+const struct convert_line *convert_linetab_row(const struct convert_linetab *t, size_t index);
+
+/* The index of the first row at or above addr (nr_rows if none). */
+size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr);
+
+/* The index of the row that covers pc as dwarf_getsrc_die() picks it: the last with
+ * addr <= pc, unless that one ends a sequence. SIZE_MAX if none. */
+size_t convert_linetab_find(const struct convert_linetab *t, uint64_t pc);
 
 /* A file name as dwarf_linesrc() gives it (the directory joined), or NULL if out of range. */
 const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx);

@@ -769,7 +769,8 @@ static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines
 	f->file = CONVERT_NO_NAME;
 	f->line = f->discr = 0;
 	if (l) {
-		const struct convert_line *row = convert_linetab_find(&l->t, pc);
+		size_t ix = convert_linetab_find(&l->t, pc);
+		const struct convert_line *row = ix != SIZE_MAX ? convert_linetab_row(&l->t, ix) : NULL;
 
 		if (row) {
 			f->file = file_id(st, l, row->file);
@@ -892,26 +893,20 @@ static struct convert_sym resolve_once(struct convert_symtab *st, uint64_t addr)
 static int foreach_row(const struct convert_linetab *t, uint64_t start, uint64_t size, Dwarf_Addr cubias,
 		       int (*fn)(uint64_t addr, void *data), void *data)
 {
-	size_t lo = 0, hi = t->nr_rows, i;
 	uint64_t prev = 0;
 	bool have_prev = false;
+	size_t i;
 
-	/* the first row at or above start */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].addr + cubias < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < t->nr_rows; i++) {
-		uint64_t a = t->rows[i].addr + cubias;
+	if (start < cubias)
+		return 0;
+	for (i = convert_linetab_lower(t, start - cubias); i < t->nr_rows; i++) {
+		const struct convert_line *r = convert_linetab_row(t, i);
+		uint64_t a = convert_line_addr(t, r) + cubias;
 		int ret;
 
 		if (a - start >= size)
 			break;
-		if (t->rows[i].end_seq || (have_prev && a == prev))
+		if (r->end_seq || (have_prev && a == prev))
 			continue;
 		have_prev = true;
 		prev = a;
@@ -1009,7 +1004,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	struct convert_sym_frame frames[MAX_DEPTH];
 	Dwarf_Addr cubias, pc, span_end = 0;
 	struct cu_lines *l;
-	size_t cu, lo, hi, i;
+	size_t cu, i;
 	uint64_t prev = 0;
 	bool have_prev = false, have_chain = false;
 	const struct fsym *fs_prev = NULL;
@@ -1025,25 +1020,18 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	l = lines_of(st, cu);
 	if (!l)
 		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
-	lo = 0;
-	hi = l->t.nr_rows;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->t.rows[mid].addr + cubias < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < l->t.nr_rows; i++) {
-		uint64_t a = l->t.rows[i].addr + cubias;
+	if (start < cubias)
+		return 0;
+	for (i = convert_linetab_lower(&l->t, start - cubias); i < l->t.nr_rows; i++) {
+		const struct convert_line *r = convert_linetab_row(&l->t, i);
+		uint64_t a = convert_line_addr(&l->t, r) + cubias;
 		const uint64_t *slot;
 		const struct fsym *fs;
 		struct convert_sym sym;
 
 		if (a - start >= size)
 			break;
-		if (l->t.rows[i].end_seq || (have_prev && a == prev))
+		if (r->end_seq || (have_prev && a == prev))
 			continue;
 		have_prev = true;
 		prev = a;
@@ -1086,14 +1074,17 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 		}
 		if (nfr) {
 			/* dwarf_getsrc_die's row: the last of those at pc (ends sort first) */
-			size_t j = i;
+			const struct convert_line *leaf = r, *next;
 			struct convert_sym_frame *f = &frames[nfr - 1];
+			size_t j = i;
 
-			while (j + 1 < l->t.nr_rows && l->t.rows[j + 1].addr == l->t.rows[i].addr)
+			while (j + 1 < l->t.nr_rows && (next = convert_linetab_row(&l->t, j + 1))->off == r->off) {
+				leaf = next;
 				j++;
-			f->file = file_id(st, l, l->t.rows[j].file);
-			f->line = l->t.rows[j].line > 0 ? (uint32_t)l->t.rows[j].line : 0;
-			f->discr = l->t.rows[j].discr;
+			}
+			f->file = file_id(st, l, leaf->file);
+			f->line = leaf->line > 0 ? (uint32_t)leaf->line : 0;
+			f->discr = leaf->discr;
 		}
 		sym.nr_frames = (uint32_t)nfr;
 		sym.frames = nfr ? frames : NULL;

@@ -31,13 +31,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (convert_linetab_parse(&t, &s, 0, data[0] & 1 ? 4 : 8, data[0] & 2 ? "/src" : NULL) != 0)
 		return 0;
 	for (i = 0; i < t.nr_rows; i++) {
-		const struct convert_line *r = convert_linetab_find(&t, t.rows[i].addr);
+		const struct convert_line *r = convert_linetab_row(&t, i);
+		uint64_t a = convert_line_addr(&t, r);
+		size_t f = convert_linetab_find(&t, a);
 
-		if ((i && t.rows[i - 1].addr > t.rows[i].addr) || (r && r->addr > t.rows[i].addr))
+		if ((i && convert_line_addr(&t, convert_linetab_row(&t, i - 1)) > a) ||
+		    (f != SIZE_MAX && convert_line_addr(&t, convert_linetab_row(&t, f)) > a) ||
+		    convert_linetab_lower(&t, a) > i)
 			abort();
-		(void)convert_linetab_file(&t, t.rows[i].file);
+		(void)convert_linetab_file(&t, r->file);
 	}
-	if (t.nr_rows && !t.rows[t.nr_rows - 1].end_seq)
+	if (t.nr_rows && !convert_linetab_row(&t, t.nr_rows - 1)->end_seq)
 		abort();
 	convert_linetab_release(&t);
 	return 0;

@@ -31,6 +31,21 @@ static void mismatch(struct tally *n, const char *path, const char *what, size_t
 		printf("# %s: %s differs at %zu\n", path, what, i);
 }
 
+/* libdw's first row at or above addr, by a plain scan. */
+static size_t lower_index(Dwarf_Lines *lines, size_t nlines, Dwarf_Addr addr)
+{
+	size_t i;
+
+	for (i = 0; i < nlines; i++) {
+		Dwarf_Addr a;
+
+		dwarf_lineaddr(dwarf_onesrcline(lines, i), &a);
+		if (a >= addr)
+			break;
+	}
+	return i;
+}
+
 /* One unit: ours (perturbed at row `perturb` if not SIZE_MAX) against libdw's. */
 static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, size_t perturb,
 		       struct tally *n)
@@ -50,12 +65,12 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 		return;
 	}
 	if (perturb < t.nr_rows)
-		t.rows[perturb].line++;
+		((struct convert_line *)convert_linetab_row(&t, perturb))->line++;
 	if (t.nr_rows != nlines)
 		mismatch(n, path, "row count", nlines);
 	for (i = 0; i < nlines && i < t.nr_rows; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		const struct convert_line *r = &t.rows[i];
+		const struct convert_line *r = convert_linetab_row(&t, i);
 		Dwarf_Addr a;
 		int line;
 		unsigned disc;
@@ -66,7 +81,7 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 		dwarf_lineno(l, &line);
 		dwarf_linediscriminator(l, &disc);
 		dwarf_lineendsequence(l, &end);
-		if (a != r->addr || line != r->line || disc != r->discr || end != (bool)r->end_seq)
+		if (a != convert_line_addr(&t, r) || line != r->line || disc != r->discr || end != (bool)r->end_seq)
 			mismatch(n, path, "row", i);
 		if ((name || ours) && (!name || !ours || strcmp(name, ours)))
 			mismatch(n, path, "row file", i);
@@ -80,11 +95,14 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 		dwarf_lineaddr(dwarf_onesrcline(lines, i), &a);
 		for (k = 0; k < 2; k++) {
 			Dwarf_Line *want = dwarf_getsrc_die(cu, a + k);
-			const struct convert_line *got = convert_linetab_find(&t, a + k);
+			size_t got = convert_linetab_find(&t, a + k);
 
 			/* the rows are equal (above): the same row is the same index */
-			if (got ? want != dwarf_onesrcline(lines, (size_t)(got - t.rows)) : want != NULL)
+			if (got != SIZE_MAX ? want != dwarf_onesrcline(lines, got) : want != NULL)
 				mismatch(n, path, "lookup", i);
+			/* and the first row at or above each address */
+			if (convert_linetab_lower(&t, a + k) != (k ? lower_index(lines, nlines, a + 1) : lower_index(lines, nlines, a)))
+				mismatch(n, path, "lower bound", i);
 			n->lookups++;
 		}
 	}
