@@ -62,6 +62,16 @@ struct cu_lines {
 	int state;
 };
 
+#define MAX_DEPTH 64   /* scopes of an inline chain kept */
+
+/* The last inline chain read, which holds for [lo, end) of unit cu (convert_scopetree_chain_span). */
+struct span {
+	size_t cu;
+	Dwarf_Addr lo, end;
+	int valid, nr;
+	struct convert_sym_frame frames[MAX_DEPTH];
+};
+
 struct cached {
 	uint32_t sym_name;
 	uint64_t sym_start, sym_size;
@@ -97,6 +107,7 @@ struct convert_symtab {
 	struct convert_dwsecs secs;
 	int have_secs;
 	struct cu_lines *lines;       /* per CU, read on its first lookup */
+	struct span span;
 	struct pgo_u64map fn_dies;    /* function DIE offset -> index + 1 into dies */
 	struct die_info *dies;
 	size_t nr_dies, alloc_dies;
@@ -707,24 +718,8 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 	return 0;
 }
 
-#define MAX_DEPTH 64
 
 /* The physical nesting of DIEs that contain pc, outermost first. */
-static int find_chain(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
-		      Dwarf_Die *chain)
-{
-	size_t cu = (size_t)(cudie - st->cus);
-	int n;
-
-	if (!st->have_tree[cu]) {
-		if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
-			return 0;
-		st->have_tree[cu] = 1;
-	}
-	n = convert_scopetree_chain(&st->trees[cu], pc, chain, MAX_DEPTH);
-	return n < 0 ? 0 : n;
-}
-
 /*
  * The frames of chain[0..n), its subprograms and inlined subroutines outermost first, into
  * out; the innermost one's file, line and discriminator are left for the caller (the
@@ -789,11 +784,44 @@ static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines
 	}
 }
 
+/*
+ * The frames of pc's inline chain in cudie's unit, the innermost without its line, into
+ * out. Addresses are mostly asked about in order (the sampled ones sorted, a function's
+ * lines): the last chain is reused while pc stays where no scope begins or ends.
+ */
+static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
+		     struct convert_sym_frame *out)
+{
+	size_t cu = (size_t)(cudie - st->cus);
+	struct span *sp = &st->span;
+
+	if (!sp->valid || sp->cu != cu || pc < sp->lo || pc >= sp->end) {
+		Dwarf_Die chain[MAX_DEPTH];
+		int n;
+
+		sp->valid = 0;
+		if (!st->have_tree[cu]) {
+			if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
+				return 0;
+			st->have_tree[cu] = 1;
+		}
+		n = convert_scopetree_chain_span(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
+		if (n < 0)
+			return 0;
+		sp->nr = chain_frames(st, cudie, chain, n, sp->frames);
+		sp->cu = cu;
+		sp->lo = pc;
+		sp->valid = 1;
+	}
+	memcpy(out, sp->frames, (size_t)sp->nr * sizeof(*out));
+	return sp->nr;
+}
+
 /* Build the inline chain of addr into st->frames, outermost first. */
 static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
 {
-	Dwarf_Die chain[MAX_DEPTH], *cudie;
-	struct convert_sym_frame frames[MAX_DEPTH], leaf;
+	struct convert_sym_frame frames[MAX_DEPTH];
+	Dwarf_Die *cudie;
 	Dwarf_Addr pc;
 	int n, k;
 
@@ -805,13 +833,9 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	cudie = cu_of(st, pc);
 	if (!cudie)
 		return;
-	leaf_of(st, cudie, lines_of(st, (size_t)(cudie - st->cus)), pc, &leaf);
-	n = chain_frames(st, cudie, chain, find_chain(st, cudie, pc, chain), frames);
-	if (n) {
-		frames[n - 1].file = leaf.file;
-		frames[n - 1].line = leaf.line;
-		frames[n - 1].discr = leaf.discr;
-	}
+	n = frames_at(st, cudie, pc, frames);
+	if (n)
+		leaf_of(st, cudie, lines_of(st, (size_t)(cudie - st->cus)), pc, &frames[n - 1]);
 	for (k = 0; k < n; k++) {
 		if (push_frame(st, &frames[k]) < 0)
 			return;
@@ -1000,13 +1024,13 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 				int (*fn)(const struct convert_sym *sym, void *data), void *data)
 {
 	struct each_addr e = { st, fn, data };
-	Dwarf_Die chain[MAX_DEPTH], *cudie;
 	struct convert_sym_frame frames[MAX_DEPTH];
-	Dwarf_Addr cubias, pc, span_end = 0;
+	Dwarf_Die *cudie;
+	Dwarf_Addr cubias, pc;
 	struct cu_lines *l;
 	size_t cu, i;
 	uint64_t prev = 0;
-	bool have_prev = false, have_chain = false;
+	bool have_prev = false;
 	const struct fsym *fs_prev = NULL;
 	int nfr = 0, ret;
 
@@ -1043,22 +1067,10 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 			ret = fn(&sym, data);
 			if (ret)
 				return ret;
-			have_chain = false;
 			continue;
 		}
 		/* rows come in address order: the chain changes only at a scope boundary */
-		if (!have_chain || pc >= span_end) {
-			int n;
-
-			if (!st->have_tree[cu]) {
-				if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
-					return 0;
-				st->have_tree[cu] = 1;
-			}
-			n = convert_scopetree_chain_span(&st->trees[cu], pc, chain, MAX_DEPTH, &span_end);
-			nfr = chain_frames(st, cudie, chain, n < 0 ? 0 : n, frames);
-			have_chain = n >= 0;
-		}
+		nfr = frames_at(st, cudie, pc, frames);
 		memset(&sym, 0, sizeof(sym));
 		sym.sym_name = CONVERT_NO_NAME;
 		/* the previous row's symbol, while no other symbol starts in between */
