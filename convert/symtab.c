@@ -283,6 +283,9 @@ static int read_cus(struct convert_symtab *st)
 		if (!st->trees || !st->have_tree || !st->lines)
 			return -1;
 		st->have_secs = convert_dwsecs_get(st->dwarf, &st->secs) == 0;
+		if (!st->have_secs)
+			pgo_debug(1, "'%s': no .debug_line to read directly (compressed the GNU way, "
+				  "relocatable, or none): libdw reads its line tables", st->path);
 	}
 	return 0;
 }
@@ -587,17 +590,23 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu)
 	size_t i;
 
 	if (l->state == LINES_UNREAD) {
+		const char *name = dwarf_diename(&st->cus[cu]);
+
 		l->state = LINES_LIBDW;
-		if (st->have_secs && convert_linetab_read(&l->t, &st->secs, &st->cus[cu]) == 0) {
-			l->file_ids = malloc((l->t.nr_files ? l->t.nr_files : 1) * sizeof(*l->file_ids));
-			if (l->file_ids) {
-				for (i = 0; i < l->t.nr_files; i++)
-					l->file_ids[i] = FILE_UNSET;
-				l->state = LINES_OURS;
-			} else {
-				convert_linetab_release(&l->t);
-			}
+		if (!st->have_secs)
+			return NULL;
+		if (convert_linetab_read(&l->t, &st->secs, &st->cus[cu]) != 0) {
+			pgo_debug(1, "'%s': unit %s: line table left to libdw", st->path, name ? name : "?");
+			return NULL;
 		}
+		l->file_ids = malloc((l->t.nr_files ? l->t.nr_files : 1) * sizeof(*l->file_ids));
+		if (!l->file_ids) {
+			convert_linetab_release(&l->t);
+			return NULL;
+		}
+		for (i = 0; i < l->t.nr_files; i++)
+			l->file_ids[i] = FILE_UNSET;
+		l->state = LINES_OURS;
 	}
 	return l->state == LINES_OURS ? l : NULL;
 }
