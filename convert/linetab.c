@@ -6,7 +6,6 @@
  */
 #include <dwarf.h>
 #include <gelf.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,19 +78,15 @@ static int64_t rd_sleb(struct cur *c)
 
 static const char *rd_cstr(struct cur *c)
 {
+	const char *s = (const char *)c->p;
 	const uint8_t *nul;
 
 	if (c->bad || c->p >= c->end || !(nul = memchr(c->p, 0, c->end - c->p))) {
 		c->bad = 1;
 		return NULL;
 	}
-	nul++;
-	{
-		const char *s = (const char *)c->p;
-
-		c->p = nul;
-		return s;
-	}
+	c->p = nul + 1;
+	return s;
 }
 
 static const char *str_at(const uint8_t *sec, size_t size, uint64_t off)
