@@ -306,13 +306,8 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int
 	return n;
 }
 
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max)
-{
-	return chain(t, pc, out, max, NULL);
-}
-
-int convert_scopetree_chain_span(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
-				 Dwarf_Addr *end)
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
+			    Dwarf_Addr *end)
 {
 	*end = UINT64_MAX;
 	return chain(t, pc, out, max, end);

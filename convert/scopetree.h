@@ -49,18 +49,13 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int m
 /*
  * The scopes that contain pc (a DWARF address), outermost first, into chain[0..max).
  * At each level the first scope in DIE order that contains pc is taken, as a walk of
- * the DIEs would. Returns the number of entries, or -1 when out of memory.
+ * the DIEs would. *end receives how far the answer holds: the chain is pc's for every
+ * address in [pc, *end), the first boundary of a scope range (start or end) above pc
+ * among the lists looked at, so a walk of addresses in order needs a new chain only where
+ * *end is passed. Returns the number of entries, or -1 when out of memory.
  */
 int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
-			    int max);
-
-/*
- * The same, and *end: the chain is pc's for every address in [pc, *end), the first
- * boundary of a scope range (start or end) above pc among the lists looked at. A walk of
- * a function's lines in address order needs a new chain only where *end is passed.
- */
-int convert_scopetree_chain_span(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
-				 int max, Dwarf_Addr *end);
+			    int max, Dwarf_Addr *end);
 
 void convert_scopetree_release(struct convert_scopetree *t);
 

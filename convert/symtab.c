@@ -64,7 +64,7 @@ struct cu_lines {
 
 #define MAX_DEPTH 64   /* scopes of an inline chain kept */
 
-/* The last inline chain read, which holds for [lo, end) of unit cu (convert_scopetree_chain_span). */
+/* The last inline chain read: it holds for [lo, end) of unit cu (convert_scopetree_chain). */
 struct span {
 	size_t cu;
 	Dwarf_Addr lo, end;
@@ -814,7 +814,7 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 				return 0;
 			st->have_tree[cu] = 1;
 		}
-		n = convert_scopetree_chain_span(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
+		n = convert_scopetree_chain(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
 		if (n < 0)
 			return 0;
 		sp->nr = chain_frames(st, cudie, chain, n, sp->frames);
