@@ -162,7 +162,7 @@ struct hdr {
 	unsigned min_inst_len, max_ops, default_is_stmt, line_range, opcode_base;
 	int line_base;
 	const uint8_t *std_len;          /* std_len[k]: operands of standard opcode k (k >= 1) */
-	const uint8_t *unit_start, *unit_end, *prog;
+	const uint8_t *unit_end, *prog;
 };
 
 enum { MAX_DIRS = 1 << 16 };
@@ -333,7 +333,6 @@ static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_s
 	const uint8_t *hstart;
 
 	memset(h, 0, sizeof(*h));
-	h->unit_start = c->p;
 	len = rd_n(c, 4);
 	h->offset_size = 4;
 	if (len == 0xffffffff) {

@@ -215,9 +215,9 @@ static void scope_bound(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 }
 
 /*
- * The first scope (in DIE order) of the list at idx that contains pc. With bound, also
- * lower *bound to the first boundary above pc of the list's ranges: up to there, every
- * scope of the list contains the addresses that pc's scopes contain, and only those.
+ * The first scope (in DIE order) of the list at idx that contains pc; also lower *bound to
+ * the first boundary above pc of the list's ranges: up to there, every scope of the list
+ * contains the addresses that pc's scopes contain, and only those.
  */
 static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
 {
@@ -229,13 +229,9 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 		return idx;
 	if (!t->scopes[idx].nr_ix) {
 		for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next) {
-			if (best == CONVERT_SCOPE_NONE && has_pc(t, idx, pc)) {
+			if (best == CONVERT_SCOPE_NONE && has_pc(t, idx, pc))
 				best = idx;
-				if (!bound)
-					break;
-			}
-			if (bound)
-				scope_bound(t, idx, pc, bound);
+			scope_bound(t, idx, pc, bound);
 		}
 		return best;
 	}
@@ -251,7 +247,7 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 		else
 			hi = mid;
 	}
-	if (bound && lo < t->scopes[idx].nr_ix && ix[lo].lo < *bound)
+	if (lo < t->scopes[idx].nr_ix && ix[lo].lo < *bound)
 		*bound = ix[lo].lo;
 	/* every range with lo <= pc < hi is at or after the last max_hi <= pc */
 	while (lo > 0 && ix[lo - 1].max_hi > pc) {
@@ -259,18 +255,20 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 		if (pc < ix[lo].hi) {
 			if (ix[lo].scope < best)
 				best = ix[lo].scope;
-			if (bound && ix[lo].hi < *bound)
+			if (ix[lo].hi < *bound)
 				*bound = ix[lo].hi;
 		}
 	}
 	return best;
 }
 
-static int chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max, Dwarf_Addr *bound)
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
+			    Dwarf_Addr *end)
 {
 	uint32_t idx = CONVERT_SCOPE_NONE;
 	int n = 0;
 
+	*end = UINT64_MAX;
 	if (max <= 0)
 		return 0;
 	/*
@@ -281,10 +279,9 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int
 	 */
 	if (t->last_top != CONVERT_SCOPE_NONE && has_pc(t, t->last_top, pc)) {
 		idx = t->last_top;
-		if (bound)
-			scope_bound(t, idx, pc, bound);
+		scope_bound(t, idx, pc, end);
 	} else {
-		idx = find_in(t, t->root, pc, bound);
+		idx = find_in(t, t->root, pc, end);
 	}
 	if (idx == CONVERT_SCOPE_NONE)
 		return 0;
@@ -301,16 +298,9 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int
 	while (idx != CONVERT_SCOPE_NONE && n < max) {
 		out[n++] = t->scopes[idx].die;
 		if (n < max)
-			idx = find_in(t, t->scopes[idx].first_child, pc, bound);
+			idx = find_in(t, t->scopes[idx].first_child, pc, end);
 	}
 	return n;
-}
-
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
-			    Dwarf_Addr *end)
-{
-	*end = UINT64_MAX;
-	return chain(t, pc, out, max, end);
 }
 
 void convert_scopetree_release(struct convert_scopetree *t)

@@ -611,6 +611,15 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu)
 	return l->state == LINES_OURS ? l : NULL;
 }
 
+/* The unit holding module address addr (NULL if none), and its line table if ours (*l). */
+static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, struct cu_lines **l)
+{
+	Dwarf_Die *cudie = st->dwarf ? cu_of(st, addr - st->dwbias) : NULL;
+
+	*l = cudie ? lines_of(st, (size_t)(cudie - st->cus)) : NULL;
+	return cudie;
+}
+
 static uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
 {
 	if (idx >= l->t.nr_files)
@@ -648,7 +657,7 @@ static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *in
 }
 
 static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
-				    int need_call, struct die_info *tmp);
+				    int need_call, int depth, struct die_info *tmp);
 
 /*
  * Name and DW_AT_decl_line of die. An instance (inlined, or an out-of-line copy) that has
@@ -669,7 +678,7 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 	    /* the cache is keyed by offset in this file (not a dwz alt file's) */
 	    dwarf_cu_getdwarf(origin.cu) == st->dwarf) {
 		struct die_info tmp;
-		const struct die_info *o = fn_die_info(st, NULL, &origin, -1 - depth, &tmp);
+		const struct die_info *o = fn_die_info(st, NULL, &origin, 0, depth + 1, &tmp);
 
 		*name = o->name;
 		*decl_line = o->decl_line;
@@ -686,10 +695,10 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
  * explicit zeros) resolves the same few DIEs again; that lookup was a third of
  * convert's instructions on a 2777-sample recording. *tmp receives the result when it
  * cannot be kept (out of memory). The pointer is valid until the next call.
- * need_call: 1 to read the call site too; negative: -1 - depth of an origin lookup.
+ * need_call: read the call site too; depth: how many abstract origins led here.
  */
 static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
-				    int need_call, struct die_info *tmp)
+				    int need_call, int depth, struct die_info *tmp)
 {
 	struct die_info *d = tmp;
 	uint64_t off = dwarf_dieoffset(die), *v;
@@ -702,7 +711,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 		d = &st->dies[*have - 1];
 	} else {
 		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
-		read_name(st, die, need_call < 0 ? -need_call : 0, &name, &decl_line);
+		read_name(st, die, depth, &name, &decl_line);
 		ret = pgo_u64map_get(&st->fn_dies, off, &v);
 		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
@@ -714,7 +723,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 		d->name = name;
 		d->decl_line = decl_line;
 	}
-	if (need_call > 0 && !d->has_call)
+	if (need_call && !d->has_call)
 		read_call(st, cudie, die, d);
 	return d;
 }
@@ -727,8 +736,6 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 	return 0;
 }
 
-
-/* The physical nesting of DIEs that contain pc, outermost first. */
 /*
  * The frames of chain[0..n), its subprograms and inlined subroutines outermost first, into
  * out; the innermost one's file, line and discriminator are left for the caller (the
@@ -746,7 +753,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 			fn[nfn++] = i;
 	}
 	for (k = 0; k < nfn; k++) {
-		struct die_info tmp, *d = fn_die_info(st, cudie, &chain[fn[k]], 0, &tmp);
+		struct die_info tmp, *d = fn_die_info(st, cudie, &chain[fn[k]], 0, 0, &tmp);
 		struct convert_sym_frame *f = &out[k];
 
 		f->name = d->name;
@@ -755,13 +762,22 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 		f->line = f->discr = 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
-			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, &tmp);
+			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, 0, &tmp);
 			f->file = d->call_file;
 			f->line = d->call_line;
 			f->discr = d->call_discr;
 		}
 	}
 	return nfn;
+}
+
+/* A row's file, line and discriminator into the innermost frame f. */
+static void row_leaf(struct convert_symtab *st, struct cu_lines *l, const struct convert_line *row,
+		     struct convert_sym_frame *f)
+{
+	f->file = file_id(st, l, row->file);
+	f->line = row->line > 0 ? (uint32_t)row->line : 0;
+	f->discr = row->discr;
 }
 
 /* The line-table row of pc in cudie's unit: file, line, discriminator; zeros if none. */
@@ -774,13 +790,9 @@ static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines
 	f->line = f->discr = 0;
 	if (l) {
 		size_t ix = convert_linetab_find(&l->t, pc);
-		const struct convert_line *row = ix != SIZE_MAX ? convert_linetab_row(&l->t, ix) : NULL;
 
-		if (row) {
-			f->file = file_id(st, l, row->file);
-			f->line = row->line > 0 ? (uint32_t)row->line : 0;
-			f->discr = row->discr;
-		}
+		if (ix != SIZE_MAX)
+			row_leaf(st, l, convert_linetab_row(&l->t, ix), f);
 	} else if ((dl = dwarf_getsrc_die(cudie, pc))) {
 		int line = 0;
 		unsigned int disc = 0;
@@ -830,21 +842,20 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
 {
 	struct convert_sym_frame frames[MAX_DEPTH];
+	struct cu_lines *l;
 	Dwarf_Die *cudie;
 	Dwarf_Addr pc;
 	int n, k;
 
 	c->first = st->nr_frames;
 	c->nr = 0;
-	if (!st->dwarf)
-		return;
-	pc = addr - st->dwbias;
-	cudie = cu_of(st, pc);
+	cudie = unit_of(st, addr, &l);
 	if (!cudie)
 		return;
+	pc = addr - st->dwbias;
 	n = frames_at(st, cudie, pc, frames);
 	if (n)
-		leaf_of(st, cudie, lines_of(st, (size_t)(cudie - st->cus)), pc, &frames[n - 1]);
+		leaf_of(st, cudie, l, pc, &frames[n - 1]);
 	for (k = 0; k < n; k++) {
 		if (push_frame(st, &frames[k]) < 0)
 			return;
@@ -855,16 +866,12 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 /* Resolve addr into c: its ELF symbol and its inline chain, appended to st->frames. */
 static void resolve(struct convert_symtab *st, uint64_t addr, struct cached *c)
 {
-	const struct fsym *fs;
+	const struct fsym *fs = sym_of(st, addr);
 
 	memset(c, 0, sizeof(*c));
-	c->sym_name = CONVERT_NO_NAME;
-	fs = sym_of(st, addr);
-	if (fs) {
-		c->sym_name = fs->name;
-		c->sym_start = fs->start;
-		c->sym_size = fs->size;
-	}
+	c->sym_name = fs ? fs->name : CONVERT_NO_NAME;
+	c->sym_start = fs ? fs->start : 0;
+	c->sym_size = fs ? fs->size : 0;
 	resolve_frames(st, addr, c);
 }
 
@@ -922,32 +929,42 @@ static struct convert_sym resolve_once(struct convert_symtab *st, uint64_t addr)
 	return out;
 }
 
-/* convert_symtab_foreach_line_addr over one of our tables */
-static int foreach_row(const struct convert_linetab *t, uint64_t start, uint64_t size, Dwarf_Addr cubias,
-		       int (*fn)(uint64_t addr, void *data), void *data)
-{
-	uint64_t prev = 0;
-	bool have_prev = false;
+/* A walk over a unit's rows in [start, start + size) (module addresses), once per address. */
+struct row_walk {
+	const struct convert_linetab *t;
 	size_t i;
+	uint64_t start, size, bias, prev;
+	bool have_prev;
+};
 
-	if (start < cubias)
-		return 0;
-	for (i = convert_linetab_lower(t, start - cubias); i < t->nr_rows; i++) {
-		const struct convert_line *r = convert_linetab_row(t, i);
-		uint64_t a = convert_line_addr(t, r) + cubias;
-		int ret;
+static void walk_init(struct row_walk *w, const struct convert_linetab *t, uint64_t start,
+		      uint64_t size, uint64_t bias)
+{
+	w->t = t;
+	w->i = start < bias ? t->nr_rows : convert_linetab_lower(t, start - bias);
+	w->start = start;
+	w->size = size;
+	w->bias = bias;
+	w->have_prev = false;
+}
 
-		if (a - start >= size)
+/* The next row at a new address (*addr), or NULL; rows sharing an address are adjacent. */
+static const struct convert_line *walk_next(struct row_walk *w, uint64_t *addr)
+{
+	for (; w->i < w->t->nr_rows; w->i++) {
+		const struct convert_line *r = convert_linetab_row(w->t, w->i);
+		uint64_t a = convert_line_addr(w->t, r) + w->bias;
+
+		if (a - w->start >= w->size)
 			break;
-		if (r->end_seq || (have_prev && a == prev))
+		if (r->end_seq || (w->have_prev && a == w->prev))
 			continue;
-		have_prev = true;
-		prev = a;
-		ret = fn(a, data);
-		if (ret)
-			return ret;
+		w->have_prev = true;
+		w->prev = *addr = a;
+		w->i++;
+		return r;
 	}
-	return 0;
+	return NULL;
 }
 
 int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
@@ -961,15 +978,21 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	bool have_prev = false;
 	size_t nlines, i, lo, hi;
 
-	if (!st->dwarf)
-		return 0;
 	cubias = st->dwbias;
-	cudie = cu_of(st, start - cubias);
+	cudie = unit_of(st, start, &cl);
 	if (!cudie)
 		return 0;
-	cl = lines_of(st, (size_t)(cudie - st->cus));
-	if (cl)
-		return foreach_row(&cl->t, start, size, cubias, fn, data);
+	if (cl) {
+		struct row_walk w;
+		uint64_t a;
+		int ret;
+
+		walk_init(&w, &cl->t, start, size, cubias);
+		while (walk_next(&w, &a))
+			if ((ret = fn(a, data)))
+				return ret;
+		return 0;
+	}
 	if (dwarf_getsrclines(cudie, &lines, &nlines) != 0)
 		return 0;
 	/* libdw sorts a CU's rows by address: binary search the first one >= start */
@@ -1034,83 +1057,54 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 {
 	struct each_addr e = { st, fn, data };
 	struct convert_sym_frame frames[MAX_DEPTH];
+	const struct convert_line *r;
+	const struct fsym *fs = NULL;
+	struct row_walk w;
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias, pc;
 	struct cu_lines *l;
-	size_t cu, i;
-	uint64_t prev = 0;
-	bool have_prev = false;
-	const struct fsym *fs_prev = NULL;
-	int nfr = 0, ret;
+	uint64_t a;
+	int ret;
 
-	if (!st->dwarf)
-		return 0;
 	cubias = st->dwbias;
-	cudie = cu_of(st, start - cubias);
+	cudie = unit_of(st, start, &l);
 	if (!cudie)
 		return 0;
-	cu = (size_t)(cudie - st->cus);
-	l = lines_of(st, cu);
 	if (!l)
 		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
-	if (start < cubias)
-		return 0;
-	for (i = convert_linetab_lower(&l->t, start - cubias); i < l->t.nr_rows; i++) {
-		const struct convert_line *r = convert_linetab_row(&l->t, i);
-		uint64_t a = convert_line_addr(&l->t, r) + cubias;
-		const uint64_t *slot;
-		const struct fsym *fs;
+	walk_init(&w, &l->t, start, size, cubias);
+	while ((r = walk_next(&w, &a))) {
+		const uint64_t *slot = pgo_u64map_find(&st->cache, a);
 		struct convert_sym sym;
+		size_t j;
 
-		if (a - start >= size)
-			break;
-		if (r->end_seq || (have_prev && a == prev))
-			continue;
-		have_prev = true;
-		prev = a;
 		pc = a - cubias;
-		slot = pgo_u64map_find(&st->cache, a);
-		if ((slot && *slot) || cu_of(st, pc) != cudie) {
-			/* sampled (cached), or claimed by another unit's ranges: as lookup has it */
+		if (slot && *slot) {
+			/* sampled: resolved (and cached) already */
+			sym = sym_view(st, &st->results[*slot - 1]);
+		} else if (cu_of(st, pc) != cudie) {
+			/* claimed by another unit's ranges: as lookup has it */
 			sym = resolve_once(st, a);
-			ret = fn(&sym, data);
-			if (ret)
-				return ret;
-			continue;
-		}
-		/* rows come in address order: the chain changes only at a scope boundary */
-		nfr = frames_at(st, cudie, pc, frames);
-		memset(&sym, 0, sizeof(sym));
-		sym.sym_name = CONVERT_NO_NAME;
-		/* the previous row's symbol, while no other symbol starts in between */
-		if (!fs_prev || a < fs_prev->start ||
-		    (fs_prev + 1 < st->syms + st->nr_syms && a >= fs_prev[1].start) ||
-		    (fs_prev->size && a - fs_prev->start >= fs_prev->size))
-			fs_prev = sym_of(st, a);
-		fs = fs_prev;
-		if (fs) {
-			sym.sym_name = fs->name;
-			sym.sym_start = fs->start;
-			sym.sym_size = fs->size;
-		}
-		if (nfr) {
-			/* dwarf_getsrc_die's row: the last of those at pc (ends sort first) */
-			const struct convert_line *leaf = r, *next;
-			struct convert_sym_frame *f = &frames[nfr - 1];
-			size_t j = i;
+		} else {
+			/* rows come in address order: the chain changes only at a scope boundary */
+			int nfr = frames_at(st, cudie, pc, frames);
 
-			while (j + 1 < l->t.nr_rows && (next = convert_linetab_row(&l->t, j + 1))->off == r->off) {
-				leaf = next;
-				j++;
-			}
-			f->file = file_id(st, l, leaf->file);
-			f->line = leaf->line > 0 ? (uint32_t)leaf->line : 0;
-			f->discr = leaf->discr;
+			/* the previous row's symbol, while no other symbol starts in between */
+			if (!fs || a < fs->start || (fs + 1 < st->syms + st->nr_syms && a >= fs[1].start) ||
+			    (fs->size && a - fs->start >= fs->size))
+				fs = sym_of(st, a);
+			sym.sym_name = fs ? fs->name : CONVERT_NO_NAME;
+			sym.sym_start = fs ? fs->start : 0;
+			sym.sym_size = fs ? fs->size : 0;
+			/* dwarf_getsrc_die's row: the last of those at pc (ends sort first) */
+			for (j = w.i; j < l->t.nr_rows && convert_linetab_row(&l->t, j)->off == r->off; j++)
+				r = convert_linetab_row(&l->t, j);
+			if (nfr)
+				row_leaf(st, l, r, &frames[nfr - 1]);
+			sym.nr_frames = (uint32_t)nfr;
+			sym.frames = nfr ? frames : NULL;
 		}
-		sym.nr_frames = (uint32_t)nfr;
-		sym.frames = nfr ? frames : NULL;
-		ret = fn(&sym, data);
-		if (ret)
+		if ((ret = fn(&sym, data)))
 			return ret;
 	}
 	return 0;
