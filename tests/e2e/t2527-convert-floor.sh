@@ -5,7 +5,7 @@
 # samples or never ran; per function, the lines sampled once and twice estimate how many
 # ran unseen, and only a function whose zeros mostly ran gets them raised. floor.c:
 # dispatch() is an interpreter switch whose run reaches 2 of 13 cases (the other cases
-# never run: they keep 0 and gcc optimises them for size), spread() runs each of its 120
+# never run: they keep 0 and gcc optimises them for size), spread() runs each of its 480
 # cheap lines on every call (thin samples: its zeros are raised). gcc 12 scales a function's
 # block counts to its head count, so the head of a sampled function is raised too: spread()
 # is one block, and gcc gives it the head's count whatever its lines count.
@@ -33,7 +33,7 @@ test_expect_success 'setup: -O2 -g build' '
 
 for rec in $AFDO_RECORDERS; do
 	test_expect_success "$rec: never-run cases keep 0, sampled lines and thinly sampled spread() are raised" '
-		afdo_record '$rec' '$rec'.data ./floor 20000000 100000 &&
+		afdo_record '$rec' '$rec'.data ./floor 20000000 45000 &&
 		pgo convert --to autofdo --min-count 0 -i '$rec'.data -b floor -o '$rec'-raw.afdo &&
 		pgo convert --dump '$rec'-raw.afdo >'$rec'-raw.dump &&
 		pgo convert --to autofdo -i '$rec'.data -b floor -o '$rec'.afdo &&
