@@ -196,11 +196,13 @@ int cmd_collect(int argc, char **argv)
 			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
 	if (offcpu) {
 		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
-			 "%llu under --off-cpu-min, libc callers recovered %llu; lost: %llu user stacks, "
+			 "%llu under --off-cpu-min, libc callers recovered %llu, %llu closed without a switch-in; "
+			 "lost: %llu user stacks, "
 			 "%llu kernel stacks, %llu map-full, %llu no storage, %llu unfollowed forks%s",
 			 st.total_ns / 1e9, (unsigned long long)st.samples, (unsigned long long)st.k.switches,
 			 (unsigned long long)st.k.sampled_out, (unsigned long long)st.k.recorded,
 			 (unsigned long long)st.k.short_blocks, (unsigned long long)st.k.callers_found,
+			 (unsigned long long)st.k.switchins_unseen,
 			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
 			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
 			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");

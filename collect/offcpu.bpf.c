@@ -29,12 +29,14 @@ const volatile bool find_callers = true;
 const volatile __u64 min_block_ns = 0;
 const volatile __u32 sample_every = 1;
 const volatile __u32 kstack_skip = 0;
+const volatile bool hide_sleep_ends = false; /* tests: act as if sleeps' switch-ins went unreported */
 
 struct offcpu_counters counters[OFFCPU_MAX_CPUS];
 
-/* Switch-out state of one thread. */
+/* Switch-out state of one thread; ts is 0 while it runs. */
 struct switch_out {
 	__u64 ts;
+	__u64 run_ns;     /* its se.sum_exec_runtime at ts */
 	__u64 caller_ip;
 	__s32 ustack_id;
 	__s32 kstack_id;
@@ -237,81 +239,24 @@ static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
 	return OFFCPU_SLEEP;
 }
 
-static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, struct task_struct *prev,
-				       bool preempt, unsigned int prev_state, bool btf)
-{
-	struct switch_out *s, tmp = {};
-	__u32 tgid, tid;
-	long id;
-
-	/* a dying task's last switch-out never gets a switch-in */
-	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || (prev_state & TASK_DEAD))
-		return;
-	tgid = BPF_CORE_READ(prev, tgid);
-	if (!bpf_map_lookup_elem(&tgids, &tgid))
-		return;
-	c->switches++;
-	if (sample_every > 1 && bpf_get_prandom_u32() % sample_every) {
-		c->sampled_out++;
-		return;
-	}
-	tid = BPF_CORE_READ(prev, pid);
-	if (btf) {
-		s = bpf_task_storage_get(&task_starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	} else {
-		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_ANY);
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
-	}
-	if (!s) {
-		c->storage_failed++;
-		return;
-	}
-	s->ustack_id = -1;
-	s->kstack_id = -1;
-	s->caller_ip = 0;
-	if (user_stacks) {
-		id = get_stackid(ctx, BPF_F_USER_STACK);
-		if (id < 0)
-			c->ustack_dropped++;
-		s->ustack_id = id;
-		/* prev is current here; raw_tp gets its BTF pointer from the helper */
-		if (find_callers)
-			s->caller_ip = find_caller(btf ? prev : bpf_get_current_task_btf());
-	}
-	if (kernel_stacks) {
-		id = get_stackid(ctx, kstack_skip & BPF_F_SKIP_FIELD_MASK);
-		if (id < 0)
-			c->kstack_dropped++;
-		s->kstack_id = id;
-	}
-	s->state = classify(preempt, prev_state);
-	s->ts = bpf_ktime_get_ns();
-}
-
-static __always_inline void switch_in(struct offcpu_counters *c, struct task_struct *next, bool btf)
+/*
+ * Add one off-CPU interval of delta ns that ended at now, with the stacks and state of its
+ * switch-out s, to the aggregation map.
+ */
+static __always_inline void account(struct offcpu_counters *c, const struct switch_out *s, __u32 tgid,
+				    __u32 tid, __u64 delta, __u64 now)
 {
 	struct offcpu_val first, *v;
 	struct offcpu_key key = {};
-	struct switch_out *s;
-	__u64 now, delta, scaled;
-	__u32 tid, zero = 0;
+	__u64 scaled;
+	__u32 zero = 0;
 	void *agg;
 
-	tid = BPF_CORE_READ(next, pid);
-	if (btf)
-		s = bpf_task_storage_get(&task_starts, next, 0, 0);
-	else
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
-	if (!s || !s->ts)
-		return;
-	now = bpf_ktime_get_ns();
-	delta = now - s->ts;
-	s->ts = 0;
 	if (delta < min_block_ns) {
 		c->short_blocks++;
 		return;
 	}
-	key.tgid = BPF_CORE_READ(next, tgid);
+	key.tgid = tgid;
 	key.tid = tid;
 	key.ustack_id = s->ustack_id;
 	key.kstack_id = s->kstack_id;
@@ -346,6 +291,102 @@ static __always_inline void switch_in(struct offcpu_counters *c, struct task_str
 	__sync_fetch_and_add(&v->count, 1);
 	v->last_ns = now;
 	c->recorded++;
+}
+
+/*
+ * The kernel does not report every switch: on this project's VMs, perf's own sched_switch
+ * event misses now and then the switch from a host agent's thread back to ours, so a
+ * thread can run again without a switch-in. Its interval is then closed late, here, at
+ * its next switch-out or exit: the thread was off the CPU for the time since its switch-out
+ * less the time it ran since (se.sum_exec_runtime, which the scheduler brings up to date
+ * before every switch). Run time excludes stolen and interrupt time where the kernel
+ * accounts them, so the interval can come out a little long; without this it would be lost.
+ */
+static __always_inline void close_unseen(struct offcpu_counters *c, struct switch_out *s,
+					 struct task_struct *task, __u64 now)
+{
+	__u64 ran = BPF_CORE_READ(task, se.sum_exec_runtime) - s->run_ns, gone = now - s->ts;
+
+	c->switchins_unseen++;
+	account(c, s, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid), ran < gone ? gone - ran : 0, now);
+	s->ts = 0;
+}
+
+static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, struct task_struct *prev,
+				       bool preempt, unsigned int prev_state, bool btf)
+{
+	struct switch_out *s, tmp = {};
+	__u32 tgid, tid;
+	long id;
+
+	/* a dying task's last switch-out never gets a switch-in */
+	if ((BPF_CORE_READ(prev, flags) & PF_KTHREAD) || (prev_state & TASK_DEAD))
+		return;
+	tgid = BPF_CORE_READ(prev, tgid);
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return;
+	c->switches++;
+	tid = BPF_CORE_READ(prev, pid);
+	if (btf)
+		s = bpf_task_storage_get(&task_starts, prev, 0, 0);
+	else
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	/* still off the CPU as far as we know: its switch-in went unreported */
+	if (s && s->ts)
+		close_unseen(c, s, prev, bpf_ktime_get_ns());
+	if (sample_every > 1 && bpf_get_prandom_u32() % sample_every) {
+		c->sampled_out++;
+		return;
+	}
+	if (!s && btf) {
+		s = bpf_task_storage_get(&task_starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	} else if (!s) {
+		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	}
+	if (!s) {
+		c->storage_failed++;
+		return;
+	}
+	s->ustack_id = -1;
+	s->kstack_id = -1;
+	s->caller_ip = 0;
+	if (user_stacks) {
+		id = get_stackid(ctx, BPF_F_USER_STACK);
+		if (id < 0)
+			c->ustack_dropped++;
+		s->ustack_id = id;
+		/* prev is current here; raw_tp gets its BTF pointer from the helper */
+		if (find_callers)
+			s->caller_ip = find_caller(btf ? prev : bpf_get_current_task_btf());
+	}
+	if (kernel_stacks) {
+		id = get_stackid(ctx, kstack_skip & BPF_F_SKIP_FIELD_MASK);
+		if (id < 0)
+			c->kstack_dropped++;
+		s->kstack_id = id;
+	}
+	s->state = classify(preempt, prev_state);
+	s->run_ns = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	s->ts = bpf_ktime_get_ns();
+}
+
+static __always_inline void switch_in(struct offcpu_counters *c, struct task_struct *next, bool btf)
+{
+	struct switch_out *s;
+	__u32 tid;
+	__u64 now;
+
+	tid = BPF_CORE_READ(next, pid);
+	if (btf)
+		s = bpf_task_storage_get(&task_starts, next, 0, 0);
+	else
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	if (!s || !s->ts || (hide_sleep_ends && s->state == OFFCPU_SLEEP))
+		return;
+	now = bpf_ktime_get_ns();
+	account(c, s, BPF_CORE_READ(next, tgid), tid, now - s->ts, now);
+	s->ts = 0;
 }
 
 static __always_inline int on_switch(void *ctx, bool preempt, struct task_struct *prev,
@@ -411,6 +452,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 	s->kstack_id = -1;
 	s->caller_ip = 0;
 	s->state = OFFCPU_RUNNABLE;
+	s->run_ns = BPF_CORE_READ(child, se.sum_exec_runtime);
 	s->ts = bpf_ktime_get_ns();
 	return 0;
 }
@@ -428,17 +470,29 @@ int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *chi
 }
 
 /*
- * The last thread of a followed process exits: stop following its tgid (so a reused pid is
- * not followed by mistake, and the map does not fill up on fork-heavy benchmarks). In the
- * raw_tp variant, drop the thread's pid-keyed switch-out slot (task storage frees itself).
- * signal->live is decremented before this tracepoint fires (kernel/exit.c do_exit()).
+ * A followed thread exits. If its last switch-in went unreported, close that interval now
+ * (its run time is as of the scheduler's last update, up to a tick old: the interval can
+ * come out that much long). When the last thread of a process exits, stop following its
+ * tgid (so a reused pid is not followed by mistake, and the map does not fill up on
+ * fork-heavy benchmarks). In the raw_tp variant, drop the thread's pid-keyed switch-out
+ * slot (task storage frees itself). signal->live is decremented before this tracepoint
+ * fires (kernel/exit.c do_exit()).
  */
 static __always_inline int on_exit(struct task_struct *task, bool btf)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+	struct offcpu_counters *c;
+	struct switch_out *s;
 
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
 		return 0;
+	if (btf)
+		s = bpf_task_storage_get(&task_starts, task, 0, 0);
+	else
+		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	c = cpu_counters();
+	if (s && s->ts && c)
+		close_unseen(c, s, task, bpf_ktime_get_ns());
 	if (!btf)
 		bpf_map_delete_elem(&pid_starts, &tid);
 	if (BPF_CORE_READ(task, signal, live.counter) == 0)

@@ -82,6 +82,7 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	skel->rodata->kernel_stacks = !!opts->kernel_stacks;
 	skel->rodata->find_callers = !!opts->find_callers;
 	skel->rodata->min_block_ns = opts->min_block_ns;
+	skel->rodata->hide_sleep_ends = !!opts->hide_sleep_ends;
 	skel->rodata->sample_every = opts->sample_every > 1 ? opts->sample_every : 1;
 	skel->rodata->kstack_skip = raw_tp ? KSTACK_SKIP_RAW : KSTACK_SKIP_BTF;
 	bpf_map__set_max_entries(skel->maps.stacks, opts->max_stacks ? opts->max_stacks : 16384);
@@ -269,6 +270,7 @@ void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_off
 		st->k.storage_failed += c[i].storage_failed;
 		st->k.tgid_full += c[i].tgid_full;
 		st->k.callers_found += c[i].callers_found;
+		st->k.switchins_unseen += c[i].switchins_unseen;
 	}
 	info_len = sizeof(info);
 	memset(&info, 0, sizeof(info));

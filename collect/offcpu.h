@@ -57,6 +57,7 @@ struct offcpu_counters {
 	__u64 storage_failed;  /* no task storage for a switched-out thread */
 	__u64 tgid_full;       /* a forked process could not be added to the followed set */
 	__u64 callers_found;   /* intervals whose libc caller was recovered from the stack */
+	__u64 switchins_unseen; /* intervals closed without the kernel reporting their switch-in */
 };
 
 #define OFFCPU_MAX_CPUS 512
@@ -135,6 +136,8 @@ struct collect_offcpu_opts {
 	int kernel_stacks;       /* walk the kernel stack too: the dominant cost, about 2.5 us */
 	int find_callers;        /* recover the caller of frame-pointer-less libc calls */
 	int force_raw_tp;        /* use the raw_tp fallback even where tp_btf works (tests) */
+	int hide_sleep_ends;     /* ignore switch-ins that end a sleep, as the kernel sometimes
+				    does not report one (tests) */
 	uint64_t min_block_ns;   /* shorter intervals are counted, not aggregated */
 	uint32_t sample_every;   /* follow 1 switch-out in N (totals scaled by N); 0 or 1 = all */
 	uint32_t max_stacks;     /* stack map entries (0 = 16384) */

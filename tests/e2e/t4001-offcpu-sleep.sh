@@ -23,7 +23,7 @@ test_expect_success BPF,PERF 'perf script shows wait_for_io as the caller of clo
 test_expect_success BPF,PERF 'the wait is the 8 x 50 ms asked for, filed under wait_for_io' '
 	waited=$(sum_matching ";wait_for_io;" <off) &&
 	echo "waited $waited ns" &&
-	test "$waited" -ge 400000000 &&
+	{ test "$waited" -ge 400000000 || { cat err off; false; }; } &&
 	test "$waited" -lt 4000000000
 '
 

@@ -54,7 +54,8 @@ test_expect_success BPF '--off-cpu-sample 0 is rejected' '
 test_expect_success BPF,PERF 'child processes are followed (fork tracepoint)' '
 	pgo collect --off-cpu -o f.data -- sh -c "\"$H\" 2 30; \"$H\" 2 30" >out 2>err &&
 	perf_stacks f.data offcpu-time >off &&
-	test "$(sum_matching ";wait_for_io;" <off)" -ge 100000000
+	waited=$(sum_matching ";wait_for_io;" <off) && echo "waited $waited ns" &&
+	{ test "$waited" -ge 100000000 || { cat err off; false; }; }
 '
 
 # pgo gate record/check collect with pgo collect's off-CPU options (collect/offcpuopts.c)
