@@ -38,6 +38,9 @@ static uint64_t rd_uleb(struct cur *c)
 	uint64_t v = 0;
 	unsigned shift = 0;
 
+	if (c->p < c->end && !(*c->p & 0x80))   /* one byte: most operands */
+		return *c->p++;
+
 	while (!c->bad) {
 		uint8_t b;
 
@@ -402,7 +405,9 @@ static int grow_rows(struct convert_linetab *t)
 	size_t n = t->alloc_rows ? 2 * t->alloc_rows : 1024;
 	struct convert_line *r;
 
-	if (n > SIZE_MAX / sizeof(*r) || !(r = realloc(t->rows, n * sizeof(*r))))
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
+	if (n <= t->alloc_rows || !(r = realloc(t->rows, n * sizeof(*r))))
 		return -1;
 	t->rows = r;
 	t->alloc_rows = n;
@@ -413,19 +418,19 @@ static int grow_rows(struct convert_linetab *t)
 static inline int emit(struct convert_linetab *t, const struct state *st, int end_seq)
 {
 	struct convert_line *r;
-	int64_t off;
+	uint64_t d;
+	int32_t off;
 
 	if (!t->nr_rows)
 		t->base = st->addr;
-	/* without wrapping around 0: offsets must order as addresses do */
-	if (st->addr >= t->base)
-		off = st->addr - t->base <= INT32_MAX ? (int64_t)(st->addr - t->base) : INT64_MAX;
-	else
-		off = t->base - st->addr <= (uint64_t)INT32_MAX + 1 ? -(int64_t)(t->base - st->addr) : INT64_MIN;
-	if (st->line < INT32_MIN || st->line > INT32_MAX || st->column > 0xffff || st->is_stmt > 1 ||
-	    st->op_index > 0xff || st->isa > 0xff || st->discr > 0xffffff ||
-	    off < INT32_MIN || off > INT32_MAX || t->nr_rows >= UINT32_MAX)
+	/* the offset from base fits int32 without wrapping around 0: offsets order as addresses do */
+	d = st->addr - t->base;
+	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
+	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL ||
+	    ((st->column >> 16) | (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8) |
+	     (st->discr >> 24)))
 		return -1;
+	off = (int32_t)(uint32_t)d;
 	if (t->nr_rows == t->alloc_rows && grow_rows(t) < 0)
 		return -1;
 	r = &t->rows[t->nr_rows];
@@ -440,24 +445,60 @@ static inline int emit(struct convert_linetab *t, const struct state *st, int en
 	return 0;
 }
 
-/* The line program (DWARF 5 section 6.2.5), opcode by opcode. */
+/* Operands of standard opcode op as DWARF defines them (libdw reads them so). */
+static unsigned std_operands(unsigned op)
+{
+	return op == DW_LNS_copy || op == DW_LNS_negate_stmt || op == DW_LNS_set_basic_block ||
+	       op == DW_LNS_const_add_pc || op == DW_LNS_set_prologue_end ||
+	       op == DW_LNS_set_epilogue_begin ? 0 : 1;
+}
+
+/*
+ * The line program (DWARF 5 section 6.2.5), opcode by opcode. A standard opcode whose
+ * operand count in the header is not DWARF's makes the unit libdw's, as a line_range of 0
+ * does once a special opcode needs it. Where an instruction has one operation (max_ops 1:
+ * every target but VLIW ones), a special opcode's line and address steps come from a
+ * table made once, without a division per row.
+ */
 static int run_program(struct cur *c, const struct hdr *h, struct convert_linetab *t)
 {
+	int32_t dline[256];
+	uint32_t daddr[256];
+	uint32_t std_ok = 0;          /* bit op: standard opcode op has DWARF's operand count */
 	struct state st;
+	unsigned op;
 
+	for (op = 1; op < h->opcode_base && op <= DW_LNS_set_isa; op++)
+		if (h->std_len[op] == std_operands(op))
+			std_ok |= 1u << op;
+	for (op = h->opcode_base; op < 256 && h->line_range; op++) {
+		unsigned adj = op - h->opcode_base;
+
+		dline[op] = h->line_base + (int)(adj % h->line_range);
+		daddr[op] = h->min_inst_len * (adj / h->line_range);
+	}
+	/* a row takes a byte at least; gcc and clang write about 3.5 bytes a row */
+	if ((size_t)(h->unit_end - h->prog) / 3 > 1024) {
+		size_t n = (size_t)(h->unit_end - h->prog) / 3;
+
+		t->rows = malloc((n < UINT32_MAX ? n : UINT32_MAX) * sizeof(*t->rows));
+		if (!t->rows)
+			return -1;
+		t->alloc_rows = n < UINT32_MAX ? n : UINT32_MAX;
+	}
 	reset(&st, h);
 	c->p = h->prog;
 	c->end = h->unit_end;
 	while (c->p < c->end) {
-		unsigned op = *c->p++;
-
+		op = *c->p++;
 		if (op >= h->opcode_base) {
-			unsigned adj = op - h->opcode_base;
-
 			if (!h->line_range)
 				return -1;
-			st.line += h->line_base + (int)(adj % h->line_range);
-			advance(&st, h, adj / h->line_range);
+			st.line += dline[op];
+			if (h->max_ops == 1)
+				st.addr += daddr[op];
+			else
+				advance(&st, h, (op - h->opcode_base) / h->line_range);
 			if (emit(t, &st, 0) < 0)
 				return -1;
 			st.discr = 0;
@@ -496,11 +537,7 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 				break;
 			}
 		} else if (op <= DW_LNS_set_isa) {
-			unsigned want = op == DW_LNS_copy || op == DW_LNS_negate_stmt ||
-					op == DW_LNS_set_basic_block || op == DW_LNS_const_add_pc ||
-					op == DW_LNS_set_prologue_end || op == DW_LNS_set_epilogue_begin ? 0 : 1;
-
-			if (h->std_len[op] != want)
+			if (!(std_ok & 1u << op))
 				return -1;
 			switch (op) {
 			case DW_LNS_copy:
