@@ -32,7 +32,8 @@ LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
-              libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev bpftool linux-perf git
+              libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
+              bpftool linux-perf git
 DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
@@ -45,6 +46,16 @@ PGO_CFLAGS := -std=gnu11 -g -O2 $(WARN) -fno-common -D_GNU_SOURCE -DPGO_VERSION=
               -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
               $(if $(LIBGIT2_SONAME),-DGATE_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') $(CFLAGS)
 LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread -ldl
+# bin/pgo links these libraries statically (libc and libm stay shared): 11 fewer shared
+# objects to map and relocate at every start, 1.20 -> 0.54 ms of CPU for pgo --version,
+# a fifth of converting a short recording. STATIC=0 links them shared.
+STATIC     ?= 1
+PKG_LIBS_STATIC = $(filter-out -lm -lpthread -pthread,$(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null))
+ifeq ($(STATIC),1)
+BIN_LDLIBS := -Wl,-Bstatic $(PKG_LIBS_STATIC) -lz -Wl,-Bdynamic -lm -lpthread -ldl
+else
+BIN_LDLIBS := $(LDLIBS)
+endif
 ifdef DEVELOPER
 PGO_CFLAGS += -Werror
 endif
@@ -113,7 +124,7 @@ deps:
 $(BIN)/pgo: $(CMD_OBJS) $(LIBPGO)
 	$(call msg,LINK,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBPGO) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJS) $(LIBPGO) $(BIN_LDLIBS)
 
 $(addprefix $(BIN)/,$(ALIASES)): $(BIN)/pgo
 	$(Q)ln -sf pgo $@
