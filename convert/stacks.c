@@ -104,6 +104,23 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 	return push(b, pgo_strtab_str(bracket, id), dso, NULL, 0, 0, 0, own);
 }
 
+/*
+ * Is leaf (the frames of pool frame 1 of sr) the __schedule above an off-CPU stack's
+ * state frame? The collector drops the tracing machinery's frames at the top of a
+ * switch-out's kernel stack by count, but there is one frame more (the tracepoint's
+ * iterator) while another probe shares sched_switch, as perf record -e sched:sched_switch
+ * does: __schedule is the kernel leaf then, and not otherwise. Dropping it makes a wait
+ * look the same whatever else traces the machine; it ends at __schedule's caller
+ * (schedule, preempt_schedule_irq, ...) either way.
+ */
+static int is_switch_leaf(const struct convert_profile *p, const struct stack_rec *sr,
+			  const struct frame_buf *leaf)
+{
+	return sr->nr >= 3 && p->frames[sr->first].dso == DSO_STATE &&
+	       p->frames[sr->first + 1].dso == DSO_KERNEL && leaf->nr == 1 &&
+	       !strcmp(leaf->f[0].name, "__schedule_[k]");
+}
+
 static int cmp_run(const void *a, const void *b, void *arg)
 {
 	const struct stack_rec *s = arg;
@@ -142,6 +159,8 @@ int convert_stacks_foreach(struct convert_profile *p, convert_stack_fn fn, void 
 				ret = -1;
 				break;
 			}
+			if (k == 1 && is_switch_leaf(p, sr, &leaf))
+				continue;
 			if (PGO_ALLOC_GROW(b.f, b.nr + leaf.nr, b.alloc) < 0) {
 				ret = -1;
 				break;
