@@ -29,7 +29,8 @@ const volatile bool find_callers = true;
 const volatile __u64 min_block_ns = 0;
 const volatile __u32 sample_every = 1;
 const volatile __u32 kstack_skip = 0;
-const volatile bool hide_sleep_ends = false; /* tests: act as if sleeps' switch-ins went unreported */
+/* tests: act as if the switch-ins that end sleeps went unreported */
+const volatile bool hide_sleep_ends = false;
 
 struct offcpu_counters counters[OFFCPU_MAX_CPUS];
 
@@ -243,8 +244,8 @@ static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
  * Add one off-CPU interval of delta ns that ended at now, with the stacks and state of its
  * switch-out s, to the aggregation map.
  */
-static __always_inline void account(struct offcpu_counters *c, const struct switch_out *s, __u32 tgid,
-				    __u32 tid, __u64 delta, __u64 now)
+static __always_inline void account(struct offcpu_counters *c, const struct switch_out *s,
+				    __u32 tgid, __u32 tid, __u64 delta, __u64 now)
 {
 	struct offcpu_val first, *v;
 	struct offcpu_key key = {};
@@ -295,7 +296,7 @@ static __always_inline void account(struct offcpu_counters *c, const struct swit
 
 /*
  * The kernel does not report every switch: on this project's VMs, perf's own sched_switch
- * event misses now and then the switch from a host agent's thread back to ours, so a
+ * event misses now and then the switch from a VM agent's thread back to ours, so a
  * thread can run again without a switch-in. Its interval is then closed late, here, at
  * its next switch-out or exit: the thread was off the CPU for the time since its switch-out
  * less the time it ran since (se.sum_exec_runtime, which the scheduler brings up to date
@@ -306,9 +307,10 @@ static __always_inline void close_unseen(struct offcpu_counters *c, struct switc
 					 struct task_struct *task, __u64 now)
 {
 	__u64 ran = BPF_CORE_READ(task, se.sum_exec_runtime) - s->run_ns, gone = now - s->ts;
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
 
 	c->switchins_unseen++;
-	account(c, s, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid), ran < gone ? gone - ran : 0, now);
+	account(c, s, tgid, tid, ran < gone ? gone - ran : 0, now);
 	s->ts = 0;
 }
 
