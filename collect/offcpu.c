@@ -23,8 +23,10 @@
 
 /*
  * Frames at the top of a kernel stack taken in the sched_switch tracepoint that belong to
- * the BPF machinery, not to the task (bpf_prog, the trampoline or bpf_trace_run, the
- * tracepoint iterator). Skipped so that the leaf is __schedule.
+ * the BPF machinery, not to the task (bpf_prog, bpf_trace_run, and the tracepoint iterator
+ * while another probe shares the tracepoint). Three of them are skipped: the leaf is then
+ * schedule (__schedule skipped too) with this probe alone, and __schedule with another
+ * one; pgo convert drops that __schedule (convert/stacks.c).
  */
 #define KSTACK_SKIP_BTF 3
 #define KSTACK_SKIP_RAW 3
