@@ -241,6 +241,23 @@ static __always_inline __u32 classify(bool preempt, unsigned int prev_state)
 }
 
 /*
+ * The switch-out slot of task (thread id tid), or NULL; create: make a zeroed one where
+ * there is none. tp_btf keeps it in task storage, raw_tp in the pid-keyed map.
+ */
+static __always_inline struct switch_out *slot_of(struct task_struct *task, __u32 tid, bool btf,
+						  bool create)
+{
+	struct switch_out zero = {};
+
+	if (btf)
+		return bpf_task_storage_get(&task_starts, task, 0,
+					    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (create)
+		bpf_map_update_elem(&pid_starts, &tid, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&pid_starts, &tid);
+}
+
+/*
  * Add one off-CPU interval of delta ns that ended at now, with the stacks and state of its
  * switch-out s, to the aggregation map.
  */
@@ -317,7 +334,7 @@ static __always_inline void close_unseen(struct offcpu_counters *c, struct switc
 static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, struct task_struct *prev,
 				       bool preempt, unsigned int prev_state, bool btf)
 {
-	struct switch_out *s, tmp = {};
+	struct switch_out *s;
 	__u32 tgid, tid;
 	long id;
 
@@ -329,10 +346,7 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 		return;
 	c->switches++;
 	tid = BPF_CORE_READ(prev, pid);
-	if (btf)
-		s = bpf_task_storage_get(&task_starts, prev, 0, 0);
-	else
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	s = slot_of(prev, tid, btf, false);
 	/* still off the CPU as far as we know: its switch-in went unreported */
 	if (s && s->ts)
 		close_unseen(c, s, prev, bpf_ktime_get_ns());
@@ -340,12 +354,8 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 		c->sampled_out++;
 		return;
 	}
-	if (!s && btf) {
-		s = bpf_task_storage_get(&task_starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	} else if (!s) {
-		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_NOEXIST);
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
-	}
+	if (!s)
+		s = slot_of(prev, tid, btf, true);
 	if (!s) {
 		c->storage_failed++;
 		return;
@@ -380,10 +390,7 @@ static __always_inline void switch_in(struct offcpu_counters *c, struct task_str
 	__u64 now;
 
 	tid = BPF_CORE_READ(next, pid);
-	if (btf)
-		s = bpf_task_storage_get(&task_starts, next, 0, 0);
-	else
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	s = slot_of(next, tid, btf, false);
 	if (!s || !s->ts || (hide_sleep_ends && s->state == OFFCPU_SLEEP))
 		return;
 	now = bpf_ktime_get_ns();
@@ -427,7 +434,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
 	__u32 tid = BPF_CORE_READ(child, pid);
-	struct switch_out *s, tmp = {};
+	struct switch_out *s;
 	struct offcpu_counters *c;
 	__u8 one = 1;
 
@@ -440,12 +447,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 		c->tgid_full++;
 		return 0;
 	}
-	if (btf) {
-		s = bpf_task_storage_get(&task_starts, child, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	} else {
-		bpf_map_update_elem(&pid_starts, &tid, &tmp, BPF_ANY);
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
-	}
+	s = slot_of(child, tid, btf, true);
 	if (!s) {
 		c->storage_failed++;
 		return 0;
@@ -488,10 +490,7 @@ static __always_inline int on_exit(struct task_struct *task, bool btf)
 
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
 		return 0;
-	if (btf)
-		s = bpf_task_storage_get(&task_starts, task, 0, 0);
-	else
-		s = bpf_map_lookup_elem(&pid_starts, &tid);
+	s = slot_of(task, tid, btf, false);
 	c = cpu_counters();
 	if (s && s->ts && c)
 		close_unseen(c, s, task, bpf_ktime_get_ns());

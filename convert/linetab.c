@@ -399,10 +399,9 @@ static void advance(struct state *st, const struct hdr *h, unsigned adv)
 	st->op_index = (st->op_index + adv) % h->max_ops;
 }
 
-/* Double the row array (not zeroed: every row is written before it is read). */
-static int grow_rows(struct convert_linetab *t)
+/* Room for n rows, at most UINT32_MAX (not zeroed: each row is written before it is read). */
+static int reserve_rows(struct convert_linetab *t, size_t n)
 {
-	size_t n = t->alloc_rows ? 2 * t->alloc_rows : 1024;
 	struct convert_line *r;
 
 	if (n > UINT32_MAX)
@@ -423,7 +422,7 @@ static inline int emit(struct convert_linetab *t, const struct state *st, int en
 
 	if (!t->nr_rows)
 		t->base = st->addr;
-	/* the offset from base fits int32 without wrapping around 0: offsets order as addresses do */
+	/* the offset from base fits int32, not wrapping around 0: offsets order as addresses do */
 	d = st->addr - t->base;
 	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
 	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL ||
@@ -431,7 +430,8 @@ static inline int emit(struct convert_linetab *t, const struct state *st, int en
 	     (st->discr >> 24)))
 		return -1;
 	off = (int32_t)(uint32_t)d;
-	if (t->nr_rows == t->alloc_rows && grow_rows(t) < 0)
+	if (t->nr_rows == t->alloc_rows &&
+	    reserve_rows(t, t->alloc_rows ? 2 * t->alloc_rows : 1024) < 0)
 		return -1;
 	r = &t->rows[t->nr_rows];
 	if (t->nr_rows && (r[-1].off > off || (r[-1].off == off && end_seq && !r[-1].end_seq)))
@@ -478,14 +478,9 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 		daddr[op] = h->min_inst_len * (adj / h->line_range);
 	}
 	/* a row takes a byte at least; gcc and clang write about 3.5 bytes a row */
-	if ((size_t)(h->unit_end - h->prog) / 3 > 1024) {
-		size_t n = (size_t)(h->unit_end - h->prog) / 3;
-
-		t->rows = malloc((n < UINT32_MAX ? n : UINT32_MAX) * sizeof(*t->rows));
-		if (!t->rows)
-			return -1;
-		t->alloc_rows = n < UINT32_MAX ? n : UINT32_MAX;
-	}
+	if ((size_t)(h->unit_end - h->prog) / 3 > 1024 &&
+	    reserve_rows(t, (size_t)(h->unit_end - h->prog) / 3) < 0)
+		return -1;
 	reset(&st, h);
 	c->p = h->prog;
 	c->end = h->unit_end;
