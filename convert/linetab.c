@@ -413,15 +413,87 @@ static int reserve_rows(struct convert_linetab *t, size_t n)
 	return 0;
 }
 
-/* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
-static inline int emit(struct convert_linetab *t, const struct state *st, int end_seq)
+static inline int store(struct convert_linetab *t, const struct convert_line *row)
 {
 	struct convert_line *r;
-	uint64_t d;
-	int32_t off;
 
-	if (!t->nr_rows)
+	if (t->nr_rows == t->alloc_rows &&
+	    reserve_rows(t, t->alloc_rows ? 2 * t->alloc_rows : 1024) < 0)
+		return -1;
+	r = &t->rows[t->nr_rows];
+	if (t->nr_rows && (r[-1].off > row->off ||
+			   (r[-1].off == row->off && row->end_seq && !r[-1].end_seq)))
+		t->out_of_order = 1;
+	*r = *row;
+	t->nr_rows++;
+	return 0;
+}
+
+/* The first range of k's that ends above addr: k itself while addresses only grow. */
+static size_t range_above(const struct convert_linekeep *k, size_t from, uint64_t addr)
+{
+	size_t lo = from, hi = k->n;
+
+	if (lo < hi && k->r[lo].hi > addr)
+		return lo;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->r[mid].hi > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * A partial table's row (convert_linetab_read): the row held before it is kept if an
+ * address of a range lies in [held, max(addr, held + 1)), where it is the row libdw finds;
+ * the row itself is held until the next one. Sequence ends are all kept (one a section).
+ */
+static int keep_row(struct convert_linetab *t, const struct convert_line *row, uint64_t addr)
+{
+	struct convert_linekeep *k = &t->keep;
+
+	if (k->have_held) {
+		uint64_t to = addr > k->held_addr ? addr : k->held_addr + 1;
+
+		if (addr < k->held_addr) {
+			k->failed = 1;             /* backwards inside a sequence */
+			return 0;
+		}
+		k->k = range_above(k, k->k, k->held_addr);
+		/* a row where its sequence ends sorts after the end: it reaches the next row of all */
+		if (((k->k < k->n && k->r[k->k].lo < to) || (row->end_seq && addr == k->held_addr)) &&
+		    store(t, &k->held) < 0)
+			return -1;
+	} else {
+		k->k = range_above(k, 0, addr);
+	}
+	if (row->end_seq) {
+		/* every end: with sequences that overlap, an end may be what libdw finds */
+		k->have_held = 0;
+		return store(t, row);
+	}
+	k->held = *row;
+	k->held_addr = addr;
+	k->have_held = 1;
+	k->k = range_above(k, k->k, addr);
+	k->next_lo = k->k < k->n ? k->r[k->k].lo : UINT64_MAX;
+	return 0;
+}
+
+/* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
+static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, const struct state *st, int end_seq)
+{
+	struct convert_line row;
+	uint64_t d;
+
+	if (!t->based) {
 		t->base = st->addr;
+		t->based = 1;
+	}
 	/* the offset from base fits int32, not wrapping around 0: offsets order as addresses do */
 	d = st->addr - t->base;
 	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
@@ -429,20 +501,21 @@ static inline int emit(struct convert_linetab *t, const struct state *st, int en
 	    ((st->column >> 16) | (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8) |
 	     (st->discr >> 24)))
 		return -1;
-	off = (int32_t)(uint32_t)d;
-	if (t->nr_rows == t->alloc_rows &&
-	    reserve_rows(t, t->alloc_rows ? 2 * t->alloc_rows : 1024) < 0)
-		return -1;
-	r = &t->rows[t->nr_rows];
-	if (t->nr_rows && (r[-1].off > off || (r[-1].off == off && end_seq && !r[-1].end_seq)))
-		t->out_of_order = 1;
-	r->off = (int32_t)off;
-	r->line = (int32_t)st->line;
-	r->file = st->file;
-	r->discr = (uint32_t)st->discr;
-	r->end_seq = end_seq;
-	t->nr_rows++;
-	return 0;
+	row.off = (int32_t)(uint32_t)d;
+	row.line = (int32_t)st->line;
+	row.file = st->file;
+	row.discr = (uint32_t)st->discr;
+	row.end_seq = (uint32_t)end_seq;
+	if (!t->keep.r)
+		return store(t, &row);
+	/* most rows: the next range starts past this one, so the row held before is dropped */
+	if (st->addr < t->keep.next_lo && st->addr >= t->keep.held_addr && t->keep.have_held &&
+	    !end_seq) {
+		t->keep.held = row;
+		t->keep.held_addr = st->addr;
+		return 0;
+	}
+	return keep_row(t, &row, st->addr);
 }
 
 /* Operands of standard opcode op as DWARF defines them (libdw reads them so). */
@@ -698,7 +771,8 @@ static int sort_rows(struct convert_linetab *t)
 }
 
 int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
-			  unsigned addr_size, const char *comp_dir)
+			  unsigned addr_size, const char *comp_dir,
+			  const struct convert_linerange *keep, size_t nr_keep)
 {
 	const char **dirs = NULL;
 	struct cur c;
@@ -721,7 +795,20 @@ int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs
 		goto fail;
 	free(dirs);
 	dirs = NULL;
-	if (run_program(&c, &h, t) < 0 || sort_rows(t) < 0)
+	t->keep.r = nr_keep ? keep : NULL;
+	t->keep.n = nr_keep;
+	if (run_program(&c, &h, t) < 0)
+		goto fail;
+	if (t->keep.r) {
+		/* an unended last sequence is libdw's to end: which row that is needs them all */
+		if (t->keep.failed || t->keep.have_held) {
+			convert_linetab_release(t);
+			return convert_linetab_parse(t, s, off, addr_size, comp_dir, NULL, 0);
+		}
+		memset(&t->keep, 0, sizeof(t->keep));
+		t->partial = 1;
+	}
+	if (sort_rows(t) < 0)
 		goto fail;
 	/* libdw marks the last row as a sequence end even where a compiler forgot */
 	if (t->nr_rows) {
@@ -737,7 +824,7 @@ fail:
 }
 
 int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
-			 Dwarf_Die *cudie)
+			 Dwarf_Die *cudie, const struct convert_linerange *keep, size_t nr_keep)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word off;
@@ -749,7 +836,8 @@ int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs 
 	    !dwarf_diecu(cudie, &cu, &addr_size, NULL))
 		return -1;
 	return convert_linetab_parse(t, s, off, addr_size,
-				     dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)));
+				     dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)), keep,
+				     nr_keep);
 }
 
 /* The sequence (in address order) holding the index-th row. */

@@ -49,8 +49,26 @@ struct convert_lineseq {
 	size_t before;      /* rows of the sequences before it in address order */
 };
 
+/* An address range [lo, hi) whose lookups a table must answer (see convert_linetab_read). */
+struct convert_linerange {
+	uint64_t lo, hi;
+};
+
+/* Where a partial table is reading: the row read last, not yet kept or dropped. */
+struct convert_linekeep {
+	const struct convert_linerange *r; /* sorted, disjoint */
+	size_t n, k;                 /* k: the first range ending above the held row */
+	uint64_t next_lo;            /* where range k starts (UINT64_MAX: none left) */
+	struct convert_line held;
+	uint64_t held_addr;
+	int have_held, failed;
+};
+
 struct convert_linetab {
 	uint64_t base;               /* the first row's address */
+	int based;                   /* base is set */
+	int partial;                 /* only the rows the ranges asked for were kept */
+	struct convert_linekeep keep; /* while reading a partial table */
 	struct convert_line *rows;   /* as read; in libdw's order through seqs */
 	size_t nr_rows, alloc_rows;
 	struct convert_lineseq *seqs; /* by address; disjoint */
@@ -66,14 +84,26 @@ struct convert_linetab {
  * Read cudie's line table. Returns 0, or -1 if the unit has none or this reader cannot
  * give libdw's result for it (no report: the caller falls back to libdw). t is released
  * on failure.
+ *
+ * With nr_keep ranges (sorted, disjoint, unit addresses), the whole line program is still
+ * run and checked, but only the rows that answer questions about addresses inside them
+ * are kept, and t->partial is set: a row is kept if an address of a range lies between it
+ * and the next row of its sequence, and every sequence's end. Then
+ * convert_linetab_find(pc), convert_linetab_lower(addr) and the rows from there up to a
+ * range's end are libdw's for any pc and addr inside a range; elsewhere they are not, and
+ * the caller must read the table whole. A unit whose rows go backwards inside a sequence,
+ * or whose last sequence has no end, is read whole (t->partial is 0): there the next row
+ * read is not the next by address. sqlite3's one 8 MB unit has 208084 rows; a short
+ * recording asks about a few thousand of them.
  */
 int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
-			 Dwarf_Die *cudie);
+			 Dwarf_Die *cudie, const struct convert_linerange *keep, size_t nr_keep);
 
 /* The same from the unit's fields: its .debug_line offset, address size and DW_AT_comp_dir
  * (NULL if none). */
 int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
-			  unsigned addr_size, const char *comp_dir);
+			  unsigned addr_size, const char *comp_dir,
+			  const struct convert_linerange *keep, size_t nr_keep);
 
 static inline uint64_t convert_line_addr(const struct convert_linetab *t, const struct convert_line *r)
 {

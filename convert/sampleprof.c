@@ -1011,6 +1011,46 @@ out:
 	return err;
 }
 
+static void want_pairs(const struct pairmap *m, uint64_t *v, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++) {
+		/* a call edge's a is a return address: its caller is looked up at a - 1 */
+		v[(*n)++] = m->e[i].a;
+		v[(*n)++] = m->e[i].a - (m->e[i].a > 0);
+		v[(*n)++] = m->e[i].b;
+	}
+}
+
+/*
+ * Tell the symbolizer which functions will be looked up: every sampled address and both
+ * ends of every branch, range and call edge. A one-unit program (sqlite3) then keeps the
+ * line-table rows of those functions only (convert_symtab_want).
+ */
+static int want_addrs(struct builder *B)
+{
+	const struct convert_binary *b = B->bin;
+	const struct pairmap *pm[] = { &b->branches, &b->ranges, &b->calls, &b->ucalls,
+				       &b->leaf_calls, &b->leaf_ucalls };
+	size_t i, n = b->counts.count, k = 0;
+	uint64_t *v;
+	int err;
+
+	for (i = 0; i < sizeof(pm) / sizeof(pm[0]); i++)
+		n += 3 * pm[i]->nr;
+	if (!(v = malloc((n ? n : 1) * sizeof(*v))))
+		return pgo_error("out of memory");
+	for (i = 0; i < b->counts.cap; i++)
+		if (b->counts.slots[i].used)
+			v[k++] = b->counts.slots[i].key;
+	for (i = 0; i < sizeof(pm) / sizeof(pm[0]); i++)
+		want_pairs(pm[i], v, &k);
+	err = convert_symtab_want(b->st, v, k);
+	free(v);
+	return err;
+}
+
 static int build_binary(struct builder *B)
 {
 	struct convert_binary *b = B->bin;
@@ -1018,6 +1058,8 @@ static int build_binary(struct builder *B)
 	int lbr = b->ranges.nr > 0;
 	size_t i;
 
+	if (want_addrs(B) < 0)
+		return -1;
 	if (lbr && expand_ranges(B) < 0)
 		return -1;
 	if (!lbr && add_counts_sorted(B) < 0)

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -107,6 +109,8 @@ struct convert_symtab {
 	struct convert_dwsecs secs;
 	int have_secs;
 	struct cu_lines *lines;       /* per CU, read on its first lookup */
+	struct convert_linerange *want; /* convert_symtab_want(): unit addresses, sorted, disjoint */
+	size_t nr_want;
 	struct span span;
 	struct pgo_u64map fn_dies;    /* function DIE offset -> index + 1 into dies */
 	struct die_info *dies;
@@ -410,6 +414,7 @@ void convert_symtab_free(struct convert_symtab *st)
 		free(st->lines[i].file_ids);
 	}
 	free(st->lines);
+	free(st->want);
 	free(st->syms);
 	free(st->cus);
 	free(st->ranges);
@@ -583,19 +588,54 @@ static uint32_t intern_file(struct convert_symtab *st, const char *s)
 	return id;
 }
 
-/* The line table of CU cu, read on first use; NULL if libdw has to be asked. */
-static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu)
+/* Do the wanted ranges hold all of unit addresses [lo, hi)? */
+static bool wanted(const struct convert_symtab *st, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = st->nr_want;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (st->want[mid].hi > lo)
+			b = mid;
+		else
+			a = mid + 1;
+	}
+	return a < st->nr_want && st->want[a].lo <= lo && hi <= st->want[a].hi;
+}
+
+static void lines_drop(struct cu_lines *l)
+{
+	convert_linetab_release(&l->t);
+	free(l->file_ids);
+	l->file_ids = NULL;
+	l->state = LINES_UNREAD;
+}
+
+/*
+ * The line table of CU cu, read on first use; NULL if libdw has to be asked. Lookups
+ * will ask about unit addresses [lo, hi) (lo == hi: only its file names): a table read
+ * for the wanted ranges alone is read again whole if they do not hold them.
+ */
+static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t lo, uint64_t hi)
 {
 	struct cu_lines *l = &st->lines[cu];
 	size_t i;
 
+	if (l->state == LINES_OURS && l->t.partial && lo < hi && !wanted(st, lo, hi)) {
+		pgo_debug(2, "'%s': unit %zu: 0x%" PRIx64 " not wanted, its line table read whole",
+			  st->path, cu, lo);
+		lines_drop(l);
+		lo = hi = 0;
+	}
 	if (l->state == LINES_UNREAD) {
 		const char *name = dwarf_diename(&st->cus[cu]);
+		size_t nw = lo < hi && !wanted(st, lo, hi) ? 0 : st->nr_want;
 
 		l->state = LINES_LIBDW;
 		if (!st->have_secs)
 			return NULL;
-		if (convert_linetab_read(&l->t, &st->secs, &st->cus[cu]) != 0) {
+		if (convert_linetab_read(&l->t, &st->secs, &st->cus[cu], st->want, nw) != 0) {
 			pgo_debug(1, "'%s': unit %s: line table left to libdw", st->path, name ? name : "?");
 			return NULL;
 		}
@@ -611,13 +651,65 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu)
 	return l->state == LINES_OURS ? l : NULL;
 }
 
-/* The unit holding module address addr (NULL if none), and its line table if ours (*l). */
-static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, struct cu_lines **l)
+/*
+ * The unit holding module addresses [addr, addr + size) (NULL if none), and its line
+ * table if ours (*l).
+ */
+static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, uint64_t size, struct cu_lines **l)
 {
 	Dwarf_Die *cudie = st->dwarf ? cu_of(st, addr - st->dwbias) : NULL;
+	uint64_t pc = addr - st->dwbias;
 
-	*l = cudie ? lines_of(st, (size_t)(cudie - st->cus)) : NULL;
+	*l = cudie ? lines_of(st, (size_t)(cudie - st->cus), pc, pc + (size ? size : 1)) : NULL;
 	return cudie;
+}
+
+static int cmp_want(const void *a, const void *b)
+{
+	const struct convert_linerange *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t n)
+{
+	struct convert_linerange *w = NULL;
+	size_t i, m = 0;
+
+	if (n && !(w = malloc(n * sizeof(*w))))
+		return pgo_error("out of memory");
+	for (i = 0; i < n; i++) {
+		const struct fsym *fs = sym_of(st, addrs[i]);
+		uint64_t lo = addrs[i], hi = addrs[i] + 1;
+
+		if (fs && fs->size && addrs[i] - fs->start < fs->size) {
+			lo = fs->start;
+			hi = fs->start + fs->size;
+		}
+		if (lo < st->dwbias || hi <= lo)
+			continue;
+		w[m].lo = lo - st->dwbias;
+		w[m++].hi = hi - st->dwbias;
+	}
+	if (m > 1)
+		qsort(w, m, sizeof(*w), cmp_want);
+	for (i = n = 0; i < m; i++) {
+		if (n && w[i].lo <= w[n - 1].hi) {
+			if (w[i].hi > w[n - 1].hi)
+				w[n - 1].hi = w[i].hi;
+		} else {
+			w[n++] = w[i];
+		}
+	}
+	for (i = 0; st->lines && i < st->nr_cus; i++)
+		if (st->lines[i].state == LINES_OURS && st->lines[i].t.partial)
+			lines_drop(&st->lines[i]);
+	free(st->want);
+	st->want = n ? w : NULL;
+	st->nr_want = n;
+	if (!n)
+		free(w);
+	return 0;
 }
 
 static uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
@@ -640,7 +732,7 @@ static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die
 	if (!dwarf_attr(inl, DW_AT_call_file, &attr))
 		return CONVERT_NO_NAME;
 	idx = die_udata(inl, DW_AT_call_file, 0);
-	l = lines_of(st, (size_t)(cudie - st->cus));
+	l = lines_of(st, (size_t)(cudie - st->cus), 0, 0);
 	if (l)
 		return file_id(st, l, idx);
 	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
@@ -849,7 +941,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 
 	c->first = st->nr_frames;
 	c->nr = 0;
-	cudie = unit_of(st, addr, &l);
+	cudie = unit_of(st, addr, 1, &l);
 	if (!cudie)
 		return;
 	pc = addr - st->dwbias;
@@ -979,7 +1071,7 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 	size_t nlines, i, lo, hi;
 
 	cubias = st->dwbias;
-	cudie = unit_of(st, start, &cl);
+	cudie = unit_of(st, start, size, &cl);
 	if (!cudie)
 		return 0;
 	if (cl) {
@@ -1067,7 +1159,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	int ret;
 
 	cubias = st->dwbias;
-	cudie = unit_of(st, start, &l);
+	cudie = unit_of(st, start, size, &l);
 	if (!cudie)
 		return 0;
 	if (!l)

@@ -81,6 +81,16 @@ int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t re
 int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr);
 
 /*
+ * The addresses lookups will ask about, as a hint: line tables read from now on keep only
+ * the rows of the functions (ELF symbols) that hold them (convert/linetab.h), so that a
+ * program built as one large unit does not keep a row for each of its instructions. A
+ * lookup or walk elsewhere still gets the right answer: its unit's table is read again
+ * whole. Each call replaces the last hint; n = 0 drops it. Returns 0, or -1 when out of
+ * memory (reported).
+ */
+int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t n);
+
+/*
  * Resolve addr. The result is borrowed and valid until the next lookup (copy what you
  * keep). Never NULL; unresolved addresses have sym_name CONVERT_NO_NAME and no frames.
  */

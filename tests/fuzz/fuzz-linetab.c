@@ -3,14 +3,67 @@
  * libFuzzer target: the .debug_line reader (convert/linetab.c) on arbitrary bytes. The
  * input is a flags byte (bit 0: 4-byte addresses, bit 1: DW_AT_comp_dir known), a 32-bit
  * little-endian length L, L bytes of .debug_line, and the rest as .debug_line_str (also
- * given as .debug_str). Rows read back must be in address order, ending a sequence.
+ * given as .debug_str). Rows read back must be in address order, ending a sequence. The
+ * table read again for a few ranges (convert_linetab_read's partial tables) must find
+ * the same row as the whole one for every row address in them, and the byte after it.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "convert/linetab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int same_row(const struct convert_linetab *a, size_t i, const struct convert_linetab *b, size_t j)
+{
+	const struct convert_line *x, *y;
+	const char *fx, *fy;
+
+	if (i == SIZE_MAX || j == SIZE_MAX)
+		return i == j;
+	x = convert_linetab_row(a, i);
+	y = convert_linetab_row(b, j);
+	fx = convert_linetab_file(a, x->file);
+	fy = convert_linetab_file(b, y->file);
+	return convert_line_addr(a, x) == convert_line_addr(b, y) && x->line == y->line &&
+	       x->discr == y->discr && x->end_seq == y->end_seq && (fx == fy || (fx && fy && !strcmp(fx, fy)));
+}
+
+/* Ranges at some row addresses (which, from seed), as a caller would ask for them. */
+static void check_partial(const struct convert_dwsecs *s, const struct convert_linetab *t, unsigned asz,
+			  const char *dir, unsigned seed)
+{
+	struct convert_linerange r[64];
+	struct convert_linetab p;
+	size_t nr = 0, i, k;
+
+	for (i = 0; i < t->nr_rows && nr < 64; i++) {
+		uint64_t lo = convert_line_addr(t, convert_linetab_row(t, i)) + ((i + seed) & 1);
+
+		if ((i * 7 + seed) % 5 || (nr && lo < r[nr - 1].hi) || lo + 1 + (i + seed) % 9 < lo)
+			continue;
+		r[nr].lo = lo;
+		r[nr++].hi = lo + 1 + (i + seed) % 9;
+	}
+	if (!nr || convert_linetab_parse(&p, s, 0, asz, dir, r, nr) != 0) {
+		if (nr)
+			abort();                  /* the whole table was read: so must this be */
+		return;
+	}
+	for (i = 0; i < t->nr_rows; i++) {
+		for (k = 0; k < 2; k++) {
+			uint64_t a = convert_line_addr(t, convert_linetab_row(t, i)) + k;
+			size_t j;
+
+			for (j = 0; j < nr && !(a >= r[j].lo && a < r[j].hi); j++)
+				;
+			if (j < nr && !same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
+				abort();
+		}
+	}
+	convert_linetab_release(&p);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.line_size = len;
 	s.line_str = s.str = data + 5 + len;
 	s.line_str_size = s.str_size = size - 5 - len;
-	if (convert_linetab_parse(&t, &s, 0, data[0] & 1 ? 4 : 8, data[0] & 2 ? "/src" : NULL) != 0)
+	if (convert_linetab_parse(&t, &s, 0, data[0] & 1 ? 4 : 8, data[0] & 2 ? "/src" : NULL, NULL, 0) != 0)
 		return 0;
 	for (i = 0; i < t.nr_rows; i++) {
 		const struct convert_line *r = convert_linetab_row(&t, i);
@@ -43,6 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (t.nr_rows && !convert_linetab_row(&t, t.nr_rows - 1)->end_seq)
 		abort();
+	check_partial(&s, &t, data[0] & 1 ? 4 : 8, data[0] & 2 ? "/src" : NULL, data[0] >> 2);
 	convert_linetab_release(&t);
 	return 0;
 }

@@ -23,6 +23,9 @@
 
 struct tally {
 	size_t units, rows, lookups, fallbacks, mismatches;
+	/* partial tables: rows kept, rows of the same units whole, lookups compared */
+	size_t part_units, part_rows, part_whole_rows, part_lookups, part_fallbacks;
+	int outside;                  /* control: compare lookups outside the ranges instead */
 };
 
 static void mismatch(struct tally *n, const char *path, const char *what, size_t i)
@@ -46,6 +49,101 @@ static size_t lower_index(Dwarf_Lines *lines, size_t nlines, Dwarf_Addr addr)
 	return i;
 }
 
+#define MAX_RANGES 4096
+
+static int same_row(const struct convert_linetab *a, size_t i, const struct convert_linetab *b, size_t j)
+{
+	const struct convert_line *x, *y;
+	const char *fx, *fy;
+
+	if (i == SIZE_MAX || j == SIZE_MAX || i >= a->nr_rows || j >= b->nr_rows)
+		return (i == SIZE_MAX || i >= a->nr_rows) == (j == SIZE_MAX || j >= b->nr_rows);
+	x = convert_linetab_row(a, i);
+	y = convert_linetab_row(b, j);
+	fx = convert_linetab_file(a, x->file);
+	fy = convert_linetab_file(b, y->file);
+	return convert_line_addr(a, x) == convert_line_addr(b, y) && x->line == y->line &&
+	       x->discr == y->discr && x->end_seq == y->end_seq && (fx == fy || (fx && fy && !strcmp(fx, fy)));
+}
+
+/* The range holding addr, or NULL. */
+static const struct convert_linerange *range_of(const struct convert_linerange *r, size_t n, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (addr >= r[i].lo && addr < r[i].hi)
+			return &r[i];
+	return NULL;
+}
+
+/*
+ * The unit read again keeping only the rows for a few hundred small ranges (some starting
+ * past a row, some holding no row start, one long): every address in them must find the
+ * row the whole table finds, and a walk from the lower bound up to the range's end must
+ * see the same rows.
+ */
+static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path,
+			  const struct convert_linetab *t, struct tally *n)
+{
+	static struct convert_linerange r[MAX_RANGES];
+	struct convert_linetab p;
+	size_t nr = 0, i, j;
+	uint64_t prev_hi = 0;
+
+	/* at every 29th distinct row address (gc'd functions' rows all sit near 0) */
+	for (i = j = 0; i < t->nr_rows && nr < MAX_RANGES; i++) {
+		uint64_t a = convert_line_addr(t, convert_linetab_row(t, i)), lo, len;
+
+		if (i && a == convert_line_addr(t, convert_linetab_row(t, i - 1)))
+			continue;
+		if (j++ % 29)
+			continue;
+		lo = a + (j % 3 == 1);
+		len = j == 59 ? 256 : 1 + (j % 7) * 4;
+		if (nr && lo < prev_hi)
+			continue;
+		r[nr].lo = lo;
+		r[nr++].hi = prev_hi = lo + len;
+	}
+	if (!nr)
+		return;
+	if (convert_linetab_read(&p, s, cu, r, nr) != 0) {
+		mismatch(n, path, "partial read", 0);
+		return;
+	}
+	n->part_units++;
+	n->part_rows += p.nr_rows;
+	n->part_whole_rows += t->nr_rows;
+	if (!p.partial)
+		n->part_fallbacks++;
+	for (i = 0; i < t->nr_rows; i++) {
+		uint64_t a0 = convert_line_addr(t, convert_linetab_row(t, i));
+		int k;
+
+		for (k = -1; k <= 1; k++) {
+			uint64_t a = a0 + (uint64_t)(int64_t)k;
+			const struct convert_linerange *in = range_of(r, nr, a);
+			size_t fw, fp;
+
+			if (n->outside ? in != NULL : in == NULL)
+				continue;
+			n->part_lookups++;
+			if (!same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
+				mismatch(n, path, "partial lookup", i);
+			if (!in)
+				continue;
+			fw = convert_linetab_lower(t, a);
+			fp = convert_linetab_lower(&p, a);
+			for (j = 0; fw + j < t->nr_rows &&
+				    convert_line_addr(t, convert_linetab_row(t, fw + j)) < in->hi; j++)
+				if (!same_row(t, fw + j, &p, fp + j))
+					mismatch(n, path, "partial walk", i);
+		}
+	}
+	convert_linetab_release(&p);
+}
+
 /* One unit: ours (perturbed at row `perturb` if not SIZE_MAX) against libdw's. */
 static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, size_t perturb,
 		       struct tally *n)
@@ -59,7 +157,7 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 	if (!dwarf_attr(cu, DW_AT_stmt_list, &attr) || dwarf_getsrclines(cu, &lines, &nlines) != 0)
 		return;
 	n->units++;
-	if (convert_linetab_read(&t, s, cu) != 0) {
+	if (convert_linetab_read(&t, s, cu, NULL, 0) != 0) {
 		n->fallbacks++;
 		printf("# %s: unit %s needs libdw\n", path, dwarf_diename(cu));
 		return;
@@ -116,6 +214,7 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 				mismatch(n, path, "file table", i);
 		}
 	}
+	check_partial(s, cu, path, &t, n);
 	convert_linetab_release(&t);
 }
 
@@ -250,15 +349,35 @@ static int test_built_programs(void)
 
 		snprintf(path, sizeof(path), "%s/%s", dir, builds[i][2]);
 		T_ASSERT(check_file(path, SIZE_MAX, &one) == 0);
-		printf("# %s: %zu units, %zu rows, %zu lookups\n", builds[i][2], one.units, one.rows, one.lookups);
+		printf("# %s: %zu units, %zu rows, %zu lookups; partial: %zu of %zu rows kept, %zu lookups\n",
+		       builds[i][2], one.units, one.rows, one.lookups, one.part_rows, one.part_whole_rows,
+		       one.part_lookups);
 		T_ASSERT(one.units >= 3 && one.rows > 400);
+		/* the point of a partial table: far fewer rows; and it must not fall back */
+		T_ASSERT(one.part_units == one.units && one.part_rows * 2 < one.part_whole_rows);
+		T_ASSERT(one.part_lookups > 200);
 		n.units += one.units;
 		n.rows += one.rows;
-		n.fallbacks += one.fallbacks;
+		n.fallbacks += one.fallbacks + one.part_fallbacks;
 		n.mismatches += one.mismatches;
 	}
 	T_ASSERT_EQ_U64(n.fallbacks, 0);
 	T_ASSERT_EQ_U64(n.mismatches, 0);
+	return T_OK;
+}
+
+/* Outside its ranges a partial table is not the whole one: else the case above proves nothing. */
+static int test_control_partial_outside(void)
+{
+	struct tally n = { 0 };
+	char path[256];
+
+	T_ASSERT(build_all() == 1);
+	n.outside = 1;
+	snprintf(path, sizeof(path), "%s/gcc-O2", dir);
+	T_ASSERT(check_file(path, SIZE_MAX, &n) == 0);
+	printf("# outside the ranges: %zu of %zu lookups differ\n", n.mismatches, n.part_lookups);
+	T_ASSERT(n.part_lookups > 200 && n.mismatches > 0);
 	return T_OK;
 }
 
@@ -294,8 +413,9 @@ static int test_libc_debug_file(void)
 		return T_SKIP;
 	}
 	T_ASSERT(check_file(path, SIZE_MAX, &n) == 0);
-	printf("# %s: %zu units, %zu rows, %zu lookups, %zu need libdw\n", path, n.units, n.rows, n.lookups,
-	       n.fallbacks);
+	printf("# %s: %zu units, %zu rows, %zu lookups, %zu need libdw; partial: %zu of %zu rows kept, "
+	       "%zu lookups, %zu read whole\n", path, n.units, n.rows, n.lookups, n.fallbacks, n.part_rows,
+	       n.part_whole_rows, n.part_lookups, n.part_fallbacks);
 	T_ASSERT(n.units > 100 && n.rows > 10000);
 	T_ASSERT_EQ_U64(n.fallbacks, 0);
 	T_ASSERT_EQ_U64(n.mismatches, 0);
@@ -316,6 +436,7 @@ static int test_cleanup(void)
 static const struct t_case cases[] = {
 	{ "rows, files and lookups equal libdw's on gcc and clang builds", test_built_programs },
 	{ "control: a changed row is seen", test_control_sees_a_changed_row },
+	{ "control: a partial table differs outside its ranges", test_control_partial_outside },
 	{ "rows equal libdw's on libc6-dbg's libc debug file", test_libc_debug_file },
 	{ "remove the built programs", test_cleanup },
 };
