@@ -33,50 +33,56 @@ static uint64_t rd_n(struct cur *c, size_t n)
 	return v;
 }
 
-static uint64_t rd_uleb(struct cur *c)
+/* A ULEB128 at p; NULL if it runs past end. */
+static const uint8_t *uleb(const uint8_t *p, const uint8_t *end, uint64_t *v)
 {
-	uint64_t v = 0;
 	unsigned shift = 0;
 
-	if (c->p < c->end && !(*c->p & 0x80))   /* one byte: most operands */
-		return *c->p++;
+	*v = 0;
+	while (p < end) {
+		uint8_t b = *p++;
 
-	while (!c->bad) {
-		uint8_t b;
-
-		if (c->p >= c->end) {
-			c->bad = 1;
-			break;
-		}
-		b = *c->p++;
 		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
+			*v |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 		if (!(b & 0x80))
-			return v;
+			return p;
 	}
-	return 0;
+	return NULL;
 }
 
-static int64_t rd_sleb(struct cur *c)
+/* An SLEB128 at p; NULL if it runs past end. */
+static const uint8_t *sleb(const uint8_t *p, const uint8_t *end, int64_t *v)
 {
-	uint64_t v = 0;
+	uint64_t u = 0;
 	unsigned shift = 0;
-	uint8_t b = 0;
+	uint8_t b;
 
 	do {
-		if (c->bad || c->p >= c->end) {
-			c->bad = 1;
-			return 0;
-		}
-		b = *c->p++;
+		if (p >= end)
+			return NULL;
+		b = *p++;
 		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
+			u |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 	} while (b & 0x80);
 	if (shift < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << shift;
-	return (int64_t)v;
+		u |= ~(uint64_t)0 << shift;
+	*v = (int64_t)u;
+	return p;
+}
+
+static uint64_t rd_uleb(struct cur *c)
+{
+	const uint8_t *q;
+	uint64_t v;
+
+	if (c->bad || !(q = uleb(c->p, c->end, &v))) {
+		c->bad = 1;
+		return 0;
+	}
+	c->p = q;
+	return v;
 }
 
 static const char *rd_cstr(struct cur *c)
@@ -381,22 +387,31 @@ static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_s
 struct state {
 	uint64_t addr;
 	unsigned op_index, file, column, is_stmt, isa;
+	unsigned wide;                /* a field past what libdw 0.188 keeps (discr aside) */
 	int64_t line;
 	uint64_t discr;
 };
 
-static void reset(struct state *st, const struct hdr *h)
+/* Registers change far less often than rows are made: their limits are checked here. */
+static inline void widths(struct state *st)
+{
+	st->wide = (st->column >> 16) | (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8);
+}
+
+static inline void reset(struct state *st, const struct hdr *h)
 {
 	memset(st, 0, sizeof(*st));
 	st->file = 1;
 	st->line = 1;
 	st->is_stmt = h->default_is_stmt;
+	widths(st);
 }
 
-static void advance(struct state *st, const struct hdr *h, unsigned adv)
+static inline void advance(struct state *st, const struct hdr *h, unsigned adv)
 {
 	st->addr += (uint64_t)h->min_inst_len * ((st->op_index + adv) / h->max_ops);
 	st->op_index = (st->op_index + adv) % h->max_ops;
+	widths(st);
 }
 
 /* Room for n rows, at most UINT32_MAX (not zeroed: each row is written before it is read). */
@@ -413,7 +428,9 @@ static int reserve_rows(struct convert_linetab *t, size_t n)
 	return 0;
 }
 
-static inline int store(struct convert_linetab *t, const struct convert_line *row)
+/* Append a row. Fields are written one by one: a row built in a temporary by narrow stores
+ * and then copied whole makes the copy wait for them (no store forwarding). */
+static inline int store(struct convert_linetab *t, const struct convert_lineval *v, int end_seq)
 {
 	struct convert_line *r;
 
@@ -421,10 +438,13 @@ static inline int store(struct convert_linetab *t, const struct convert_line *ro
 	    reserve_rows(t, t->alloc_rows ? 2 * t->alloc_rows : 1024) < 0)
 		return -1;
 	r = &t->rows[t->nr_rows];
-	if (t->nr_rows && (r[-1].off > row->off ||
-			   (r[-1].off == row->off && row->end_seq && !r[-1].end_seq)))
+	if (t->nr_rows && (r[-1].off > v->off || (r[-1].off == v->off && end_seq && !r[-1].end_seq)))
 		t->out_of_order = 1;
-	*r = *row;
+	r->off = v->off;
+	r->line = v->line;
+	r->file = v->file;
+	r->discr = v->discr;
+	r->end_seq = (uint32_t)end_seq;
 	t->nr_rows++;
 	return 0;
 }
@@ -452,7 +472,7 @@ static size_t range_above(const struct convert_linekeep *k, size_t from, uint64_
  * address of a range lies in [held, max(addr, held + 1)), where it is the row libdw finds;
  * the row itself is held until the next one. Sequence ends are all kept (one a section).
  */
-static int keep_row(struct convert_linetab *t, const struct convert_line *row, uint64_t addr)
+static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, int end_seq, uint64_t addr)
 {
 	struct convert_linekeep *k = &t->keep;
 
@@ -465,18 +485,18 @@ static int keep_row(struct convert_linetab *t, const struct convert_line *row, u
 		}
 		k->k = range_above(k, k->k, k->held_addr);
 		/* a row where its sequence ends sorts after the end: it reaches the next row of all */
-		if (((k->k < k->n && k->r[k->k].lo < to) || (row->end_seq && addr == k->held_addr)) &&
-		    store(t, &k->held) < 0)
+		if (((k->k < k->n && k->r[k->k].lo < to) || (end_seq && addr == k->held_addr)) &&
+		    store(t, &k->held, 0) < 0)
 			return -1;
 	} else {
 		k->k = range_above(k, 0, addr);
 	}
-	if (row->end_seq) {
+	if (end_seq) {
 		/* every end: with sequences that overlap, an end may be what libdw finds */
 		k->have_held = 0;
-		return store(t, row);
+		return store(t, v, 1);
 	}
-	k->held = *row;
+	k->held = *v;
 	k->held_addr = addr;
 	k->have_held = 1;
 	k->k = range_above(k, k->k, addr);
@@ -485,9 +505,11 @@ static int keep_row(struct convert_linetab *t, const struct convert_line *row, u
 }
 
 /* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
-static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, const struct state *st, int end_seq)
+static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, const struct state *st,
+						      int end_seq)
 {
-	struct convert_line row;
+	struct convert_lineval v;
+	struct convert_lineval *h = &t->keep.held;
 	uint64_t d;
 
 	if (!t->based) {
@@ -497,25 +519,23 @@ static inline __attribute__((always_inline)) int emit(struct convert_linetab *t,
 	/* the offset from base fits int32, not wrapping around 0: offsets order as addresses do */
 	d = st->addr - t->base;
 	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
-	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL ||
-	    ((st->column >> 16) | (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8) |
-	     (st->discr >> 24)))
+	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL || st->wide || st->discr >> 24)
 		return -1;
-	row.off = (int32_t)(uint32_t)d;
-	row.line = (int32_t)st->line;
-	row.file = st->file;
-	row.discr = (uint32_t)st->discr;
-	row.end_seq = (uint32_t)end_seq;
-	if (!t->keep.r)
-		return store(t, &row);
 	/* most rows: the next range starts past this one, so the row held before is dropped */
-	if (st->addr < t->keep.next_lo && st->addr >= t->keep.held_addr && t->keep.have_held &&
-	    !end_seq) {
-		t->keep.held = row;
+	if (t->keep.r && st->addr < t->keep.next_lo && st->addr >= t->keep.held_addr &&
+	    t->keep.have_held && !end_seq) {
+		h->off = (int32_t)(uint32_t)d;
+		h->line = (int32_t)st->line;
+		h->file = st->file;
+		h->discr = (uint32_t)st->discr;
 		t->keep.held_addr = st->addr;
 		return 0;
 	}
-	return keep_row(t, &row, st->addr);
+	v.off = (int32_t)(uint32_t)d;
+	v.line = (int32_t)st->line;
+	v.file = st->file;
+	v.discr = (uint32_t)st->discr;
+	return t->keep.r ? keep_row(t, &v, end_seq, st->addr) : store(t, &v, end_seq);
 }
 
 /* Operands of standard opcode op as DWARF defines them (libdw reads them so). */
@@ -526,20 +546,50 @@ static unsigned std_operands(unsigned op)
 	       op == DW_LNS_set_epilogue_begin ? 0 : 1;
 }
 
+/* Read a ULEB128 operand into dst, or fail the unit (run_program's cursor p, end). */
+#define OPERAND(dst)                                                         \
+	do {                                                                  \
+		if (p < end && !(*p & 0x80)) {                                \
+			(dst) = *p++;                                         \
+		} else {                                                      \
+			uint64_t v_;                                          \
+									      \
+			if (!(p = uleb(p, end, &v_)))                    \
+				return -1;                                    \
+			(dst) = v_;                                           \
+		}                                                             \
+	} while (0)
+
+/* n bytes, little-endian (x86-64 and arm64), into dst, or fail the unit */
+#define FIXED(dst, n)                                                        \
+	do {                                                                  \
+		uint64_t v_ = 0;                                              \
+		size_t i_;                                                    \
+									      \
+		if ((size_t)(end - p) < (n))                                  \
+			return -1;                                            \
+		for (i_ = 0; i_ < (n); i_++)                                  \
+			v_ |= (uint64_t)p[i_] << (8 * i_);                    \
+		p += (n);                                                     \
+		(dst) = v_;                                                   \
+	} while (0)
+
 /*
  * The line program (DWARF 5 section 6.2.5), opcode by opcode. A standard opcode whose
  * operand count in the header is not DWARF's makes the unit libdw's, as a line_range of 0
  * does once a special opcode needs it. Where an instruction has one operation (max_ops 1:
  * every target but VLIW ones), a special opcode's line and address steps come from a
- * table made once, without a division per row.
+ * table made once, without a division per row. The cursor and the registers stay in
+ * locals: sqlite3's one unit is 768 KB of opcodes, run whole for any lookup in it.
  */
-static int run_program(struct cur *c, const struct hdr *h, struct convert_linetab *t)
+static int run_program(const struct hdr *h, struct convert_linetab *t)
 {
 	int32_t dline[256];
 	uint32_t daddr[256];
 	uint32_t std_ok = 0;          /* bit op: standard opcode op has DWARF's operand count */
+	const uint8_t *p = h->prog, *end = h->unit_end;
 	struct state st;
-	unsigned op;
+	unsigned op, special = h->line_range ? h->opcode_base : 256;
 
 	for (op = 1; op < h->opcode_base && op <= DW_LNS_set_isa; op++)
 		if (h->std_len[op] == std_operands(op))
@@ -551,17 +601,13 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 		daddr[op] = h->min_inst_len * (adj / h->line_range);
 	}
 	/* a row takes a byte at least; gcc and clang write about 3.5 bytes a row */
-	if ((size_t)(h->unit_end - h->prog) / 3 > 1024 &&
-	    reserve_rows(t, (size_t)(h->unit_end - h->prog) / 3) < 0)
+	if ((size_t)(end - p) / 3 > 1024 && !t->keep.r && reserve_rows(t, (size_t)(end - p) / 3) < 0)
 		return -1;
 	reset(&st, h);
-	c->p = h->prog;
-	c->end = h->unit_end;
-	while (c->p < c->end) {
-		op = *c->p++;
-		if (op >= h->opcode_base) {
-			if (!h->line_range)
-				return -1;
+	while (p < end) {
+		op = *p++;
+		if (op >= special) {
+			/* most rows: the step from a table, no operand, nothing to check */
 			st.line += dline[op];
 			if (h->max_ops == 1)
 				st.addr += daddr[op];
@@ -570,15 +616,23 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 			if (emit(t, &st, 0) < 0)
 				return -1;
 			st.discr = 0;
+		} else if (op == DW_LNS_set_column && (std_ok & 1u << op)) {
+			OPERAND(st.column);
+			widths(&st);
+		} else if (op == DW_LNS_negate_stmt && (std_ok & 1u << op)) {
+			st.is_stmt = (1 - st.is_stmt) & 0xff;
+			widths(&st);
+		} else if (op >= h->opcode_base) {
+			return -1;                 /* a special opcode with a line_range of 0 */
 		} else if (op == 0) {
 			unsigned len, sub;
 
-			if (c->end - c->p < 2)
+			if (end - p < 2)
 				return -1;
-			len = *c->p++;
-			if ((size_t)(c->end - c->p) < len)
+			len = *p++;
+			if ((size_t)(end - p) < len)
 				return -1;
-			sub = *c->p++;
+			sub = *p++;
 			switch (sub) {
 			case DW_LNE_end_sequence:
 				if (emit(t, &st, 1) < 0)
@@ -588,23 +642,27 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 			case DW_LNE_set_address:
 				/* libdw reads the unit's address size, whatever len says */
 				st.op_index = 0;
-				st.addr = rd_n(c, h->addr_size);
+				FIXED(st.addr, h->addr_size);
+				widths(&st);
 				break;
 			case DW_LNE_set_discriminator:
 				if (h->std_len[DW_LNE_set_discriminator] != 1)
 					return -1;
-				st.discr = rd_uleb(c);
+				OPERAND(st.discr);
 				break;
 			case DW_LNE_define_file:
 				return -1;         /* extends the file table: left to libdw */
 			default:
 				/* skip the operands; a length of 0 re-reads the sub-opcode, as libdw does */
-				if ((size_t)(c->end - (c->p - 1)) < len)
+				if ((size_t)(end - (p - 1)) < len)
 					return -1;
-				c->p += (long)len - 1;
+				p += (long)len - 1;
 				break;
 			}
 		} else if (op <= DW_LNS_set_isa) {
+			uint64_t u;
+			int64_t d;
+
 			if (!(std_ok & 1u << op))
 				return -1;
 			switch (op) {
@@ -614,19 +672,16 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 				st.discr = 0;
 				break;
 			case DW_LNS_advance_pc:
-				advance(&st, h, (unsigned)rd_uleb(c));
+				OPERAND(u);
+				advance(&st, h, (unsigned)u);
 				break;
 			case DW_LNS_advance_line:
-				st.line += (int32_t)rd_sleb(c);
+				if (!(p = sleb(p, end, &d)))
+					return -1;
+				st.line += (int32_t)d;
 				break;
 			case DW_LNS_set_file:
-				st.file = (unsigned)rd_uleb(c);
-				break;
-			case DW_LNS_set_column:
-				st.column = (unsigned)rd_uleb(c);
-				break;
-			case DW_LNS_negate_stmt:
-				st.is_stmt = (1 - st.is_stmt) & 0xff;
+				OPERAND(st.file);
 				break;
 			case DW_LNS_const_add_pc:
 				if (!h->line_range)
@@ -634,26 +689,32 @@ static int run_program(struct cur *c, const struct hdr *h, struct convert_lineta
 				advance(&st, h, (255 - h->opcode_base) / h->line_range);
 				break;
 			case DW_LNS_fixed_advance_pc:
-				st.addr += rd_n(c, 2);
+				FIXED(u, 2);
+				st.addr += u;
 				st.op_index = 0;
+				widths(&st);
 				break;
 			case DW_LNS_set_isa:
-				st.isa = (unsigned)rd_uleb(c);
+				OPERAND(st.isa);
+				widths(&st);
 				break;
 			default:                   /* basic_block, prologue_end, epilogue_begin */
 				break;
 			}
 		} else {
 			unsigned k;
+			uint64_t u;
 
 			for (k = h->std_len[op]; k > 0; k--)
-				rd_uleb(c);
+				OPERAND(u);
+			(void)u;
 		}
-		if (c->bad)
-			return -1;
 	}
 	return 0;
 }
+
+#undef OPERAND
+#undef FIXED
 
 /* libdw's order: by address, a sequence's end before a row at the same address, then as read */
 static int before(const struct convert_line *x, size_t xi, const struct convert_line *y, size_t yi)
@@ -797,7 +858,7 @@ int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs
 	dirs = NULL;
 	t->keep.r = nr_keep ? keep : NULL;
 	t->keep.n = nr_keep;
-	if (run_program(&c, &h, t) < 0)
+	if (run_program(&h, t) < 0)
 		goto fail;
 	if (t->keep.r) {
 		/* an unended last sequence is libdw's to end: which row that is needs them all */

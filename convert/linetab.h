@@ -54,12 +54,18 @@ struct convert_linerange {
 	uint64_t lo, hi;
 };
 
+/* A row's fields while it is read (struct convert_line without the bit fields). */
+struct convert_lineval {
+	int32_t off, line;
+	uint32_t file, discr;
+};
+
 /* Where a partial table is reading: the row read last, not yet kept or dropped. */
 struct convert_linekeep {
 	const struct convert_linerange *r; /* sorted, disjoint */
 	size_t n, k;                 /* k: the first range ending above the held row */
 	uint64_t next_lo;            /* where range k starts (UINT64_MAX: none left) */
-	struct convert_line held;
+	struct convert_lineval held;
 	uint64_t held_addr;
 	int have_held, failed;
 };
