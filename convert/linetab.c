@@ -132,6 +132,10 @@ int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s)
 			ptr = &s->line_str, size = &s->line_str_size;
 		else if (!strcmp(name, ".debug_str"))
 			ptr = &s->str, size = &s->str_size;
+		else if (!strcmp(name, ".debug_info"))
+			ptr = &s->info, size = &s->info_size;
+		else if (!strcmp(name, ".debug_abbrev"))
+			ptr = &s->abbrev, size = &s->abbrev_size;
 		else
 			continue;
 		/* libdw decompresses the sections it uses in place; anything else is not ours */

@@ -22,10 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The sections line programs refer to, from the ELF file libdw reads (decompressed). */
+/* The sections line programs (and convert/dies.h) read, from the ELF file libdw reads
+ * (decompressed). */
 struct convert_dwsecs {
-	const uint8_t *line, *line_str, *str;
-	size_t line_size, line_str_size, str_size;
+	const uint8_t *line, *line_str, *str, *info, *abbrev;
+	size_t line_size, line_str_size, str_size, info_size, abbrev_size;
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert/dies.h"
 #include "convert/scopetree.h"
 #include "lib/alloc.h"
 
@@ -46,8 +47,59 @@ static int is_container(int tag)
 	       tag == DW_TAG_structure_type || tag == DW_TAG_module;
 }
 
-/* Append a scope for die with its address ranges; CONVERT_SCOPE_NONE if it has none. */
-static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
+/*
+ * One DIE of a list being walked, by libdw (u NULL) or by convert/dies.h: its Dwarf_Die
+ * for libdw, or what the raw reader read of it, and in that case where its list goes on
+ * if its children were walked already (after).
+ */
+struct kid {
+	const struct convert_dieunit *u;
+	Dwarf_Die die;
+	struct convert_die d;
+	const uint8_t *after;
+};
+
+/* The first child of parent into k: 1, 0 if none, -1 if unreadable. */
+static int kid_first(struct kid *parent, struct kid *k)
+{
+	k->u = parent->u;
+	k->after = NULL;
+	if (!k->u)
+		return dwarf_child(&parent->die, &k->die) == 0;
+	return parent->d.has_children ? convert_die_read(k->u, parent->d.attrs_end, &k->d) : 0;
+}
+
+/* The next DIE of k's list: 1, 0 at its end, -1 if unreadable. */
+static int kid_next(struct kid *k)
+{
+	const uint8_t *p;
+
+	if (!k->u)
+		return dwarf_siblingof(&k->die, &k->die) == 0;
+	p = k->after ? k->after : convert_die_skip(k->u, &k->d);
+	k->after = NULL;
+	return p ? convert_die_read(k->u, p, &k->d) : -1;
+}
+
+static int kid_tag(struct kid *k)
+{
+	return k->u ? (int)k->d.tag : dwarf_tag(&k->die);
+}
+
+static int add_range(struct convert_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+	if (hi <= lo)
+		return 0;
+	if (PGO_ALLOC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges) < 0)
+		return -1;
+	t->ranges[t->nr_ranges].lo = lo;
+	t->ranges[t->nr_ranges].hi = hi;
+	t->nr_ranges++;
+	return 0;
+}
+
+/* Append a scope for k with its address ranges; CONVERT_SCOPE_NONE if it has none. */
+static int add_scope(struct convert_scopetree *t, struct kid *k, uint32_t *idx)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t o = 0;
@@ -59,23 +111,25 @@ static int add_scope(struct convert_scopetree *t, Dwarf_Die *die, uint32_t *idx)
 	 * Declarations and abstract instances have neither: dwarf_hasattr reads only the
 	 * abbreviation, where dwarf_ranges decodes the DIE's attributes three times.
 	 */
-	if (!dwarf_hasattr(die, DW_AT_low_pc) && !dwarf_hasattr(die, DW_AT_ranges))
+	if (k->u ? !k->d.has_lowpc && !k->d.has_ranges
+		 : !dwarf_hasattr(&k->die, DW_AT_low_pc) && !dwarf_hasattr(&k->die, DW_AT_ranges))
 		return 0;
-	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
-		if (hi <= lo)
-			continue;
-		if (PGO_ALLOC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges) < 0)
+	if (k->u && convert_die_libdw(k->u, k->d.p, &k->die) < 0)
+		return -1;
+	if (k->u && k->d.simple_pc) {
+		if (add_range(t, k->d.lo, k->d.hi) < 0)
 			return -1;
-		t->ranges[t->nr_ranges].lo = lo;
-		t->ranges[t->nr_ranges].hi = hi;
-		t->nr_ranges++;
+	} else {
+		while ((o = dwarf_ranges(&k->die, o, &base, &lo, &hi)) > 0)
+			if (add_range(t, lo, hi) < 0)
+				return -1;
 	}
 	if (t->nr_ranges == first)
 		return 0;
 	if (PGO_ALLOC_GROW(t->scopes, t->nr_scopes + 1, t->alloc_scopes) < 0)
 		return -1;
 	s = &t->scopes[t->nr_scopes];
-	s->die = *die;
+	s->die = k->die;
 	s->first_child = s->next = CONVERT_SCOPE_NONE;
 	s->range0 = (uint32_t)first;
 	s->nr_ranges = (uint32_t)(t->nr_ranges - first);
@@ -130,28 +184,31 @@ static int index_list(struct convert_scopetree *t, uint32_t head)
  * Append the scopes under parent to the list whose last element is *tail (or that
  * starts at *head when empty). Indices, not pointers: t->scopes moves as it grows.
  * With `lazy` (the CU's level) the children of the scopes found are left unread.
- * The lists below parent are indexed; the caller indexes the one it gets.
+ * The lists below parent are indexed; the caller indexes the one it gets. Read by the
+ * raw reader, *after is where parent's list goes on past its children. Returns 0, -1
+ * when out of memory, -2 if the raw reader cannot go on.
  */
-static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int depth, int lazy,
-			  uint32_t *head, uint32_t *tail)
+static int build_children(struct convert_scopetree *t, struct kid *parent, int depth, int lazy,
+			  uint32_t *head, uint32_t *tail, const uint8_t **after)
 {
-	Dwarf_Die child;
+	struct kid child;
+	int r;
 
-	if (depth <= 0 || dwarf_child(parent, &child) != 0)
+	if (depth <= 0 || (r = kid_first(parent, &child)) == 0)
 		return 0;
-	do {
-		int tag = dwarf_tag(&child);
+	for (; r > 0; r = kid_next(&child)) {
+		int tag = kid_tag(&child), err;
 		uint32_t idx, ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
 
 		if (is_container(tag)) {
-			if (build_children(t, &child, depth, lazy, head, tail) < 0)
-				return -1;
+			if ((err = build_children(t, &child, depth, lazy, head, tail, &child.after)) < 0)
+				return err;
 			continue;
 		}
 		if (!is_scope(tag))
 			continue;
 		if (add_scope(t, &child, &idx) < 0)
-			return -1;
+			return child.u ? -2 : -1;
 		if (idx == CONVERT_SCOPE_NONE)
 			continue;
 		if (*tail == CONVERT_SCOPE_NONE)
@@ -163,21 +220,70 @@ static int build_children(struct convert_scopetree *t, Dwarf_Die *parent, int de
 			t->scopes[idx].first_child = depth > 1 ? SCOPE_UNREAD : CONVERT_SCOPE_NONE;
 			continue;
 		}
-		if (build_children(t, &child, depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
-			return -1;
+		if ((err = build_children(t, &child, depth - 1, 0, &ch, &ct, &child.after)) < 0 ||
+		    (err = index_list(t, ch)) < 0)
+			return err;
 		t->scopes[idx].first_child = ch;
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (r < 0)
+		return -2;
+	/* the null entry that ended the list was read last: parent's next DIE follows it */
+	if (child.u)
+		*after = child.d.attrs_end;
 	return 0;
 }
 
-int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int max_depth)
+/*
+ * build_children below die (the unit's DIE, or a top-level scope's), by the raw reader
+ * where the unit has one; where it cannot go on, what it added is taken back and libdw
+ * reads the same DIEs.
+ */
+static int build_below(struct convert_scopetree *t, Dwarf_Die *die, int depth, int lazy, uint32_t *head,
+		       uint32_t *tail)
+{
+	size_t nr_scopes = t->nr_scopes, nr_ranges = t->nr_ranges, nr_ix = t->nr_ix;
+	uint32_t old_head = *head, old_tail = *tail;
+	const uint8_t *after = NULL, *p;
+	struct kid parent;
+	int err;
+
+	parent.u = NULL;
+	parent.die = *die;
+	if (t->unit) {
+		p = convert_die_pos(t->unit, dwarf_dieoffset(die));
+		if (p && convert_die_read(t->unit, p, &parent.d) > 0) {
+			parent.u = t->unit;
+			err = build_children(t, &parent, depth, lazy, head, tail, &after);
+			if (err != -2)
+				return err;
+			t->nr_scopes = nr_scopes;
+			t->nr_ranges = nr_ranges;
+			t->nr_ix = nr_ix;
+			*head = old_head;
+			*tail = old_tail;
+			if (old_tail != CONVERT_SCOPE_NONE)
+				t->scopes[old_tail].next = CONVERT_SCOPE_NONE;
+			parent.u = NULL;
+		}
+		t->libdw_reads++;
+	}
+	return build_children(t, &parent, depth, lazy, head, tail, &after);
+}
+
+int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const struct convert_dwsecs *secs,
+			    int max_depth)
 {
 	uint32_t tail = CONVERT_SCOPE_NONE;
 
 	memset(t, 0, sizeof(*t));
 	t->root = t->last_top = CONVERT_SCOPE_NONE;
 	t->max_depth = max_depth;
-	if (build_children(t, cudie, max_depth, 1, &t->root, &tail) < 0 || index_list(t, t->root) < 0) {
+	if (secs && (t->unit = malloc(sizeof(*t->unit))) &&
+	    convert_dieunit_open(t->unit, secs, cudie) < 0) {
+		free(t->unit);
+		t->unit = NULL;
+	}
+	if (build_below(t, cudie, max_depth, 1, &t->root, &tail) < 0 || index_list(t, t->root) < 0) {
 		convert_scopetree_release(t);
 		return -1;
 	}
@@ -291,7 +397,7 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 		uint32_t ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
 
 		/* a failure leaves it unread: the next lookup tries again */
-		if (build_children(t, &die, t->max_depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
+		if (build_below(t, &die, t->max_depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
 			return -1;
 		t->scopes[idx].first_child = ch;
 	}
@@ -305,6 +411,9 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 
 void convert_scopetree_release(struct convert_scopetree *t)
 {
+	if (t->unit)
+		convert_dieunit_release(t->unit);
+	free(t->unit);
 	free(t->scopes);
 	free(t->ranges);
 	free(t->ix);

@@ -21,6 +21,8 @@
 struct convert_scope;
 struct convert_scope_range;
 struct convert_scope_ix;
+struct convert_dieunit;
+struct convert_dwsecs;
 
 struct convert_scopetree {
 	struct convert_scope *scopes;
@@ -32,6 +34,8 @@ struct convert_scopetree {
 	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
 	uint32_t last_top;             /* top-level scope of the previous hit */
 	int max_depth;
+	struct convert_dieunit *unit;  /* the unit's DIEs read directly (convert/dies.h), or NULL */
+	size_t libdw_reads;            /* of the DIE lists read with a unit, those left to libdw */
 };
 
 #define CONVERT_SCOPE_NONE UINT32_MAX
@@ -42,9 +46,12 @@ struct convert_scopetree {
  * instances) are left out. What is below a top-level scope (at most max_depth levels in
  * all) is read on the first lookup that falls in it: a profile touches a few of a CU's
  * functions, and reading every function's inlined subroutines and blocks was most of the
- * cost of a short recording. Returns 0, or -1 when out of memory.
+ * cost of a short recording. With secs (the sections libdw reads, convert_dwsecs_get), the
+ * DIEs are read by convert/dies.h wherever it can read them, else by libdw; the trees are
+ * the same (tests/unit/convert-scopetree.c). Returns 0, or -1 when out of memory.
  */
-int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, int max_depth);
+int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const struct convert_dwsecs *secs,
+			    int max_depth);
 
 /*
  * The scopes that contain pc (a DWARF address), outermost first, into chain[0..max).

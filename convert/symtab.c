@@ -914,7 +914,8 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 
 		sp->valid = 0;
 		if (!st->have_tree[cu]) {
-			if (convert_scopetree_build(&st->trees[cu], cudie, MAX_DEPTH) < 0)
+			if (convert_scopetree_build(&st->trees[cu], cudie, st->have_secs ? &st->secs : NULL,
+						    MAX_DEPTH) < 0)
 				return 0;
 			st->have_tree[cu] = 1;
 		}

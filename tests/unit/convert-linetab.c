@@ -19,6 +19,7 @@
 
 #include "convert/linetab.h"
 #include "lib/alloc.h"
+#include "tests/unit/dwarf-builds.h"
 #include "tests/unit/test.h"
 
 struct tally {
@@ -245,98 +246,6 @@ static int check_file(const char *path, size_t perturb, struct tally *n)
 	return 0;
 }
 
-static char dir[] = "/tmp/pgo-linetab.XXXXXX";
-
-static int write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
-static const char *a_c =
-	"#include \"h.h\"\n"
-	"__attribute__((cold, noinline)) int fail(int x) { return x * 3 - 1; }\n"
-	"int work(int n) {\n"
-	"\tint s = 0;\n"
-	"\tfor (int i = 0; i < n; i++) {\n"
-	"\t\ts += twice(i);\n"
-	"\t\tif (i == 999983) s += fail(i);\n"
-	"\t}\n"
-	"\treturn s;\n"
-	"}\n"
-	"#line 700 \"generated.y\"\n"
-	"int gen(int x) { return x ? gen(x - 1) + 2 : 0; }\n";
-static const char *b_c =
-	"#include \"h.h\"\n"
-	"#include <stdlib.h>\n"
-	"int work(int n); int gen(int x);\n"
-	"int main(int argc, char **argv) {\n"
-	"\tint n = argc > 1 ? atoi(argv[1]) : 100;\n"
-	"\treturn (work(n) + gen(n & 7) + twice(n)) & 1;\n"
-	"}\n";
-static const char *h_h =
-	"static inline int twice(int x) {\n"
-	"\tif (x & 1)\n"
-	"\t\treturn x * 2 + 1;\n"
-	"\treturn x << 1;\n"
-	"}\n";
-
-/* cc, flags, output name; a.c b.c c.c are compiled */
-static const char *const builds[][3] = {
-	{ "gcc", "-O2 -g", "gcc-O2" },
-	{ "gcc", "-O2 -gdwarf-4", "gcc-O2-d4" },
-	{ "gcc", "-O0 -g", "gcc-O0" },
-	{ "gcc", "-O2 -g -ffunction-sections -Wl,--gc-sections", "gcc-fsections" },
-	/* libdw decompresses the sections in place: the reader must find them readable */
-	{ "gcc", "-O2 -g -gdwarf-4", "gcc-gz" },
-	{ "gcc", "-O2 -g -fPIC -shared", "gcc-so" },
-	{ "clang", "-O2 -g", "clang-O2" },
-	{ "clang", "-O2 -gdwarf-4 -fdebug-info-for-profiling", "clang-d4-prof" },
-	{ "clang", "-O2 -g -fdebug-info-for-profiling -ffunction-sections", "clang-fsections" },
-};
-
-static int built;
-
-static int build_all(void)
-{
-	char cmd[1024];
-	size_t i;
-
-	if (built)
-		return built;
-	built = -1;
-	if (!mkdtemp(dir) || write_file("a.c", a_c) || write_file("b.c", b_c) || write_file("h.h", h_h))
-		return -1;
-	/* 200 more functions: enough line table that compressing it pays (objcopy skips it otherwise) */
-	snprintf(cmd, sizeof(cmd), "cd %s && for i in $(seq 200); do echo \"int f$i(int x) { return x * $i + "
-		 "(x >> 3); }\"; done >c.c", dir);
-	if (system(cmd) != 0)
-		return -1;
-	for (i = 0; i < PGO_ARRAY_SIZE(builds); i++) {
-		snprintf(cmd, sizeof(cmd), "cd %s && %s %s -o %s a.c b.c c.c", dir, builds[i][0], builds[i][1],
-			 builds[i][2]);
-		if (system(cmd) != 0) {
-			printf("# failed: %s\n", cmd);
-			return -1;
-		}
-	}
-	snprintf(cmd, sizeof(cmd), "cd %s && objcopy --compress-debug-sections=zlib-gabi gcc-gz && "
-		 "readelf -S -W gcc-gz | grep -Eq '\\.debug_line +PROGBITS .* C '", dir);
-	if (system(cmd) != 0) {
-		printf("# failed: %s\n", cmd);
-		return -1;
-	}
-	built = 1;
-	return 1;
-}
-
 static int test_built_programs(void)
 {
 	struct tally n = { 0 };
@@ -398,20 +307,10 @@ static int test_control_sees_a_changed_row(void)
 static int test_libc_debug_file(void)
 {
 	struct tally n = { 0 };
-	char path[512], id[128];
-	FILE *p = popen("readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null | "
-			"awk '/Build ID:/ { print $3; exit }'", "r");
+	char path[512];
 
-	T_ASSERT(p);
-	if (!fgets(id, sizeof(id), p))
-		id[0] = 0;
-	pclose(p);
-	id[strcspn(id, "\n")] = 0;
-	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
-	if (strlen(id) < 8 || access(path, R_OK) != 0) {
-		printf("# no debug file for libc (%s): install libc6-dbg\n", path);
+	if (libc_debug_file(path, sizeof(path)) < 0)
 		return T_SKIP;
-	}
 	T_ASSERT(check_file(path, SIZE_MAX, &n) == 0);
 	printf("# %s: %zu units, %zu rows, %zu lookups, %zu need libdw; partial: %zu of %zu rows kept, "
 	       "%zu lookups, %zu read whole\n", path, n.units, n.rows, n.lookups, n.fallbacks, n.part_rows,
@@ -422,23 +321,12 @@ static int test_libc_debug_file(void)
 	return T_OK;
 }
 
-static int test_cleanup(void)
-{
-	char cmd[300];
-
-	if (built == 0)
-		return T_SKIP;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	T_ASSERT(system(cmd) == 0);
-	return T_OK;
-}
-
 static const struct t_case cases[] = {
 	{ "rows, files and lookups equal libdw's on gcc and clang builds", test_built_programs },
 	{ "control: a changed row is seen", test_control_sees_a_changed_row },
 	{ "control: a partial table differs outside its ranges", test_control_partial_outside },
 	{ "rows equal libdw's on libc6-dbg's libc debug file", test_libc_debug_file },
-	{ "remove the built programs", test_cleanup },
+	{ "remove the built programs", dwarf_builds_cleanup },
 };
 
 T_MAIN(cases)

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: MIT
+/* A unit's DIEs from .debug_info, for the scope tree (convert/dies.h). */
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert/dies.h"
+
+#define MAX_CODE 65535
+
+struct convert_abbrev_attr {
+	unsigned name, form;
+};
+
+struct convert_abbrev {
+	unsigned tag;                 /* 0: no abbreviation has this code */
+	int has_children;
+	uint32_t first, n;            /* attrs[first .. first + n) */
+	/*
+	 * Where every attribute has a size known from the form alone (most DIEs), the DIE is
+	 * read without a walk of its attributes: their size, and where the ones that matter
+	 * are (-1: absent), with their forms.
+	 */
+	int fixed;
+	uint32_t size;
+	int32_t sib, low, high;
+	unsigned sib_form, low_form, high_form;
+	int has_lowpc, has_ranges;
+};
+
+/* A ULEB128 at *pp below end; sets *pp to NULL if it runs past end. */
+static uint64_t uleb(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (p < end) {
+		uint8_t b = *p++;
+
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			*pp = p;
+			return v;
+		}
+	}
+	*pp = NULL;
+	return 0;
+}
+
+static uint64_t fixed(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)          /* little-endian: x86-64 and arm64 */
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* The size of a value of form, or -1 if it depends on the value. */
+static int form_size(const struct convert_dieunit *u, unsigned form)
+{
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return (int)u->addr_size;
+	case DW_FORM_ref_addr:
+		return (int)(u->version == 2 ? u->addr_size : u->offset_size);
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return (int)u->offset_size;
+	default:
+		return -1;
+	}
+}
+
+/* An abbreviation's fixed layout (struct convert_abbrev), if it has one. */
+static void layout(const struct convert_dieunit *u, struct convert_abbrev *a)
+{
+	const struct convert_abbrev_attr *at = u->attrs + a->first;
+	uint32_t i, off = 0;
+
+	a->sib = a->low = a->high = -1;
+	for (i = 0; i < a->n; i++, at++) {
+		int n = form_size(u, at->form);
+
+		if (n < 0)
+			return;
+		if (at->name == DW_AT_sibling)
+			a->sib = (int32_t)off, a->sib_form = at->form;
+		else if (at->name == DW_AT_low_pc)
+			a->low = (int32_t)off, a->low_form = at->form, a->has_lowpc = 1;
+		else if (at->name == DW_AT_high_pc)
+			a->high = (int32_t)off, a->high_form = at->form;
+		else if (at->name == DW_AT_ranges)
+			a->has_ranges = 1;
+		off += (uint32_t)n;
+	}
+	a->size = off;
+	a->fixed = 1;
+}
+
+/* The abbreviation table at off: codes 1..MAX_CODE. Returns 0, or -1. */
+static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *s, uint64_t off)
+{
+	const uint8_t *p, *end = s->abbrev + s->abbrev_size;
+	size_t alloc_attrs = 0;
+
+	if (off >= s->abbrev_size)
+		return -1;
+	p = s->abbrev + off;
+	for (;;) {
+		uint64_t code = uleb(&p, end), tag, name, form;
+		struct convert_abbrev *a;
+
+		if (!p)
+			return -1;
+		if (!code)
+			return 0;
+		tag = uleb(&p, end);
+		if (!p || p >= end || code > MAX_CODE || !tag || tag > UINT32_MAX)
+			return -1;
+		if (code >= u->nr_abbrevs) {
+			size_t n = u->nr_abbrevs ? u->nr_abbrevs : 64;
+			struct convert_abbrev *v;
+
+			while (n <= code)
+				n *= 2;
+			if (!(v = realloc(u->abbrevs, n * sizeof(*v))))
+				return -1;
+			memset(v + u->nr_abbrevs, 0, (n - u->nr_abbrevs) * sizeof(*v));
+			u->abbrevs = v;
+			u->nr_abbrevs = n;
+		}
+		a = &u->abbrevs[code];
+		if (a->tag)
+			return -1;                 /* libdw takes the first; rare enough to leave */
+		a->tag = (unsigned)tag;
+		a->has_children = *p++ != 0;
+		a->first = (uint32_t)u->nr_attrs;
+		for (;;) {
+			name = uleb(&p, end);
+			form = p ? uleb(&p, end) : 0;
+			if (!p)
+				return -1;
+			if (!name && !form)
+				break;
+			/* implicit_const's value is in the table: DW_AT_sibling and pcs never use it */
+			if (form == DW_FORM_implicit_const)
+				do {
+					if (p >= end)
+						return -1;
+				} while (*p++ & 0x80);
+			if (name > UINT32_MAX || form > UINT32_MAX)
+				return -1;
+			if (u->nr_attrs == alloc_attrs) {
+				size_t n = alloc_attrs ? 2 * alloc_attrs : 256;
+				struct convert_abbrev_attr *v = realloc(u->attrs, n * sizeof(*v));
+
+				if (!v)
+					return -1;
+				u->attrs = v;
+				alloc_attrs = n;
+			}
+			u->attrs[u->nr_attrs].name = (unsigned)name;
+			u->attrs[u->nr_attrs++].form = (unsigned)form;
+		}
+		a->n = (uint32_t)(u->nr_attrs - a->first);
+	}
+}
+
+/* The abbreviations' fixed layouts, once all are read (their attributes may have moved). */
+static void layouts(struct convert_dieunit *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_abbrevs; i++)
+		if (u->abbrevs[i].tag)
+			layout(u, &u->abbrevs[i]);
+}
+
+int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs *s, Dwarf_Die *cudie)
+{
+	Dwarf_Off abbrev_off, die_off, next;
+	Dwarf_Half version;
+	uint8_t unit_type, addr_size, offset_size;
+	Dwarf_Die cu;
+
+	memset(u, 0, sizeof(*u));
+	if (!s->info || !s->abbrev || !cudie->cu ||
+	    dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, NULL, &addr_size, &offset_size) != 0 ||
+	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) || version < 2 || version > 5 ||
+	    (addr_size != 4 && addr_size != 8) || (offset_size != 4 && offset_size != 8) ||
+	    !dwarf_cu_die(cudie->cu, &cu, NULL, &abbrev_off, NULL, NULL, NULL, NULL))
+		return -1;
+	u->dwarf = dwarf_cu_getdwarf(cudie->cu);
+	die_off = dwarf_dieoffset(cudie);
+	u->unit_off = die_off - dwarf_cuoffset(cudie);
+	/* the sections libdw reads must be the ones found here */
+	if (!u->dwarf || die_off >= s->info_size || (const uint8_t *)cudie->addr != s->info + die_off ||
+	    dwarf_next_unit(u->dwarf, u->unit_off, &next, NULL, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
+	    next > s->info_size || next <= die_off)
+		return -1;
+	u->info = s->info;
+	u->info_size = s->info_size;
+	u->end = s->info + next;
+	u->version = version;
+	u->addr_size = addr_size;
+	u->offset_size = offset_size;
+	if (read_abbrevs(u, s, abbrev_off) < 0) {
+		convert_dieunit_release(u);
+		return -1;
+	}
+	layouts(u);
+	return 0;
+}
+
+void convert_dieunit_release(struct convert_dieunit *u)
+{
+	free(u->abbrevs);
+	free(u->attrs);
+	memset(u, 0, sizeof(*u));
+}
+
+const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off)
+{
+	const uint8_t *p = u->info + off;
+
+	return off < u->info_size && p > u->info + u->unit_off && p < u->end ? p : NULL;
+}
+
+/* A CU-relative reference (ref1..ref_udata) or DW_AT_sibling's target, in the unit. */
+static const uint8_t *unit_ref(const struct convert_dieunit *u, uint64_t rel)
+{
+	return rel < (uint64_t)(u->end - (u->info + u->unit_off)) ? convert_die_pos(u, u->unit_off + rel)
+								    : NULL;
+}
+
+/* What a DIE's pc and sibling attributes say, read at p (len bytes of form). 0, or -1. */
+static int note(const struct convert_dieunit *u, struct convert_die *d, unsigned name, unsigned form,
+		const uint8_t *p, size_t len, uint64_t value)
+{
+	switch (name) {
+	case DW_AT_sibling:
+		if (form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 || form == DW_FORM_ref8)
+			value = fixed(p, (unsigned)len);
+		else if (form != DW_FORM_ref_udata)
+			return -1;                 /* a sibling elsewhere: let libdw judge it */
+		return (d->sibling = unit_ref(u, value)) ? 0 : -1;
+	case DW_AT_low_pc:
+		d->has_lowpc = 1;
+		if (form == DW_FORM_addr) {
+			d->lo = fixed(p, (unsigned)len);
+			d->simple_pc |= 1;
+		}
+		return 0;
+	case DW_AT_high_pc:
+		if (form == DW_FORM_addr || form == DW_FORM_data1 || form == DW_FORM_data2 ||
+		    form == DW_FORM_data4 || form == DW_FORM_data8 || form == DW_FORM_udata) {
+			d->hi = form == DW_FORM_udata ? value : fixed(p, (unsigned)len);
+			/* bit 1: high is an address; bit 2: an offset from low */
+			d->simple_pc |= form == DW_FORM_addr ? 2 : 4;
+		}
+		return 0;
+	case DW_AT_ranges:
+		d->has_ranges = 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The size of the variable-sized value of form at p (its ULEB in *value), or -1. */
+static int64_t var_size(const uint8_t *p, const uint8_t *end, unsigned form, uint64_t *value)
+{
+	const uint8_t *q = p;
+	const uint8_t *nul;
+
+	*value = 0;
+	switch (form) {
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata: case DW_FORM_strx:
+	case DW_FORM_addrx: case DW_FORM_loclistx: case DW_FORM_rnglistx:
+	case DW_FORM_GNU_addr_index: case DW_FORM_GNU_str_index:
+		*value = uleb(&q, end);
+		return q ? q - p : -1;
+	case DW_FORM_string:
+		nul = memchr(p, 0, (size_t)(end - p));
+		return nul ? nul - p + 1 : -1;
+	case DW_FORM_block1:
+		return p < end ? 1 + (int64_t)p[0] : -1;
+	case DW_FORM_block2:
+		return end - p >= 2 ? 2 + (int64_t)fixed(p, 2) : -1;
+	case DW_FORM_block4:
+		return end - p >= 4 ? 4 + (int64_t)fixed(p, 4) : -1;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		*value = uleb(&q, end);
+		return q && *value <= (uint64_t)(end - q) ? (q - p) + (int64_t)*value : -1;
+	default:
+		return -1;                         /* DW_FORM_indirect and anything newer: libdw's */
+	}
+}
+
+int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
+{
+	const struct convert_abbrev *a;
+	const struct convert_abbrev_attr *at;
+	const uint8_t *end = u->end;
+	uint64_t code;
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->p = p;
+	code = uleb(&p, end);
+	if (!p)
+		return -1;
+	if (!code) {
+		d->attrs_end = p;
+		return 0;
+	}
+	if (code >= u->nr_abbrevs || !(a = &u->abbrevs[code])->tag)
+		return -1;
+	d->tag = a->tag;
+	d->has_children = a->has_children;
+	if (a->fixed) {
+		if (a->size > (size_t)(end - p))
+			return -1;
+		d->has_lowpc = a->has_lowpc;
+		d->has_ranges = a->has_ranges;
+		if ((a->sib >= 0 && note(u, d, DW_AT_sibling, a->sib_form, p + a->sib,
+					 (size_t)form_size(u, a->sib_form), 0) < 0) ||
+		    (a->low >= 0 && note(u, d, DW_AT_low_pc, a->low_form, p + a->low,
+					 (size_t)form_size(u, a->low_form), 0) < 0) ||
+		    (a->high >= 0 && note(u, d, DW_AT_high_pc, a->high_form, p + a->high,
+					  (size_t)form_size(u, a->high_form), 0) < 0))
+			return -1;
+		p += a->size;
+	} else {
+		for (i = 0, at = u->attrs + a->first; i < a->n; i++, at++) {
+			int n = form_size(u, at->form);
+			uint64_t value = 0;
+			int64_t len = n >= 0 ? n : var_size(p, end, at->form, &value);
+
+			if (len < 0 || len > end - p || note(u, d, at->name, at->form, p, (size_t)len, value) < 0)
+				return -1;
+			p += len;
+		}
+	}
+	d->attrs_end = p;
+	if (d->sibling && d->sibling <= d->attrs_end)
+		return -1;                         /* not forward: let libdw judge it */
+	/* dwarf_ranges takes the DIE's own pair first; an offset high pc counts from low */
+	if (d->simple_pc == (1 | 4))
+		d->hi += d->lo;
+	d->simple_pc = d->simple_pc == (1 | 2) || d->simple_pc == (1 | 4);
+	return 1;
+}
+
+const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct convert_die *d)
+{
+	const uint8_t *p;
+	struct convert_die c;
+	size_t level = 1;
+
+	if (d->sibling)
+		return d->sibling;
+	if (!d->has_children)
+		return d->attrs_end;
+	/* its children and theirs, down and up again to the null entry that ends its list */
+	for (p = d->attrs_end; level > 0;) {
+		int r = convert_die_read(u, p, &c);
+
+		if (r < 0)
+			return NULL;
+		if (r == 0)
+			level--;
+		else if (!c.sibling && c.has_children)
+			level++;
+		p = r > 0 && c.sibling ? c.sibling : c.attrs_end;
+	}
+	return p;
+}
+
+int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out)
+{
+	return dwarf_offdie(u->dwarf, convert_die_offset(u, p), out) ? 0 : -1;
+}

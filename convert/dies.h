@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A compile unit's DIEs read from .debug_info directly, for the walks the scope tree
+ * makes (convert/scopetree.h): children in order, tags, and the address range of a DIE
+ * that has its own DW_AT_low_pc and DW_AT_high_pc. Everything else stays libdw's: a DIE is
+ * handed over as a Dwarf_Die (its offset) wherever more is needed.
+ *
+ * Why not libdw: dwarf_siblingof finds a DIE's end by decoding every attribute through a
+ * generic lookup, and a DIE with children but no DW_AT_sibling (the last child of a list,
+ * which gcc leaves without one) by walking its whole subtree, again; dwarf_ranges reads
+ * DW_AT_high_pc and DW_AT_low_pc in two more scans. The scope tree of sqlite3's one 8 MB
+ * unit walks every top-level DIE and every DIE of the sampled functions: that was a
+ * quarter of a short recording's convert.
+ *
+ * The reader covers DWARF 2 to 5 units of types compile and partial with 4- or 8-byte
+ * addresses, little-endian. A unit it cannot read (split DWARF, an abbreviation code past
+ * 65535, a form it does not know, data that ends early) makes convert_dieunit_open or the
+ * walk fail without a report, and the caller uses libdw for it.
+ */
+#ifndef PGO_CONVERT_DIES_H
+#define PGO_CONVERT_DIES_H
+
+#include <elfutils/libdw.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "convert/linetab.h"
+
+struct convert_abbrev;
+
+struct convert_dieunit {
+	Dwarf *dwarf;
+	const uint8_t *info;          /* .debug_info */
+	size_t info_size;
+	uint64_t unit_off;            /* the unit header's offset in .debug_info */
+	const uint8_t *end;           /* the unit's end */
+	unsigned version, addr_size, offset_size;
+	struct convert_abbrev *abbrevs; /* by code; tag 0: no such code */
+	size_t nr_abbrevs;
+	struct convert_abbrev_attr *attrs; /* the abbreviations' attribute lists */
+	size_t nr_attrs;
+};
+
+/* One DIE, read: where it starts and ends, and what the scope tree asks about it. */
+struct convert_die {
+	const uint8_t *p;             /* the DIE (its abbreviation code) */
+	const uint8_t *attrs_end;     /* past its attributes: its first child, if it has any */
+	const uint8_t *sibling;       /* DW_AT_sibling's target, or NULL */
+	unsigned tag;
+	int has_children;
+	int has_lowpc, has_ranges;    /* its own attributes, as dwarf_hasattr sees them */
+	int simple_pc;                /* [lo, hi) read: what dwarf_ranges gives for it */
+	uint64_t lo, hi;
+};
+
+/*
+ * Get ready to read cudie's unit from the sections in s (.debug_info and .debug_abbrev
+ * as libdw reads them). Returns 0, or -1 if this reader cannot read the unit.
+ */
+int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs *s, Dwarf_Die *cudie);
+void convert_dieunit_release(struct convert_dieunit *u);
+
+/* Where the DIE at .debug_info offset off is, or NULL if not in the unit. */
+const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off);
+
+/*
+ * Read the DIE at p into *d. Returns 1, 0 at a null entry (the end of a list of children:
+ * the next list goes on at p + 1), or -1 if the data cannot be read.
+ */
+int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d);
+
+/*
+ * Where the DIE after d and its children is: DW_AT_sibling's target, or the end of its
+ * children's list found by reading them, as dwarf_siblingof goes. NULL if unreadable.
+ */
+const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct convert_die *d);
+
+static inline uint64_t convert_die_offset(const struct convert_dieunit *u, const uint8_t *p)
+{
+	return (uint64_t)(p - u->info);
+}
+
+/* The DIE at p for libdw. Returns 0, or -1. */
+int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out);
+
+#endif
