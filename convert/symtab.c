@@ -620,17 +620,17 @@ static void lines_drop(struct cu_lines *l)
 static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t lo, uint64_t hi)
 {
 	struct cu_lines *l = &st->lines[cu];
+	bool whole = lo < hi && !wanted(st, lo, hi);
 	size_t i;
 
-	if (l->state == LINES_OURS && l->t.partial && lo < hi && !wanted(st, lo, hi)) {
+	if (l->state == LINES_OURS && l->t.partial && whole) {
 		pgo_debug(2, "'%s': unit %zu: 0x%" PRIx64 " not wanted, its line table read whole",
 			  st->path, cu, lo);
 		lines_drop(l);
-		lo = hi = 0;
 	}
 	if (l->state == LINES_UNREAD) {
 		const char *name = dwarf_diename(&st->cus[cu]);
-		size_t nw = lo < hi && !wanted(st, lo, hi) ? 0 : st->nr_want;
+		size_t nw = whole ? 0 : st->nr_want;
 
 		l->state = LINES_LIBDW;
 		if (!st->have_secs)

@@ -4,7 +4,8 @@
  * symbol, CU-range and line-table code), and for one without DWARF the .gnu_debuglink
  * explanation, which finds the named debug file, CRCs it and reads its build-id note.
  * The input is written as DIR/bin and DIR/hot.debug (the seeds' debuglink name), so the
- * debug-file path runs on fuzzed bytes too.
+ * debug-file path runs on fuzzed bytes too. The lookups run after a hint of one wanted
+ * address (partial line tables, and their reading whole for the other addresses).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (convert_symtab_open(path, &names, CONVERT_SYMTAB_NEED_DWARF | CONVERT_SYMTAB_QUIET, &st) &&
 	    convert_symtab_open(path, &names, CONVERT_SYMTAB_QUIET, &st))
 		goto out;
+	if (!convert_symtab_offset_to_vaddr(st, 0x1000, &vaddr) && convert_symtab_want(st, &vaddr, 1) < 0)
+		PGO_BUG("want failed");
 	for (off = 0; off < 0x4000; off += 0x40) {
 		struct convert_sym s;
 		uint8_t word[8];
