@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "convert/dies.h"
+#include "lib/leb128.h"
 
 #define MAX_CODE 65535
 
@@ -31,33 +32,10 @@ struct convert_abbrev {
 /* A ULEB128 at *pp below end; sets *pp to NULL if it runs past end. */
 static uint64_t uleb(const uint8_t **pp, const uint8_t *end)
 {
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
+	uint64_t v;
 
-	while (p < end) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			*pp = p;
-			return v;
-		}
-	}
-	*pp = NULL;
-	return 0;
-}
-
-static uint64_t fixed(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++)          /* little-endian: x86-64 and arm64 */
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
+	*pp = pgo_uleb128(*pp, end, &v);
+	return *pp ? v : 0;
 }
 
 /* The size of a value of form, or -1 if it depends on the value. */
@@ -261,21 +239,21 @@ static int note(const struct convert_dieunit *u, struct convert_die *d, unsigned
 	switch (name) {
 	case DW_AT_sibling:
 		if (form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 || form == DW_FORM_ref8)
-			value = fixed(p, (unsigned)len);
+			value = pgo_le(p, (unsigned)len);
 		else if (form != DW_FORM_ref_udata)
 			return -1;                 /* a sibling elsewhere: let libdw judge it */
 		return (d->sibling = unit_ref(u, value)) ? 0 : -1;
 	case DW_AT_low_pc:
 		d->has_lowpc = 1;
 		if (form == DW_FORM_addr) {
-			d->lo = fixed(p, (unsigned)len);
+			d->lo = pgo_le(p, (unsigned)len);
 			d->simple_pc |= 1;
 		}
 		return 0;
 	case DW_AT_high_pc:
 		if (form == DW_FORM_addr || form == DW_FORM_data1 || form == DW_FORM_data2 ||
 		    form == DW_FORM_data4 || form == DW_FORM_data8 || form == DW_FORM_udata) {
-			d->hi = form == DW_FORM_udata ? value : fixed(p, (unsigned)len);
+			d->hi = form == DW_FORM_udata ? value : pgo_le(p, (unsigned)len);
 			/* bit 1: high is an address; bit 2: an offset from low */
 			d->simple_pc |= form == DW_FORM_addr ? 2 : 4;
 		}
@@ -307,9 +285,9 @@ static int64_t var_size(const uint8_t *p, const uint8_t *end, unsigned form, uin
 	case DW_FORM_block1:
 		return p < end ? 1 + (int64_t)p[0] : -1;
 	case DW_FORM_block2:
-		return end - p >= 2 ? 2 + (int64_t)fixed(p, 2) : -1;
+		return end - p >= 2 ? 2 + (int64_t)pgo_le(p, 2) : -1;
 	case DW_FORM_block4:
-		return end - p >= 4 ? 4 + (int64_t)fixed(p, 4) : -1;
+		return end - p >= 4 ? 4 + (int64_t)pgo_le(p, 4) : -1;
 	case DW_FORM_block: case DW_FORM_exprloc:
 		*value = uleb(&q, end);
 		return q && *value <= (uint64_t)(end - q) ? (q - p) + (int64_t)*value : -1;

@@ -11,6 +11,7 @@
 
 #include "convert/linetab.h"
 #include "lib/alloc.h"
+#include "lib/leb128.h"
 
 /* A bounded reader: any read past the end sets bad and returns 0. */
 struct cur {
@@ -20,56 +21,15 @@ struct cur {
 
 static uint64_t rd_n(struct cur *c, size_t n)
 {
-	uint64_t v = 0;
-	size_t i;
+	uint64_t v;
 
 	if (c->bad || c->p > c->end || (size_t)(c->end - c->p) < n) {
 		c->bad = 1;
 		return 0;
 	}
-	for (i = 0; i < n; i++)          /* little-endian: x86-64 and arm64 */
-		v |= (uint64_t)c->p[i] << (8 * i);
+	v = pgo_le(c->p, (unsigned)n);
 	c->p += n;
 	return v;
-}
-
-/* A ULEB128 at p; NULL if it runs past end. */
-static const uint8_t *uleb(const uint8_t *p, const uint8_t *end, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	*v = 0;
-	while (p < end) {
-		uint8_t b = *p++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return p;
-	}
-	return NULL;
-}
-
-/* An SLEB128 at p; NULL if it runs past end. */
-static const uint8_t *sleb(const uint8_t *p, const uint8_t *end, int64_t *v)
-{
-	uint64_t u = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		if (p >= end)
-			return NULL;
-		b = *p++;
-		if (shift < 64)
-			u |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		u |= ~(uint64_t)0 << shift;
-	*v = (int64_t)u;
-	return p;
 }
 
 static uint64_t rd_uleb(struct cur *c)
@@ -77,7 +37,7 @@ static uint64_t rd_uleb(struct cur *c)
 	const uint8_t *q;
 	uint64_t v;
 
-	if (c->bad || !(q = uleb(c->p, c->end, &v))) {
+	if (c->bad || !(q = pgo_uleb128(c->p, c->end, &v))) {
 		c->bad = 1;
 		return 0;
 	}
@@ -558,24 +518,19 @@ static unsigned std_operands(unsigned op)
 		} else {                                                      \
 			uint64_t v_;                                          \
 									      \
-			if (!(p = uleb(p, end, &v_)))                    \
+			if (!(p = pgo_uleb128(p, end, &v_)))                    \
 				return -1;                                    \
 			(dst) = v_;                                           \
 		}                                                             \
 	} while (0)
 
-/* n bytes, little-endian (x86-64 and arm64), into dst, or fail the unit */
+/* n bytes, little-endian, into dst, or fail the unit */
 #define FIXED(dst, n)                                                        \
 	do {                                                                  \
-		uint64_t v_ = 0;                                              \
-		size_t i_;                                                    \
-									      \
 		if ((size_t)(end - p) < (n))                                  \
 			return -1;                                            \
-		for (i_ = 0; i_ < (n); i_++)                                  \
-			v_ |= (uint64_t)p[i_] << (8 * i_);                    \
+		(dst) = pgo_le(p, (n));                                       \
 		p += (n);                                                     \
-		(dst) = v_;                                                   \
 	} while (0)
 
 /*
@@ -680,7 +635,7 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 				advance(&st, h, (unsigned)u);
 				break;
 			case DW_LNS_advance_line:
-				if (!(p = sleb(p, end, &d)))
+				if (!(p = pgo_sleb128(p, end, &d)))
 					return -1;
 				st.line += (int32_t)d;
 				break;
