@@ -465,6 +465,7 @@ static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, 
 	k->have_held = 1;
 	k->k = range_above(k, k->k, addr);
 	k->next_lo = k->k < k->n ? k->r[k->k].lo : UINT64_MAX;
+	k->cur_hi = k->k < k->n ? k->r[k->k].hi : 0;
 	return 0;
 }
 
@@ -485,15 +486,24 @@ static inline __attribute__((always_inline)) int emit(struct convert_linetab *t,
 	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
 	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL || st->wide || st->discr >> 24)
 		return -1;
-	/* most rows: the next range starts past this one, so the row held before is dropped */
-	if (t->keep.r && st->addr < t->keep.next_lo && st->addr >= t->keep.held_addr &&
-	    t->keep.have_held && !end_seq) {
-		h->off = (int32_t)(uint32_t)d;
-		h->line = (int32_t)st->line;
-		h->file = st->file;
-		h->discr = (uint32_t)st->discr;
-		t->keep.held_addr = st->addr;
-		return 0;
+	if (t->keep.r && t->keep.have_held && !end_seq && st->addr >= t->keep.held_addr) {
+		/* most rows: the next range starts past this one, so the row held before is dropped */
+		int fast = st->addr < t->keep.next_lo;
+
+		/* inside a range, up to its end: the row held before is kept */
+		if (!fast && t->keep.held_addr >= t->keep.next_lo && st->addr < t->keep.cur_hi) {
+			if (store(t, h, 0) < 0)
+				return -1;
+			fast = 1;
+		}
+		if (fast) {
+			h->off = (int32_t)(uint32_t)d;
+			h->line = (int32_t)st->line;
+			h->file = st->file;
+			h->discr = (uint32_t)st->discr;
+			t->keep.held_addr = st->addr;
+			return 0;
+		}
 	}
 	v.off = (int32_t)(uint32_t)d;
 	v.line = (int32_t)st->line;
@@ -714,7 +724,7 @@ static int one_seq(struct convert_linetab *t)
 		return -1;
 	t->nr_seqs = 1;
 	t->seqs[0].lo = t->nr_rows ? convert_line_addr(t, &t->rows[0]) : 0;
-	t->seqs[0].start = t->seqs[0].before = 0;
+	t->seqs[0].start = 0;
 	t->seqs[0].n = t->nr_rows;
 	return 0;
 }
@@ -740,18 +750,41 @@ static int sort_all(struct convert_linetab *t)
 	return one_seq(t);
 }
 
+/* Copy the sequences' rows into the sequences' order (by address). Returns 0, or -1. */
+static int move_rows(struct convert_linetab *t)
+{
+	struct convert_line *v;
+	size_t k, at = 0;
+
+	for (k = 0; k < t->nr_seqs && t->seqs[k].start == at; k++)
+		at += t->seqs[k].n;
+	if (k == t->nr_seqs)
+		return 0;                          /* in order as read */
+	if (!(v = malloc(t->nr_rows * sizeof(*v))))
+		return -1;
+	for (k = 0, at = 0; k < t->nr_seqs; k++) {
+		memcpy(v + at, t->rows + t->seqs[k].start, t->seqs[k].n * sizeof(*v));
+		t->seqs[k].start = at;
+		at += t->seqs[k].n;
+	}
+	free(t->rows);
+	t->rows = v;
+	t->alloc_rows = t->nr_rows;
+	return 0;
+}
+
 /*
- * Put the rows in libdw's order without moving them. Compilers write a unit's sequences
- * (one per section: .text, .text.unlikely, .text.startup; one per function with
- * -ffunction-sections) each in address order, but not in address order of each other:
- * the sequences are indexed by address and the rows stay as read. Copying 208084 rows of
- * sqlite3 into order was a third of a short convert's page faults. Only a sequence's end
- * moves, before a last row at its address; rows out of order inside a sequence, or
+ * Put the rows in libdw's order. Compilers write a unit's sequences (one per section:
+ * .text, .text.unlikely, .text.startup; one per function with -ffunction-sections) each
+ * in address order, but not in address order of each other: the sequences are sorted by
+ * address and their rows copied into that order (for sqlite3's one unit only when it is
+ * read whole: a partial table has a few thousand rows). Only a sequence's end moves
+ * inside it, before a last row at its address; rows out of order inside a sequence, or
  * sequences that overlap, get the full sort.
  */
 static int sort_rows(struct convert_linetab *t)
 {
-	size_t nseq = 0, alloc = 0, i, start = 0, k, before_n = 0;
+	size_t nseq = 0, alloc = 0, i, start = 0, k;
 
 	if (!t->out_of_order)
 		return one_seq(t);
@@ -784,10 +817,8 @@ static int sort_rows(struct convert_linetab *t)
 		if (k && !before(&t->rows[q[-1].start + q[-1].n - 1], q[-1].start + q[-1].n - 1,
 				 &t->rows[q->start], q->start))
 			return sort_all(t);
-		t->seqs[k].before = before_n;
-		before_n += q->n;
 	}
-	return 0;
+	return move_rows(t);
 }
 
 int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
@@ -860,29 +891,6 @@ int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs 
 				     nr_keep);
 }
 
-/* The sequence (in address order) holding the index-th row. */
-static const struct convert_lineseq *seq_of_index(const struct convert_linetab *t, size_t index)
-{
-	size_t lo = 0, hi = t->nr_seqs;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->seqs[mid].before <= index)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &t->seqs[lo];
-}
-
-const struct convert_line *convert_linetab_row(const struct convert_linetab *t, size_t index)
-{
-	const struct convert_lineseq *q = seq_of_index(t, index);
-
-	return &t->rows[q->start + (index - q->before)];
-}
-
 /* The last sequence whose first address is <= addr, or NULL. */
 static const struct convert_lineseq *seq_at(const struct convert_linetab *t, uint64_t addr)
 {
@@ -916,9 +924,8 @@ size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr)
 		else
 			hi = mid;
 	}
-	/* past the sequence's rows: the next sequence starts above addr */
-	lo = q->before + (lo - q->start);
-	/* the sequence before may end at addr */
+	/* past the sequence's rows: the next sequence starts above addr; the one before may
+	 * end at addr */
 	while (lo > 0 && convert_line_addr(t, convert_linetab_row(t, lo - 1)) >= addr)
 		lo--;
 	return lo;
@@ -944,7 +951,7 @@ size_t convert_linetab_find(const struct convert_linetab *t, uint64_t pc)
 			l = mid;
 	}
 	r = &t->rows[l];
-	return !r->end_seq && convert_line_addr(t, r) <= pc ? q->before + (l - q->start) : SIZE_MAX;
+	return !r->end_seq && convert_line_addr(t, r) <= pc ? l : SIZE_MAX;
 }
 
 const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx)

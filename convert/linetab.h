@@ -47,7 +47,6 @@ struct convert_line {
 struct convert_lineseq {
 	uint64_t lo;        /* its first row's address */
 	size_t start, n;    /* rows[start .. start + n) */
-	size_t before;      /* rows of the sequences before it in address order */
 };
 
 /* An address range [lo, hi) whose lookups a table must answer (see convert_linetab_read). */
@@ -65,7 +64,7 @@ struct convert_lineval {
 struct convert_linekeep {
 	const struct convert_linerange *r; /* sorted, disjoint */
 	size_t n, k;                 /* k: the first range ending above the held row */
-	uint64_t next_lo;            /* where range k starts (UINT64_MAX: none left) */
+	uint64_t next_lo, cur_hi;    /* where range k starts (UINT64_MAX: none left) and ends */
 	struct convert_lineval held;
 	uint64_t held_addr;
 	int have_held, failed;
@@ -76,7 +75,7 @@ struct convert_linetab {
 	int based;                   /* base is set */
 	int partial;                 /* only the rows the ranges asked for were kept */
 	struct convert_linekeep keep; /* while reading a partial table */
-	struct convert_line *rows;   /* as read; in libdw's order through seqs */
+	struct convert_line *rows;   /* in libdw's order */
 	size_t nr_rows, alloc_rows;
 	struct convert_lineseq *seqs; /* by address; disjoint */
 	size_t nr_seqs;
@@ -118,7 +117,10 @@ static inline uint64_t convert_line_addr(const struct convert_linetab *t, const 
 }
 
 /* The index-th row (index < nr_rows) in libdw's order: what dwarf_onesrcline gives. */
-const struct convert_line *convert_linetab_row(const struct convert_linetab *t, size_t index);
+static inline const struct convert_line *convert_linetab_row(const struct convert_linetab *t, size_t index)
+{
+	return &t->rows[index];
+}
 
 /* The index of the first row at or above addr (nr_rows if none). */
 size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr);
