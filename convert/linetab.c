@@ -349,22 +349,29 @@ static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_s
 }
 
 struct state {
+	uint64_t base;                /* the unit's first row's address, once based */
+	int based;
 	uint64_t addr;
 	unsigned op_index, file, column, is_stmt, isa;
-	unsigned wide;                /* a field past what libdw 0.188 keeps (discr aside) */
+	unsigned wide, wide_col;      /* a field past what libdw 0.188 keeps (discr aside) */
 	int64_t line;
 	uint64_t discr;
 };
 
-/* Registers change far less often than rows are made: their limits are checked here. */
+/*
+ * Registers change far less often than rows are made: their limits are checked where
+ * they change. The column, set for most rows, has its own flag; is_stmt's never changes
+ * (0 and 1 flip to each other, a default above 1 flips between values above 1).
+ */
 static inline void widths(struct state *st)
 {
-	st->wide = (st->column >> 16) | (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8);
+	st->wide = (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8);
 }
 
 static inline void reset(struct state *st, const struct hdr *h)
 {
-	memset(st, 0, sizeof(*st));
+	st->addr = st->discr = 0;
+	st->op_index = st->column = st->isa = st->wide_col = 0;
 	st->file = 1;
 	st->line = 1;
 	st->is_stmt = h->default_is_stmt;
@@ -470,21 +477,21 @@ static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, 
 }
 
 /* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
-static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, const struct state *st,
+static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, struct state *st,
 						      int end_seq)
 {
 	struct convert_lineval v;
 	struct convert_lineval *h = &t->keep.held;
 	uint64_t d;
 
-	if (!t->based) {
-		t->base = st->addr;
-		t->based = 1;
+	if (!st->based) {
+		st->base = st->addr;
+		st->based = 1;
 	}
 	/* the offset from base fits int32, not wrapping around 0: offsets order as addresses do */
-	d = st->addr - t->base;
-	if ((st->addr >= t->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
-	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL || st->wide || st->discr >> 24)
+	d = st->addr - st->base;
+	if ((st->addr >= st->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
+	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL || (st->wide | st->wide_col | st->discr >> 24))
 		return -1;
 	if (t->keep.r && t->keep.have_held && !end_seq && st->addr >= t->keep.held_addr) {
 		/* most rows: the next range starts past this one, so the row held before is dropped */
@@ -572,6 +579,8 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 	/* a row takes a byte at least; gcc and clang write about 3.5 bytes a row */
 	if ((size_t)(end - p) / 3 > 1024 && !t->keep.r && reserve_rows(t, (size_t)(end - p) / 3) < 0)
 		return -1;
+	st.base = t->base;
+	st.based = t->based;
 	reset(&st, h);
 	while (p < end) {
 		op = *p++;
@@ -587,10 +596,9 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 			st.discr = 0;
 		} else if (op == DW_LNS_set_column && (std_ok & 1u << op)) {
 			OPERAND(st.column);
-			widths(&st);
+			st.wide_col = st.column >> 16;
 		} else if (op == DW_LNS_negate_stmt && (std_ok & 1u << op)) {
 			st.is_stmt = (1 - st.is_stmt) & 0xff;
-			widths(&st);
 		} else if (op >= h->opcode_base) {
 			return -1;                 /* a special opcode with a line_range of 0 */
 		} else if (op == 0) {
@@ -679,6 +687,8 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 			(void)u;
 		}
 	}
+	t->base = st.base;
+	t->based = st.based;
 	return 0;
 }
 
