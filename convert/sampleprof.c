@@ -47,52 +47,58 @@ static void fn_free(struct sp_fn *f)
 	for (i = 0; i < f->nr_cs; i++)
 		fn_free(f->cs[i].fn);
 	free(f->pos);
+	pgo_u64map_release(&f->pos_ix);
 	free(f->cs);
 	free(f);
 }
 
 /*
- * While building, a function's positions are kept sorted by offset and its call sites by
- * (offset, callee id), found by binary search: a linear scan per added address was
- * quadratic in the lines of a function (every line gets an explicit zero). sort_fn puts
- * the call sites in their output order (callee names) once the model is complete.
+ * While building, a function's positions are appended as they come and found by a scan
+ * while there are few, then through an index (pos_ix): kept sorted, every new line of a
+ * large function moved all the lines after it (sqlite3VdbeExec has thousands). Its call
+ * sites stay sorted by (offset, callee id), found by binary search. sort_fn sorts the
+ * positions and puts the call sites in their output order (callee names) once the model
+ * is complete.
  */
-static size_t pos_lower(const struct sp_fn *f, uint32_t offset)
-{
-	size_t lo = 0, hi = f->nr_pos;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->pos[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+#define POS_SCAN 16
 
 static struct sp_pos *pos_find(const struct sp_fn *f, uint32_t offset)
 {
-	size_t i = pos_lower(f, offset);
+	const uint64_t *v;
+	size_t i;
 
-	return i < f->nr_pos && f->pos[i].offset == offset ? &f->pos[i] : NULL;
+	if (f->pos_ix.count) {
+		v = pgo_u64map_find(&f->pos_ix, offset);
+		return v ? &f->pos[*v - 1] : NULL;
+	}
+	for (i = 0; i < f->nr_pos; i++)
+		if (f->pos[i].offset == offset)
+			return &f->pos[i];
+	return NULL;
 }
 
 /* The position at offset, created if missing; valid until the next pos_get on f. */
 static struct sp_pos *pos_get(struct sp_fn *f, uint32_t offset)
 {
-	size_t i = pos_lower(f, offset);
+	struct sp_pos *p = pos_find(f, offset);
+	size_t i;
 
-	if (i < f->nr_pos && f->pos[i].offset == offset)
-		return &f->pos[i];
+	if (p)
+		return p;
 	if (PGO_ALLOC_GROW(f->pos, f->nr_pos + 1, f->alloc_pos) < 0)
 		return NULL;
-	memmove(&f->pos[i + 1], &f->pos[i], (f->nr_pos - i) * sizeof(f->pos[0]));
-	memset(&f->pos[i], 0, sizeof(f->pos[0]));
-	f->pos[i].offset = offset;
-	f->nr_pos++;
-	return &f->pos[i];
+	p = &f->pos[f->nr_pos++];
+	memset(p, 0, sizeof(*p));
+	p->offset = offset;
+	if (f->pos_ix.count) {
+		if (pgo_u64map_put(&f->pos_ix, offset, f->nr_pos) < 0)
+			return NULL;
+	} else if (f->nr_pos > POS_SCAN) {
+		for (i = 0; i < f->nr_pos; i++)
+			if (pgo_u64map_put(&f->pos_ix, f->pos[i].offset, i + 1) < 0)
+				return NULL;
+	}
+	return p;
 }
 
 static size_t cs_lower(const struct sp_fn *f, uint32_t offset, uint32_t callee)
@@ -389,6 +395,8 @@ static void sort_fn(struct sp_fn *f)
 {
 	size_t i;
 
+	/* the index goes with the order it indexed */
+	pgo_u64map_release(&f->pos_ix);
 	if (f->nr_pos > 1)
 		qsort(f->pos, f->nr_pos, sizeof(*f->pos), cmp_pos);
 	if (f->nr_cs > 1)

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/hashmap.h"
+
 struct convert_profile;
 
 struct sp_target {
@@ -49,8 +51,9 @@ struct sp_callsite {
 struct sp_fn {
 	uint32_t name;                 /* string id, clone suffix removed after merging */
 	uint64_t head, total;
-	struct sp_pos *pos;
+	struct sp_pos *pos;            /* as added while building; by offset after sp_build */
 	size_t nr_pos, alloc_pos;
+	struct pgo_u64map pos_ix;      /* while building, past a few: offset -> index + 1 */
 	struct sp_callsite *cs;
 	size_t nr_cs, alloc_cs;
 	int from_stacks;               /* an instance made from call stacks: a copy of the
