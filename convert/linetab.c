@@ -420,17 +420,16 @@ static inline int store(struct convert_linetab *t, const struct convert_lineval 
 	return 0;
 }
 
-/* The first range of k's that ends above addr: k itself while addresses only grow. */
-static size_t range_above(const struct convert_linekeep *k, size_t from, uint64_t addr)
+size_t convert_linerange_above(const struct convert_linerange *r, size_t from, size_t n, uint64_t addr)
 {
-	size_t lo = from, hi = k->n;
+	size_t lo = from, hi = n;
 
-	if (lo < hi && k->r[lo].hi > addr)
+	if (lo < hi && r[lo].hi > addr)     /* from itself while addresses only grow */
 		return lo;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (k->r[mid].hi > addr)
+		if (r[mid].hi > addr)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -454,13 +453,13 @@ static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, 
 			k->failed = 1;             /* backwards inside a sequence */
 			return 0;
 		}
-		k->k = range_above(k, k->k, k->held_addr);
+		k->k = convert_linerange_above(k->r, k->k, k->n, k->held_addr);
 		/* a row where its sequence ends sorts after the end: it reaches the next row of all */
 		if (((k->k < k->n && k->r[k->k].lo < to) || (end_seq && addr == k->held_addr)) &&
 		    store(t, &k->held, 0) < 0)
 			return -1;
 	} else {
-		k->k = range_above(k, 0, addr);
+		k->k = convert_linerange_above(k->r, 0, k->n, addr);
 	}
 	if (end_seq) {
 		/* every end: with sequences that overlap, an end may be what libdw finds */
@@ -470,7 +469,7 @@ static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, 
 	k->held = *v;
 	k->held_addr = addr;
 	k->have_held = 1;
-	k->k = range_above(k, k->k, addr);
+	k->k = convert_linerange_above(k->r, k->k, k->n, addr);
 	k->next_lo = k->k < k->n ? k->r[k->k].lo : UINT64_MAX;
 	k->cur_hi = k->k < k->n ? k->r[k->k].hi : 0;
 	return 0;

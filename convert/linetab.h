@@ -60,6 +60,9 @@ struct convert_lineval {
 	uint32_t file, discr;
 };
 
+/* The first of r[from .. n) (sorted, disjoint) that ends above addr; n if none. */
+size_t convert_linerange_above(const struct convert_linerange *r, size_t from, size_t n, uint64_t addr);
+
 /* Where a partial table is reading: the row read last, not yet kept or dropped. */
 struct convert_linekeep {
 	const struct convert_linerange *r; /* sorted, disjoint */

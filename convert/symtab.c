@@ -591,16 +591,8 @@ static uint32_t intern_file(struct convert_symtab *st, const char *s)
 /* Do the wanted ranges hold all of unit addresses [lo, hi)? */
 static bool wanted(const struct convert_symtab *st, uint64_t lo, uint64_t hi)
 {
-	size_t a = 0, b = st->nr_want;
+	size_t a = convert_linerange_above(st->want, 0, st->nr_want, lo);
 
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (st->want[mid].hi > lo)
-			b = mid;
-		else
-			a = mid + 1;
-	}
 	return a < st->nr_want && st->want[a].lo <= lo && hi <= st->want[a].hi;
 }
 

@@ -12,23 +12,9 @@
 #include <string.h>
 
 #include "convert/linetab.h"
+#include "tests/unit/linetab-rows.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int same_row(const struct convert_linetab *a, size_t i, const struct convert_linetab *b, size_t j)
-{
-	const struct convert_line *x, *y;
-	const char *fx, *fy;
-
-	if (i == SIZE_MAX || j == SIZE_MAX)
-		return i == j;
-	x = convert_linetab_row(a, i);
-	y = convert_linetab_row(b, j);
-	fx = convert_linetab_file(a, x->file);
-	fy = convert_linetab_file(b, y->file);
-	return convert_line_addr(a, x) == convert_line_addr(b, y) && x->line == y->line &&
-	       x->discr == y->discr && x->end_seq == y->end_seq && (fx == fy || (fx && fy && !strcmp(fx, fy)));
-}
 
 /* Ranges at some row addresses (which, from seed), as a caller would ask for them. */
 static void check_partial(const struct convert_dwsecs *s, const struct convert_linetab *t, unsigned asz,
@@ -58,7 +44,7 @@ static void check_partial(const struct convert_dwsecs *s, const struct convert_l
 
 			for (j = 0; j < nr && !(a >= r[j].lo && a < r[j].hi); j++)
 				;
-			if (j < nr && !same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
+			if (j < nr && !linetab_same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
 				abort();
 		}
 	}

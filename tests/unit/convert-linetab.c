@@ -20,6 +20,7 @@
 #include "convert/linetab.h"
 #include "lib/alloc.h"
 #include "tests/unit/dwarf-builds.h"
+#include "tests/unit/linetab-rows.h"
 #include "tests/unit/test.h"
 
 struct tally {
@@ -51,21 +52,6 @@ static size_t lower_index(Dwarf_Lines *lines, size_t nlines, Dwarf_Addr addr)
 }
 
 #define MAX_RANGES 4096
-
-static int same_row(const struct convert_linetab *a, size_t i, const struct convert_linetab *b, size_t j)
-{
-	const struct convert_line *x, *y;
-	const char *fx, *fy;
-
-	if (i == SIZE_MAX || j == SIZE_MAX || i >= a->nr_rows || j >= b->nr_rows)
-		return (i == SIZE_MAX || i >= a->nr_rows) == (j == SIZE_MAX || j >= b->nr_rows);
-	x = convert_linetab_row(a, i);
-	y = convert_linetab_row(b, j);
-	fx = convert_linetab_file(a, x->file);
-	fy = convert_linetab_file(b, y->file);
-	return convert_line_addr(a, x) == convert_line_addr(b, y) && x->line == y->line &&
-	       x->discr == y->discr && x->end_seq == y->end_seq && (fx == fy || (fx && fy && !strcmp(fx, fy)));
-}
 
 /* The range holding addr, or NULL. */
 static const struct convert_linerange *range_of(const struct convert_linerange *r, size_t n, uint64_t addr)
@@ -130,7 +116,7 @@ static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const c
 			if (n->outside ? in != NULL : in == NULL)
 				continue;
 			n->part_lookups++;
-			if (!same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
+			if (!linetab_same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
 				mismatch(n, path, "partial lookup", i);
 			if (!in)
 				continue;
@@ -138,7 +124,7 @@ static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const c
 			fp = convert_linetab_lower(&p, a);
 			for (j = 0; fw + j < t->nr_rows &&
 				    convert_line_addr(t, convert_linetab_row(t, fw + j)) < in->hi; j++)
-				if (!same_row(t, fw + j, &p, fp + j))
+				if (!linetab_same_row(t, fw + j, &p, fp + j))
 					mismatch(n, path, "partial walk", i);
 		}
 	}
@@ -219,31 +205,23 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 	convert_linetab_release(&t);
 }
 
+struct file_check {
+	size_t perturb;
+	struct tally *n;
+};
+
+static void check_one(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, void *arg)
+{
+	struct file_check *c = arg;
+
+	check_unit(s, cu, path, c->perturb, c->n);
+}
+
 static int check_file(const char *path, size_t perturb, struct tally *n)
 {
-	struct convert_dwsecs s;
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
-	uint8_t type;
-	Dwarf *dw;
-	int fd = open(path, O_RDONLY);
+	struct file_check c = { perturb, n };
 
-	if (fd < 0)
-		return -1;
-	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw || convert_dwsecs_get(dw, &s) != 0) {
-		printf("# %s: no .debug_line we can read\n", path);
-		if (dw)
-			dwarf_end(dw);
-		close(fd);
-		return -1;
-	}
-	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0)
-		if (type == DW_UT_compile || type == DW_UT_partial || type == DW_UT_skeleton)
-			check_unit(&s, &cudie, path, perturb, n);
-	dwarf_end(dw);
-	close(fd);
-	return 0;
+	return dwarf_each_unit(path, check_one, &c);
 }
 
 static int test_built_programs(void)

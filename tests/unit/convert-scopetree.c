@@ -87,30 +87,14 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 	convert_linetab_release(&t);
 }
 
+static void check_one(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, void *n)
+{
+	check_unit(s, cu, path, n);
+}
+
 static int check_file(const char *path, struct tally *n)
 {
-	struct convert_dwsecs s;
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
-	uint8_t type;
-	Dwarf *dw;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw || convert_dwsecs_get(dw, &s) != 0) {
-		if (dw)
-			dwarf_end(dw);
-		close(fd);
-		return -1;
-	}
-	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0)
-		if (type == DW_UT_compile || type == DW_UT_partial)
-			check_unit(&s, &cudie, path, n);
-	dwarf_end(dw);
-	close(fd);
-	return 0;
+	return dwarf_each_unit(path, check_one, n);
 }
 
 static int test_built_programs(void)

@@ -9,11 +9,15 @@
 #ifndef PGO_TESTS_DWARF_BUILDS_H
 #define PGO_TESTS_DWARF_BUILDS_H
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "convert/linetab.h"
 #include "lib/alloc.h"
 #include "tests/unit/test.h"
 
@@ -118,6 +122,38 @@ static int dwarf_builds_cleanup(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	T_ASSERT(system(cmd) == 0);
 	return T_OK;
+}
+
+/*
+ * fn(sections, unit DIE, path, arg) for every compile, partial and skeleton unit of the
+ * ELF file at path, with the sections libdw reads. 0, or -1 (said why) if it cannot be read.
+ */
+static int dwarf_each_unit(const char *path,
+			   void (*fn)(const struct convert_dwsecs *, Dwarf_Die *, const char *, void *), void *arg)
+{
+	struct convert_dwsecs s;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+	uint8_t type;
+	Dwarf *dw;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!dw || convert_dwsecs_get(dw, &s) != 0) {
+		printf("# %s: no .debug_line we can read\n", path);
+		if (dw)
+			dwarf_end(dw);
+		close(fd);
+		return -1;
+	}
+	while (dwarf_get_units(dw, cu, &cu, NULL, &type, &cudie, NULL) == 0)
+		if (type == DW_UT_compile || type == DW_UT_partial || type == DW_UT_skeleton)
+			fn(&s, &cudie, path, arg);
+	dwarf_end(dw);
+	close(fd);
+	return 0;
 }
 
 /* The C library's separate debug file (libc6-dbg), by the build-id of libc.so.6: 0, or -1
