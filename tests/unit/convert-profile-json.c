@@ -140,8 +140,8 @@ static int test_rejects(void)
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {\"frames\": [\"a;b\"]}}, \"runs\": []}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"x\": {\"frames\": [\"\"]}}, \"runs\": []}",
 		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"dsos\": {\"\": {\"frames\": [\"a\"]}}, \"runs\": []}",
-		"{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": "
-		"{\"a\": 9223372036854775807, \"b\": 1}}, {\"run\": 1, \"cpu\": {\"a\": 9223372036854775807}}]}",
+		("{\"format\": \"pgo-profile\", \"version\": 1, \"unit\": \"ns\", \"runs\": [{\"run\": 0, \"cpu\": "
+		 "{\"a\": 9223372036854775807, \"b\": 1}}, {\"run\": 1, \"cpu\": {\"a\": 9223372036854775807}}]}"),
 	};
 	size_t i;
 

@@ -23,7 +23,7 @@
 
 static char dir[] = "/tmp/pgo-dwarf.XXXXXX";
 
-static int write_file(const char *name, const char *text)
+static inline int write_file(const char *name, const char *text)
 {
 	char path[256];
 	FILE *f;
@@ -80,7 +80,7 @@ static const char *const builds[][3] = {
 
 static int built;
 
-static int build_all(void)
+static inline int build_all(void)
 {
 	char cmd[1024];
 	size_t i;
@@ -113,7 +113,7 @@ static int build_all(void)
 	return 1;
 }
 
-static int dwarf_builds_cleanup(void)
+static inline int dwarf_builds_cleanup(void)
 {
 	char cmd[300];
 
@@ -128,7 +128,7 @@ static int dwarf_builds_cleanup(void)
  * fn(sections, unit DIE, path, arg) for every compile, partial and skeleton unit of the
  * ELF file at path, with the sections libdw reads. 0, or -1 (said why) if it cannot be read.
  */
-static int dwarf_each_unit(const char *path,
+static inline int dwarf_each_unit(const char *path,
 			   void (*fn)(const struct convert_dwsecs *, Dwarf_Die *, const char *, void *), void *arg)
 {
 	struct convert_dwsecs s;
@@ -158,7 +158,7 @@ static int dwarf_each_unit(const char *path,
 
 /* The C library's separate debug file (libc6-dbg), by the build-id of libc.so.6: 0, or -1
  * (said why). */
-static int libc_debug_file(char *path, size_t size)
+static inline int libc_debug_file(char *path, size_t size)
 {
 	char id[128];
 	FILE *p = popen("readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null | "
