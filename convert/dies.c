@@ -11,6 +11,8 @@
 
 struct convert_abbrev_attr {
 	unsigned name, form;
+	int size;                     /* the form's size, -1 if the value says; set by layouts() */
+	int noted;                    /* one of the attributes note() reads */
 };
 
 struct convert_abbrev {
@@ -170,6 +172,13 @@ static void layouts(struct convert_dieunit *u)
 {
 	size_t i;
 
+	for (i = 0; i < u->nr_attrs; i++) {
+		unsigned name = u->attrs[i].name;
+
+		u->attrs[i].size = form_size(u, u->attrs[i].form);
+		u->attrs[i].noted = name == DW_AT_sibling || name == DW_AT_low_pc || name == DW_AT_high_pc ||
+				    name == DW_AT_ranges;
+	}
 	for (i = 0; i < u->nr_abbrevs; i++)
 		if (u->abbrevs[i].tag)
 			layout(u, &u->abbrevs[i]);
@@ -332,11 +341,11 @@ int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct c
 		p += a->size;
 	} else {
 		for (i = 0, at = u->attrs + a->first; i < a->n; i++, at++) {
-			int n = form_size(u, at->form);
 			uint64_t value = 0;
-			int64_t len = n >= 0 ? n : var_size(p, end, at->form, &value);
+			int64_t len = at->size >= 0 ? at->size : var_size(p, end, at->form, &value);
 
-			if (len < 0 || len > end - p || note(u, d, at->name, at->form, p, (size_t)len, value) < 0)
+			if (len < 0 || len > end - p ||
+			    (at->noted && note(u, d, at->name, at->form, p, (size_t)len, value) < 0))
 				return -1;
 			p += len;
 		}
