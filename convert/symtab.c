@@ -1159,15 +1159,12 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
 	walk_init(&w, &l->t, start, size, cubias);
 	while ((r = walk_next(&w, &a))) {
-		const uint64_t *slot = pgo_u64map_find(&st->cache, a);
 		struct convert_sym sym;
 		size_t j;
 
+		/* resolved here as lookup would, sampled or not: cheaper than asking the cache */
 		pc = a - cubias;
-		if (slot && *slot) {
-			/* sampled: resolved (and cached) already */
-			sym = sym_view(st, &st->results[*slot - 1]);
-		} else if (cu_of(st, pc) != cudie) {
+		if (cu_of(st, pc) != cudie) {
 			/* claimed by another unit's ranges: as lookup has it */
 			sym = resolve_once(st, a);
 		} else {
