@@ -11,7 +11,7 @@
 
 struct convert_abbrev_attr {
 	unsigned name, form;
-	int size;                     /* the form's size, -1 if the value says; set by layouts() */
+	int size;                     /* the form's size, -1 if the value says */
 	int noted;                    /* one of the attributes note() reads */
 };
 
@@ -19,16 +19,6 @@ struct convert_abbrev {
 	unsigned tag;                 /* 0: no abbreviation has this code */
 	int has_children;
 	uint32_t first, n;            /* attrs[first .. first + n) */
-	/*
-	 * Where every attribute has a size known from the form alone (most DIEs), the DIE is
-	 * read without a walk of its attributes: their size, and where the ones that matter
-	 * are (-1: absent), with their forms.
-	 */
-	int fixed;
-	uint32_t size;
-	int32_t sib, low, high;
-	unsigned sib_form, low_form, high_form;
-	int has_lowpc, has_ranges;
 };
 
 /* A ULEB128 at *pp below end; sets *pp to NULL if it runs past end. */
@@ -70,32 +60,6 @@ static int form_size(const struct convert_dieunit *u, unsigned form)
 	default:
 		return -1;
 	}
-}
-
-/* An abbreviation's fixed layout (struct convert_abbrev), if it has one. */
-static void layout(const struct convert_dieunit *u, struct convert_abbrev *a)
-{
-	const struct convert_abbrev_attr *at = u->attrs + a->first;
-	uint32_t i, off = 0;
-
-	a->sib = a->low = a->high = -1;
-	for (i = 0; i < a->n; i++, at++) {
-		int n = form_size(u, at->form);
-
-		if (n < 0)
-			return;
-		if (at->name == DW_AT_sibling)
-			a->sib = (int32_t)off, a->sib_form = at->form;
-		else if (at->name == DW_AT_low_pc)
-			a->low = (int32_t)off, a->low_form = at->form, a->has_lowpc = 1;
-		else if (at->name == DW_AT_high_pc)
-			a->high = (int32_t)off, a->high_form = at->form;
-		else if (at->name == DW_AT_ranges)
-			a->has_ranges = 1;
-		off += (uint32_t)n;
-	}
-	a->size = off;
-	a->fixed = 1;
 }
 
 /* The abbreviation table at off: codes 1..MAX_CODE. Returns 0, or -1. */
@@ -161,27 +125,13 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 				alloc_attrs = n;
 			}
 			u->attrs[u->nr_attrs].name = (unsigned)name;
-			u->attrs[u->nr_attrs++].form = (unsigned)form;
+			u->attrs[u->nr_attrs].form = (unsigned)form;
+			u->attrs[u->nr_attrs].size = form_size(u, (unsigned)form);
+			u->attrs[u->nr_attrs++].noted = name == DW_AT_sibling || name == DW_AT_low_pc ||
+							name == DW_AT_high_pc || name == DW_AT_ranges;
 		}
 		a->n = (uint32_t)(u->nr_attrs - a->first);
 	}
-}
-
-/* The abbreviations' fixed layouts, once all are read (their attributes may have moved). */
-static void layouts(struct convert_dieunit *u)
-{
-	size_t i;
-
-	for (i = 0; i < u->nr_attrs; i++) {
-		unsigned name = u->attrs[i].name;
-
-		u->attrs[i].size = form_size(u, u->attrs[i].form);
-		u->attrs[i].noted = name == DW_AT_sibling || name == DW_AT_low_pc || name == DW_AT_high_pc ||
-				    name == DW_AT_ranges;
-	}
-	for (i = 0; i < u->nr_abbrevs; i++)
-		if (u->abbrevs[i].tag)
-			layout(u, &u->abbrevs[i]);
 }
 
 int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs *s, Dwarf_Die *cudie)
@@ -216,7 +166,6 @@ int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs 
 		convert_dieunit_release(u);
 		return -1;
 	}
-	layouts(u);
 	return 0;
 }
 
@@ -326,29 +275,14 @@ int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct c
 		return -1;
 	d->tag = a->tag;
 	d->has_children = a->has_children;
-	if (a->fixed) {
-		if (a->size > (size_t)(end - p))
-			return -1;
-		d->has_lowpc = a->has_lowpc;
-		d->has_ranges = a->has_ranges;
-		if ((a->sib >= 0 && note(u, d, DW_AT_sibling, a->sib_form, p + a->sib,
-					 (size_t)form_size(u, a->sib_form), 0) < 0) ||
-		    (a->low >= 0 && note(u, d, DW_AT_low_pc, a->low_form, p + a->low,
-					 (size_t)form_size(u, a->low_form), 0) < 0) ||
-		    (a->high >= 0 && note(u, d, DW_AT_high_pc, a->high_form, p + a->high,
-					  (size_t)form_size(u, a->high_form), 0) < 0))
-			return -1;
-		p += a->size;
-	} else {
-		for (i = 0, at = u->attrs + a->first; i < a->n; i++, at++) {
-			uint64_t value = 0;
-			int64_t len = at->size >= 0 ? at->size : var_size(p, end, at->form, &value);
+	for (i = 0, at = u->attrs + a->first; i < a->n; i++, at++) {
+		uint64_t value = 0;
+		int64_t len = at->size >= 0 ? at->size : var_size(p, end, at->form, &value);
 
-			if (len < 0 || len > end - p ||
-			    (at->noted && note(u, d, at->name, at->form, p, (size_t)len, value) < 0))
-				return -1;
-			p += len;
-		}
+		if (len < 0 || len > end - p ||
+		    (at->noted && note(u, d, at->name, at->form, p, (size_t)len, value) < 0))
+			return -1;
+		p += len;
 	}
 	d->attrs_end = p;
 	if (d->sibling && d->sibling <= d->attrs_end)
