@@ -30,9 +30,12 @@ PKGS       := libbpf libelf libdw jansson gsl libxxhash
 # libgit2 is loaded by the gate when it needs git (gate/libgit.h): its headers and soname, no -lgit2
 LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
+# Zydis (x86-64 decoder) is loaded by convert for entry blocks (convert/entryblock.c): its soname
+ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/null)/libZydis.so \
+                    2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
-              libjansson-dev libgsl-dev libxxhash-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
+              libjansson-dev libgsl-dev libxxhash-dev libzydis-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
               bpftool linux-perf git
 DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
@@ -44,7 +47,8 @@ PKG_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(PKGS) libgit2 2>/dev/null)
 PKG_LIBS    = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 PGO_CFLAGS := -std=gnu11 -g -O2 $(WARN) -fno-common -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' \
               -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
-              $(if $(LIBGIT2_SONAME),-DGATE_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') $(CFLAGS)
+              $(if $(LIBGIT2_SONAME),-DGATE_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') \
+              $(if $(ZYDIS_SONAME),-DCONVERT_ZYDIS_SONAME='"$(ZYDIS_SONAME)"') $(CFLAGS)
 LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread -ldl
 # bin/pgo links these libraries statically (libc and libm stay shared): 11 fewer shared
 # objects to map and relocate at every start, 1.20 -> 0.54 ms of CPU for pgo --version,

@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert/entryblock.h"
 #include "convert/internal.h"
 #include "convert/sampleprof.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
 /* Top-level functions while building: keyed by full ELF symbol name (clones apart). */
+/* instructions looked at for a function's entry block */
+#define ENTRY_INSNS_MAX 32
+
 struct builder {
 	struct sp_profile *sp;
 	struct convert_profile *p;
@@ -320,20 +324,27 @@ static uint32_t base_name_id(struct builder *B, uint32_t id)
 }
 
 /* The count of the line addr belongs to, found along its inline path (0 if none). */
-static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
+/* The count of sym's line (its innermost frame) in top-level f. */
+static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct convert_sym *sym)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
 	const struct sp_pos *pos;
 	uint32_t i;
 
-	if (!sym.nr_frames)
+	if (!sym->nr_frames)
 		return 0;
-	for (i = 0; i + 1 < sym.nr_frames && f; i++)
-		f = callee_find(f, frame_offset(B->sp, &sym.frames[i]), sym.frames[i + 1].name);
+	for (i = 0; i + 1 < sym->nr_frames && f; i++)
+		f = callee_find(f, frame_offset(B->sp, &sym->frames[i]), sym->frames[i + 1].name);
 	if (!f)
 		return 0;
-	pos = pos_find(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1]));
+	pos = pos_find(f, frame_offset(B->sp, &sym->frames[sym->nr_frames - 1]));
 	return pos ? pos->count : 0;
+}
+
+static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
+{
+	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+
+	return count_of(B, f, &sym);
 }
 
 static int add_zero(const struct convert_sym *sym, void *data)
@@ -1059,10 +1070,44 @@ static int want_addrs(struct builder *B)
 	return err;
 }
 
+struct entry_max {
+	struct builder *B;
+	struct sp_fn *top;
+	uint64_t max;
+};
+
+static int entry_line(const struct convert_sym *sym, void *data)
+{
+	struct entry_max *m = data;
+	uint64_t c = count_of(m->B, m->top, sym);
+
+	if (c > m->max)
+		m->max = c;
+	return 0;
+}
+
+/*
+ * The largest count among the lines of the function's entry block (entryblock.h); 0 if
+ * unknown. The block's lines are those of the line-table rows that begin in it (the first
+ * at the entry): instructions between rows have the line of the row before.
+ */
+static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+				  uint64_t start, uint64_t size)
+{
+	uint64_t insns[ENTRY_INSNS_MAX];
+	size_t n = convert_entryblock_insns(eb, start, size, insns, ENTRY_INSNS_MAX);
+	struct entry_max m = { B, top, 0 };
+
+	if (!n || convert_symtab_foreach_line(B->bin->st, start, insns[n - 1] + 1 - start, entry_line, &m))
+		return 0;
+	return m.max;
+}
+
 static int build_binary(struct builder *B)
 {
 	struct convert_binary *b = B->bin;
 	struct pgo_u64map heads = PGO_U64MAP_INIT;
+	struct convert_entryblock *eb = NULL;
 	int lbr = b->ranges.nr > 0;
 	size_t i;
 
@@ -1079,20 +1124,26 @@ static int build_binary(struct builder *B)
 		if (s->used && convert_symtab_foreach_line(b->st, s->key, s->value, add_zero, B))
 			return -1;
 	}
-	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0) {
+	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0 ||
+	    convert_entryblock_open(b->st, &eb) < 0) {
 		pgo_u64map_release(&heads);
 		return -1;
 	}
 	/*
-	 * head count: LBR call edges; else the larger of the entry instruction's line and
-	 * the call-line counts of the callers seen in stacks; at least 1
+	 * Head count: with LBR, the call edges. Without, the largest of the entry block's line
+	 * counts (the entry instruction's line when the block is unknown) and the call-line
+	 * counts of the callers seen in stacks; at least 1. gcc 12 gives the first block of a
+	 * function the largest count of its lines, carries it to every block that runs once
+	 * per call, and then scales the whole body by head / that count: a head below the
+	 * entry block's count scales the body down (dispatch() in t2527: 274 on its switch
+	 * line, 17 on the entry instruction's, and a case sampled 30 times became 2).
 	 */
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 		const uint64_t *h = pgo_u64map_find(&heads, s->key);
 		struct convert_sym sym;
 		struct sp_fn *top;
-		uint64_t c;
+		uint64_t c, e;
 
 		if (!s->used)
 			continue;
@@ -1100,10 +1151,13 @@ static int build_binary(struct builder *B)
 		if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
 			continue;
 		c = count_at(B, top, s->key);
+		if (!lbr && (e = entry_block_count(B, eb, top, s->key, s->value)) > c)
+			c = e;
 		if (h && (lbr || *h > c))
 			c = *h;
 		top->head += c ? c : 1;
 	}
+	convert_entryblock_free(eb);
 	pgo_u64map_release(&heads);
 	return lbr ? 0 : stack_inline(B);
 }

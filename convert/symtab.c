@@ -91,6 +91,7 @@ struct convert_symtab {
 	const uint8_t *build_id;
 	int build_id_len;
 	int is_dyn;
+	int machine;                  /* e_machine */
 	struct seg *segs;
 	size_t nr_segs, alloc_segs;
 	struct pgo_u64map cache;      /* addr -> index + 1 into results */
@@ -155,6 +156,7 @@ static int read_segments(struct convert_symtab *st, Elf *elf, int flags)
 		return -1;
 	}
 	st->is_dyn = ehdr.e_type == ET_DYN;
+	st->machine = ehdr.e_machine;
 	for (i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 
@@ -441,6 +443,11 @@ int convert_symtab_is_pie_or_dso(const struct convert_symtab *st)
 	return st->is_dyn;
 }
 
+int convert_symtab_machine(const struct convert_symtab *st)
+{
+	return st->machine;
+}
+
 int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr)
 {
 	size_t i;
@@ -458,6 +465,31 @@ int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off
 			return 0;
 	}
 	return found ? 0 : -1;
+}
+
+const void *convert_symtab_bytes(const struct convert_symtab *st, uint64_t vaddr, size_t *avail)
+{
+	size_t i, size;
+	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
+
+	*avail = 0;
+	if (!raw)
+		return NULL;
+	for (i = 0; i < st->nr_segs; i++) {
+		const struct seg *s = &st->segs[i];
+		uint64_t off;
+
+		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->filesz)
+			continue;
+		off = s->offset + (vaddr - s->vaddr);
+		if (off >= size)
+			return NULL;
+		*avail = s->filesz - (vaddr - s->vaddr);
+		if (*avail > size - off)
+			*avail = size - off;
+		return raw + off;
+	}
+	return NULL;
 }
 
 int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)

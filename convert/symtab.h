@@ -57,6 +57,8 @@ int convert_symtab_has_dwarf(const struct convert_symtab *st);
 int convert_symtab_build_id(const struct convert_symtab *st, const uint8_t **id);
 /* ET_EXEC (fixed addresses) vs ET_DYN (PIE, shared library). */
 int convert_symtab_is_pie_or_dso(const struct convert_symtab *st);
+/* The ELF header's e_machine (EM_X86_64, EM_AARCH64, ...). */
+int convert_symtab_machine(const struct convert_symtab *st);
 
 /*
  * File offset (what MMAP pgoff gives) -> link-time vaddr through the PT_LOAD segment
@@ -64,6 +66,11 @@ int convert_symtab_is_pie_or_dso(const struct convert_symtab *st);
  */
 int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr);
 
+/*
+ * The file's contents at link-time vaddr, borrowed for the symtab's life, and in *avail
+ * how many bytes follow in its segment; NULL (and 0) if no segment holds vaddr.
+ */
+const void *convert_symtab_bytes(const struct convert_symtab *st, uint64_t vaddr, size_t *avail);
 /* Copy len bytes of the file's contents at link-time vaddr. Returns 0, or -1 (no report). */
 int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len);
 

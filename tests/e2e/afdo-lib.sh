@@ -98,6 +98,22 @@ afdo_line_count() {
 		END { print max }' "$1"
 }
 
+# afdo_entry_lines BIN FUNC: the source lines of FUNC's entry block as objdump decodes it
+# (-d -l): its instructions up to the first jump, conditional jump, return, trap or nop
+# (padding before a branch target); one a line.
+afdo_entry_lines() {
+	objdump -d -l --no-show-raw-insn "$1" | awk -v fn="<$2>:" '
+		$2 == fn { infn = 1; next }
+		!infn { next }
+		/^$/ { exit }
+		/^\// { l = $1; sub(/.*:/, "", l); next }
+		/^ +[0-9a-f]+:\t/ {
+			print l
+			m = ($2 == "bnd" || $2 == "notrack") ? $3 : $2
+			if (m ~ /^(j|ret|ud2|hlt|int3|nop|data16)/ || $0 ~ /(cs nop|xchg +%ax,%ax)/) exit
+		}'
+}
+
 # afdo_head_count DUMP FUNC: the "(auto FDO)" count of FUNC's first basic block; -1 if none.
 afdo_head_count() {
 	awk -v fn="$2" '

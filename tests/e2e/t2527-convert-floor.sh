@@ -8,7 +8,9 @@
 # never run: they keep 0 and gcc optimises them for size), spread() runs each of its 480
 # cheap lines on every call (thin samples: its zeros are raised). gcc 12 scales a function's
 # block counts to its head count, so the head of a sampled function is raised too: spread()
-# is one block, and gcc gives it the head's count whatever its lines count.
+# is one block, and gcc gives it the head's count whatever its lines count. dispatch()'s
+# head is its entry block's (the switch line's) count: with the entry instruction's line
+# alone, gcc scaled the hot case from 30 down to 1 on a thin recording.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -63,7 +65,9 @@ test_expect_success 'gcc: the never-run case is cold, the hot case and spread() 
 	n=$(afdo_line_count floor.gcc dispatch floor.c $nl) &&
 	h=$(afdo_line_count floor.gcc dispatch floor.c $hl) &&
 	s=$(afdo_line_count floor.gcc spread floor.c $sl) &&
-	echo "gcc counts: never-run case $n, hot case $h, spread $s" &&
-	test "$n" = 0 && test_ge "$h" 2 "hot case" && test_ge "$s" 2 "spread"
+	hp=$(line_of $rec.dump dispatch $(off dispatch "x = x * 7 + 1;")) &&
+	echo "gcc counts: never-run case $n, hot case $h (profile: $hp), spread $s" &&
+	test "$n" = 0 && test_ge "$h" 2 "hot case" && test_ge "$s" 2 "spread" &&
+	test_ge "$h" "$hp" "gcc count of the hot case vs its profile count (not scaled down by the head)"
 '
 test_done

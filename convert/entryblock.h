@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The entry block of a function: its instructions from the entry up to and including the
+ * first one that ends a basic block (a jump, conditional jump, return or trap; a call does
+ * not end it). Every call runs each of them exactly once, so the largest sampled count of
+ * their lines is the count gcc 12 gives the function's first block, and the entry count it
+ * compares the head count with (convert/sampleprof.c). The block also ends before a branch
+ * target that alignment padding (a nop) announces. Decoded with capstone; x86-64 only.
+ */
+#ifndef PGO_CONVERT_ENTRYBLOCK_H
+#define PGO_CONVERT_ENTRYBLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct convert_symtab;
+struct convert_entryblock;
+
+/*
+ * A decoder for the machine code of st. Returns 0 and sets *out, NULL when st's machine is
+ * not one this can decode (then every function's entry block is unknown); -1 when out of
+ * memory or capstone fails (reported).
+ */
+int convert_entryblock_open(struct convert_symtab *st, struct convert_entryblock **out);
+void convert_entryblock_free(struct convert_entryblock *eb);
+
+/*
+ * The addresses of the instructions of the entry block of the function at [start, start +
+ * size), at most max of them, in order: returns how many were stored, 0 if the block is
+ * unknown (no decoder, unreadable or undecodable code, or no block end within max
+ * instructions or the function's size).
+ */
+size_t convert_entryblock_insns(struct convert_entryblock *eb, uint64_t start, uint64_t size,
+				uint64_t *insns, size_t max);
+
+#endif
