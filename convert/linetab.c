@@ -759,26 +759,45 @@ static int sort_all(struct convert_linetab *t)
 	return one_seq(t);
 }
 
-/* Copy the sequences' rows into the sequences' order (by address). Returns 0, or -1. */
+/*
+ * Put the sequences' rows in the sequences' order (by address), in place: the rows of
+ * every sequence but the largest go through a copy, the largest moves once (sqlite3's
+ * .text sequence: 24000 rows of a partial table, 200000 of a whole one, and a few hundred
+ * in .text.unlikely before it). Returns 0, or -1.
+ */
 static int move_rows(struct convert_linetab *t)
 {
 	struct convert_line *v;
-	size_t k, at = 0;
+	size_t k, at = 0, big = 0, nv = 0;
 
 	for (k = 0; k < t->nr_seqs && t->seqs[k].start == at; k++)
 		at += t->seqs[k].n;
 	if (k == t->nr_seqs)
 		return 0;                          /* in order as read */
-	if (!(v = malloc(t->nr_rows * sizeof(*v))))
+	for (k = 1; k < t->nr_seqs; k++)
+		if (t->seqs[k].n > t->seqs[big].n)
+			big = k;
+	if (!(v = malloc((t->nr_rows - t->seqs[big].n + 1) * sizeof(*v))))
 		return -1;
-	for (k = 0, at = 0; k < t->nr_seqs; k++) {
-		memcpy(v + at, t->rows + t->seqs[k].start, t->seqs[k].n * sizeof(*v));
-		t->seqs[k].start = at;
+	for (k = 0; k < t->nr_seqs; k++) {
+		if (k == big)
+			continue;
+		memcpy(v + nv, t->rows + t->seqs[k].start, t->seqs[k].n * sizeof(*v));
+		nv += t->seqs[k].n;
+	}
+	for (k = 0, at = 0; k < big; k++)
+		at += t->seqs[k].n;
+	memmove(t->rows + at, t->rows + t->seqs[big].start, t->seqs[big].n * sizeof(*v));
+	t->seqs[big].start = at;
+	for (k = 0, at = 0, nv = 0; k < t->nr_seqs; k++) {
+		if (k != big) {
+			memcpy(t->rows + at, v + nv, t->seqs[k].n * sizeof(*v));
+			nv += t->seqs[k].n;
+			t->seqs[k].start = at;
+		}
 		at += t->seqs[k].n;
 	}
-	free(t->rows);
-	t->rows = v;
-	t->alloc_rows = t->nr_rows;
+	free(v);
 	return 0;
 }
 

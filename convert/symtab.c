@@ -663,6 +663,8 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t 
 			pgo_debug(1, "'%s': unit %s: line table left to libdw", st->path, name ? name : "?");
 			return NULL;
 		}
+		pgo_debug(3, "'%s': unit %s: line table %s, %zu rows in %zu sequences", st->path,
+			  name ? name : "?", l->t.partial ? "partial" : "whole", l->t.nr_rows, l->t.nr_seqs);
 		l->file_ids = malloc((l->t.nr_files ? l->t.nr_files : 1) * sizeof(*l->file_ids));
 		if (!l->file_ids) {
 			convert_linetab_release(&l->t);
