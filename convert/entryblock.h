@@ -4,8 +4,9 @@
  * first one that ends a basic block (a jump, conditional jump, return or trap; a call does
  * not end it). Every call runs each of them exactly once, so the largest sampled count of
  * their lines is the count gcc 12 gives the function's first block, and the entry count it
- * compares the head count with (convert/sampleprof.c). The block also ends before a branch
- * target that alignment padding (a nop) announces. Decoded with capstone; x86-64 only.
+ * compares the head count with (convert/sampleprof.c). A nop ends the block too: it is
+ * alignment padding before a branch target, usually a loop head. Decoded with Zydis
+ * (loaded when first needed); x86-64 only.
  */
 #ifndef PGO_CONVERT_ENTRYBLOCK_H
 #define PGO_CONVERT_ENTRYBLOCK_H
@@ -18,8 +19,8 @@ struct convert_entryblock;
 
 /*
  * A decoder for the machine code of st. Returns 0 and sets *out, NULL when st's machine is
- * not one this can decode (then every function's entry block is unknown); -1 when out of
- * memory or capstone fails (reported).
+ * not one this can decode or Zydis cannot be loaded (warned once; then every function's
+ * entry block is unknown); -1 when out of memory or Zydis fails (reported).
  */
 int convert_entryblock_open(struct convert_symtab *st, struct convert_entryblock **out);
 void convert_entryblock_free(struct convert_entryblock *eb);

@@ -12,10 +12,10 @@
 #include "lib/alloc.h"
 #include "lib/report.h"
 
-/* Top-level functions while building: keyed by full ELF symbol name (clones apart). */
 /* instructions looked at for a function's entry block */
 #define ENTRY_INSNS_MAX 32
 
+/* Top-level functions while building: keyed by full ELF symbol name (clones apart). */
 struct builder {
 	struct sp_profile *sp;
 	struct convert_profile *p;
@@ -323,8 +323,7 @@ static uint32_t base_name_id(struct builder *B, uint32_t id)
 	return base < 0 ? id : (uint32_t)base;
 }
 
-/* The count of the line addr belongs to, found along its inline path (0 if none). */
-/* The count of sym's line (its innermost frame) in top-level f. */
+/* The count of sym's line, found in top-level f along its inline path (0 if none). */
 static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct convert_sym *sym)
 {
 	const struct sp_pos *pos;
@@ -340,6 +339,7 @@ static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct conver
 	return pos ? pos->count : 0;
 }
 
+/* The count of the line addr belongs to. */
 static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 {
 	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
