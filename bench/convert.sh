@@ -7,7 +7,9 @@
 #   lua5.4 (33 compile units): train.lua, 12 repetitions at -F 999 -g (what the PGO benchmark
 #     uses), 12 and 48 at -F 20000 -g;
 #   sqlite3's speedtest1 (the amalgamation: one 8 MB compile unit, as sqlite is usually built):
-#     its main test set at size 15, -F 999 -g, and at size 40, -F 20000 -g.
+#     its main test set at size 15, -F 999 -g, and at size 40, -F 20000 -g;
+#   graphviz's dot (131 units) and mujs (one.c, one unit), built and trained as bench/pgo.sh
+#     builds and trains them for the PGO benchmark, -F 4999 -g.
 # Each converter runs REPS times per recording, alternating; medians of CPU time (user + sys),
 # wall time and peak RSS, from wait4 (bench/cputime.c, microseconds).
 #   bench/convert.sh [-r REPS]
@@ -50,6 +52,18 @@ if [ ! -x "$W/speedtest1" ] || [ "$a/sqlite3.c" -nt "$W/speedtest1" ]; then
 	gcc -o "$W/speedtest1" "$W/obj-sqlite3.o" "$W/obj-speedtest1.o" -lm || die "sqlite3: build failed"
 fi
 
+# graphviz (dot: 131 units) and mujs (one.c: one unit), two of the PGO benchmark's programs, built
+# by bench/pgo.sh's functions with -gdwarf-4 added, recorded on its training runs (train-P.sh)
+PGO_BENCH_FUNCS_ONLY=1 . "$PGO_ROOT/bench/pgo.sh" "-r" "1"
+for p in graphviz mujs; do
+	"${p}_setup"
+	if [ ! -x "$BUILD_DIR/$p/dwarf4/prog" ]; then
+		say "== $p: -O2 -g -gdwarf-4 build for create_gcov"
+		build "$p" dwarf4 -gdwarf-4
+	fi
+	printf '%s\n%s_train %q\n' "$(declare -f)" "$p" "$BUILD_DIR/$p/dwarf4/prog" >"$W/train-$p.sh"
+done
+
 # tmed FILE COLUMN: median of a column of "cpu wall rss" lines (cputime -m).
 tmed() { awk -v c="$2" '{ print $c }' "$1" | median; }
 
@@ -60,6 +74,8 @@ recordings() {
 	echo "lua5.4 $W/lua 20000 $W/lua $PGO_ROOT/bench/inputs/train.lua 48"
 	echo "sqlite3 $W/speedtest1 999 $W/speedtest1 --testset main --size 15 --memdb"
 	echo "sqlite3 $W/speedtest1 20000 $W/speedtest1 --testset main --size 40 --memdb"
+	echo "graphviz $BUILD_DIR/graphviz/dwarf4/prog 4999 bash $W/train-graphviz.sh"
+	echo "mujs $BUILD_DIR/mujs/dwarf4/prog 4999 bash $W/train-mujs.sh"
 }
 
 n=0
@@ -83,7 +99,7 @@ recordings | while read -r name bin freq cmd; do
 		fi
 	done
 	cg_c=$(tmed "$W/cg.times" 1) cg_t=$(tmed "$W/cg.times" 2) cg_m=$(tmed "$W/cg.times" 3)
-	printf '%-7s -F %-5s (%6s samples, %3d MB): create_gcov %7.1f ms CPU %7.1f ms wall %7d KB' "$name" "$freq" \
+	printf '%-8s -F %-5s (%6s samples, %3d MB): create_gcov %7.1f ms CPU %7.1f ms wall %7d KB' "$name" "$freq" \
 		"$samples" $(($(stat -c %s "$data") >> 20)) "$(awk -v v="$cg_c" 'BEGIN { print v * 1000 }')" \
 		"$(awk -v v="$cg_t" 'BEGIN { print v * 1000 }')" "$cg_m"
 	if [ $have_pgo = 1 ]; then

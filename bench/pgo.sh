@@ -2014,6 +2014,9 @@ report() {
 	unset S_afdo S_pgo S_empty
 }
 
+# bench/convert.sh sources this file for the programs' setup, build and training functions.
+[ -n "${PGO_BENCH_FUNCS_ONLY:-}" ] && return 0
+
 echo "PGO speedups, median of $ROUNDS paired ratios base/build (CPU time; >1 = faster than -O2 -g)"
 for p in $PROGRAMS; do
 	declare -F "${p}_setup" >/dev/null || die "unknown program '$p' (have: recsort mujs gawk jq jimtcl lua5.4 bzip2 sqlite3 expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 lua5.1 pcre2 nasm libyaml libxml2 m4 flex dash zlib cjson yajl tcl8.6 phalanx gnugo fairymax indent calc newlisp tinyscheme elk hugs98 algol68g sigscheme clips mksh pforth bash python3.11 picosat tidy-html5 glpk perl graphviz zopfli tre gifsicle cscope bison)"
