@@ -494,24 +494,13 @@ const void *convert_symtab_bytes(const struct convert_symtab *st, uint64_t vaddr
 
 int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)
 {
-	size_t i, size;
-	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
+	size_t avail;
+	const void *p = convert_symtab_bytes(st, vaddr, &avail);
 
-	if (!raw)
+	if (!p || len > avail)
 		return -1;
-	for (i = 0; i < st->nr_segs; i++) {
-		const struct seg *s = &st->segs[i];
-		uint64_t off;
-
-		if (vaddr < s->vaddr || vaddr - s->vaddr >= s->filesz || len > s->filesz - (vaddr - s->vaddr))
-			continue;
-		off = s->offset + (vaddr - s->vaddr);
-		if (off > size || len > size - off)
-			return -1;
-		memcpy(buf, raw + off, len);
-		return 0;
-	}
-	return -1;
+	memcpy(buf, p, len);
+	return 0;
 }
 
 /* Length of an FF /2 instruction from its ModRM byte on (ModRM, SIB, displacement). */
