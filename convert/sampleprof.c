@@ -294,6 +294,7 @@ static struct sp_pos *pos_of(struct builder *B, uint64_t addr)
 static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, uint64_t count)
 {
 	struct sp_pos *pos = pos_of(B, call_addr);
+	struct sp_target *t;
 	size_t k;
 
 	if (!pos)
@@ -303,8 +304,11 @@ static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, ui
 			pos->targets[k].count += count;
 			return 0;
 		}
-	if (PGO_ALLOC_GROW(pos->targets, pos->nr_targets + 1, pos->alloc_targets) < 0)
-		return -1;
+	/* a call has few targets: grown one at a time */
+	if (pos->nr_targets == UINT32_MAX ||
+	    !(t = realloc(pos->targets, (pos->nr_targets + 1) * sizeof(*t))))
+		return pgo_error("out of memory (%u call targets)", pos->nr_targets + 1);
+	pos->targets = t;
 	pos->targets[pos->nr_targets].name = callee;
 	pos->targets[pos->nr_targets].count = count;
 	pos->nr_targets++;

@@ -33,11 +33,12 @@ struct sp_target {
 	uint64_t count;
 };
 
+/* 24 bytes: a large function has thousands, nearly all without targets */
 struct sp_pos {
 	uint32_t offset;
+	uint32_t nr_targets;           /* indirect-call targets (malloc'd to fit) */
 	uint64_t count;
 	struct sp_target *targets;
-	size_t nr_targets, alloc_targets;
 };
 
 struct sp_fn;
