@@ -290,15 +290,12 @@ static struct sp_pos *pos_of(struct builder *B, uint64_t addr)
 	return f ? pos_get(f, frame_offset(B->sp, &sym.frames[sym.nr_frames - 1])) : NULL;
 }
 
-/* A call target seen at call_addr: gcc promotes the hottest target of an indirect call. */
-static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, uint64_t count)
+/* Add count to pos's call target callee (new if missing). Returns 0 or -1. */
+static int pos_add_target(struct sp_pos *pos, uint32_t callee, uint64_t count)
 {
-	struct sp_pos *pos = pos_of(B, call_addr);
 	struct sp_target *t;
 	size_t k;
 
-	if (!pos)
-		return 0;
 	for (k = 0; k < pos->nr_targets; k++)
 		if (pos->targets[k].name == callee) {
 			pos->targets[k].count += count;
@@ -313,6 +310,14 @@ static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, ui
 	pos->targets[pos->nr_targets].count = count;
 	pos->nr_targets++;
 	return 0;
+}
+
+/* A call target seen at call_addr: gcc promotes the hottest target of an indirect call. */
+static int add_target(struct builder *B, uint64_t call_addr, uint32_t callee, uint64_t count)
+{
+	struct sp_pos *pos = pos_of(B, call_addr);
+
+	return pos ? pos_add_target(pos, callee, count) : 0;
 }
 
 /* The name gcc matches: the symbol name cut at the first '.'. */
@@ -363,11 +368,17 @@ static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
 	dst->head += src->head;
 	dst->total += src->total;
 	for (i = 0; i < src->nr_pos; i++) {
-		struct sp_pos *p = pos_get(dst, src->pos[i].offset);
+		const struct sp_pos *q = &src->pos[i];
+		struct sp_pos *p = pos_get(dst, q->offset);
+		size_t k;
 
 		if (!p)
 			return -1;
-		p->count += src->pos[i].count;
+		p->count += q->count;
+		/* the clone's indirect-call targets too (foo.part.0's calls are foo's to gcc) */
+		for (k = 0; k < q->nr_targets; k++)
+			if (pos_add_target(p, q->targets[k].name, q->targets[k].count) < 0)
+				return -1;
 	}
 	for (i = 0; i < src->nr_cs; i++) {
 		size_t had = dst->nr_cs;
