@@ -11,7 +11,8 @@
 #   graphviz's dot (131 units) and mujs (one.c, one unit), built and trained as bench/pgo.sh
 #     builds and trains them for the PGO benchmark, -F 4999 -g.
 # Each converter runs REPS times per recording, alternating; medians of CPU time (user + sys),
-# wall time and peak RSS, from wait4 (bench/cputime.c, microseconds).
+# wall time and peak RSS, from wait4 (bench/cputime.c, microseconds), and the median of the
+# per-round CPU ratios with a 95% bootstrap interval (paired_ci).
 #   bench/convert.sh [-r REPS]
 . "$(dirname "$0")/lib.sh"
 REPS=11
@@ -67,6 +68,29 @@ done
 # tmed FILE COLUMN: median of a column of "cpu wall rss" lines (cputime -m).
 tmed() { awk -v c="$2" '{ print $c }' "$1" | median; }
 
+# paired_ci A B: CPU time of round i in A over round i in B (the rounds alternate, so the
+# machine's drifts cancel): "median (95% CI lo-hi)", the interval by resampling the rounds
+# 1000 times (fixed seed). The ratio of medians alone moved by 15% between runs here.
+paired_ci() {
+	paste "$1" "$2" | awk 'function med(v, n,   i, j, t) {
+		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	$4 > 0 { R[++m] = $1 / $4 }
+	END {
+		if (m < 3) { print "n/a"; exit }
+		for (j = 1; j <= m; j++) x[j] = R[j]
+		mid = med(x, m)
+		srand(1)
+		for (b = 1; b <= 1000; b++) {
+			for (j = 1; j <= m; j++) x[j] = R[int(rand() * m) + 1]
+			S[b] = med(x, m)
+		}
+		med(S, 1000)
+		printf "%.1fx (95%% CI %.1f-%.1f)", mid, S[25], S[976]
+	}'
+}
+
 # name binary freq command...
 recordings() {
 	echo "lua5.4 $W/lua 999 $W/lua $PGO_ROOT/bench/inputs/train.lua 12"
@@ -104,11 +128,12 @@ recordings | while read -r name bin freq cmd; do
 		"$(awk -v v="$cg_t" 'BEGIN { print v * 1000 }')" "$cg_m"
 	if [ $have_pgo = 1 ]; then
 		p_c=$(tmed "$W/pgo.times" 1) p_t=$(tmed "$W/pgo.times" 2) p_m=$(tmed "$W/pgo.times" 3)
-		printf ' | pgo convert %6.1f ms CPU %6.1f ms wall %6d KB | CPU %.1fx, wall %.1fx faster, %.1fx less memory' \
+		printf ' | pgo convert %6.1f ms CPU %6.1f ms wall %6d KB | CPU %.1fx, wall %.1fx faster, %.1fx less memory; paired CPU %s' \
 			"$(awk -v v="$p_c" 'BEGIN { print v * 1000 }')" "$(awk -v v="$p_t" 'BEGIN { print v * 1000 }')" "$p_m" \
 			"$(awk -v a="$cg_c" -v b="$p_c" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
 			"$(awk -v a="$cg_t" -v b="$p_t" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
-			"$(awk -v a="$cg_m" -v b="$p_m" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+			"$(awk -v a="$cg_m" -v b="$p_m" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+			"$(paired_ci "$W/cg.times" "$W/pgo.times")"
 	fi
 	printf '\n'
 done | tee "$BENCH_WORK/results/convert-summary.txt"
