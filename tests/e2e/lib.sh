@@ -25,6 +25,7 @@ test_have_prereq() {
 	for p in "$@"; do
 		case "$p" in
 		ROOT) [ "$(id -u)" = 0 ] || return 1 ;;
+		MOUNTNS) [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null || return 1 ;;
 		PERF) command -v perf >/dev/null && [ -r /proc/sys/kernel/perf_event_paranoid ] || return 1 ;;
 		BPF) [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] || return 1 ;;
 		CHROMIUM) command -v chromium >/dev/null || return 1 ;;
