@@ -72,10 +72,7 @@ tmed() { awk -v c="$2" '{ print $c }' "$1" | median; }
 # machine's drifts cancel): "median (95% CI lo-hi)", the interval by resampling the rounds
 # 1000 times (fixed seed). The ratio of medians alone moved by 15% between runs here.
 paired_ci() {
-	paste "$1" "$2" | awk 'function med(v, n,   i, j, t) {
-		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
+	paste "$1" "$2" | awk "$AWK_MED"'
 	$4 > 0 { R[++m] = $1 / $4 }
 	END {
 		if (m < 3) { print "n/a"; exit }

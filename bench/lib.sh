@@ -62,6 +62,14 @@ if [ ! -x "$CPUTIME" ] || [ "$PGO_ROOT/bench/cputime.c" -nt "$CPUTIME" ]; then
 	gcc -O2 -Wall -o "$CPUTIME" "$PGO_ROOT/bench/cputime.c" || die "cannot build bench/cputime.c"
 fi
 
+# AWK_MED: an awk function for the scripts' bootstrap intervals, put before an awk program
+# ("$AWK_MED"'...'): med(v, n) sorts v[1..n] in place (insertion: a few dozen rounds, or 1000
+# resampled medians) and returns their median.
+AWK_MED='function med(v, n,   i, j, t) {
+	for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}'
+
 # median: the median of the numbers on stdin (one per line).
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
 	if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

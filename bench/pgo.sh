@@ -1970,10 +1970,7 @@ bench_one() {
 # median paired ratios, resampling the rounds 1000 times (fixed seed). This machine's CPU time of
 # one binary moves by up to 2x between rounds (bench/NOTES.md), so a share needs its interval.
 share_ci() {
-	awk 'function med(v, n,   i, j, t) {
-		for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-	}
+	awk "$AWK_MED"'
 	{ c[$1, $2] = $3; if ($2 == "base") r[++nr] = $1 }
 	END {
 		for (i = 1; i <= nr; i++)

@@ -73,8 +73,10 @@ test_expect_success MOUNTNS 'without Zydis: one warning, and the head falls back
 	test "$(grep -c "warning: cannot load libZydis" nz.err)" = 1 &&
 	test_grep "head counts come from entry lines only" nz.err &&
 	pgo convert --dump nz.afdo >nz.dump &&
-	head=$(head_of nz.dump mix) && entry=$(line_of nz.dump mix 1) && block=$(head_of flat.dump mix) &&
-	echo "no Zydis: mix head $head, entry line $entry; with Zydis $block" &&
+	l=$(afdo_entry_lines heads mix | head -1) && test -n "$l" &&
+	head=$(head_of nz.dump mix) && entry=$(line_of nz.dump mix $((l - 10))) && entry=${entry:-0} &&
+	block=$(head_of flat.dump mix) &&
+	echo "no Zydis: mix head $head, entry line $l (objdump) count $entry; with Zydis $block" &&
 	{ test "$head" = "$entry" || test "$entry" -lt 2 -a "$head" = 2; } &&
 	{ test "$block" -le 2 || test_ge "$((block - 1))" "$head" "the entry line head vs the entry block head"; } &&
 	grep "^ " nz.dump >a && grep "^ " flat.dump >b && test_cmp b a
