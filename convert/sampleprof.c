@@ -332,6 +332,20 @@ static uint32_t base_name_id(struct builder *B, uint32_t id)
 	return base < 0 ? id : (uint32_t)base;
 }
 
+/*
+ * A part of a function that gcc split off and jumps to, never calls: foo.cold (hot/cold
+ * partitioning), also after a clone's suffix (foo.part.0.cold) or numbered (foo.cold.1).
+ */
+static int is_cold_part(const char *name)
+{
+	const char *c;
+
+	for (c = strstr(name, ".cold"); c; c = strstr(c + 1, ".cold"))
+		if (c[5] == '\0' || c[5] == '.')
+			return 1;
+	return 0;
+}
+
 /* The count of sym's line, found in top-level f along its inline path (0 if none). */
 static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct convert_sym *sym)
 {
@@ -1164,6 +1178,9 @@ static int build_binary(struct builder *B)
 			continue;
 		sym = convert_symtab_lookup(b->st, s->key);
 		if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
+			continue;
+		/* entered only from its function, whose head counts the calls already */
+		if (is_cold_part(convert_str(B->p, sym.sym_name)))
 			continue;
 		c = count_at(B, top, s->key);
 		if (!lbr && (e = entry_block_count(B, eb, top, s->key, s->value)) > c)
