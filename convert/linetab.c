@@ -356,6 +356,7 @@ struct state {
 	unsigned wide, wide_col;      /* a field past what libdw 0.188 keeps (discr aside) */
 	int64_t line;
 	uint64_t discr;
+	uint64_t bad;                 /* non-zero once a row libdw calls invalid was made */
 };
 
 /*
@@ -487,11 +488,13 @@ static inline __attribute__((always_inline)) int emit(struct convert_linetab *t,
 		st->base = st->addr;
 		st->based = 1;
 	}
-	/* the offset from base fits int32, not wrapping around 0: offsets order as addresses do */
+	/*
+	 * The offset from base fits int32, not wrapping around 0 (offsets order as addresses
+	 * do), and so does the line. Checked without a branch; the unit fails at its end.
+	 */
 	d = st->addr - st->base;
-	if ((st->addr >= st->base ? d > INT32_MAX : -d > 0x80000000ULL) ||
-	    (uint64_t)(st->line - INT32_MIN) > 0xffffffffULL || (st->wide | st->wide_col | st->discr >> 24))
-		return -1;
+	st->bad |= ((d + 0x80000000ULL) | ((uint64_t)st->line + 0x80000000ULL)) >> 32 |
+		   st->wide | st->wide_col | st->discr >> 24;
 	if (t->keep.r && t->keep.have_held && !end_seq && st->addr >= t->keep.held_addr) {
 		/* most rows: the next range starts past this one, so the row held before is dropped */
 		int fast = st->addr < t->keep.next_lo;
@@ -580,6 +583,7 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 		return -1;
 	st.base = t->base;
 	st.based = t->based;
+	st.bad = 0;
 	reset(&st, h);
 	while (p < end) {
 		op = *p++;
@@ -594,10 +598,16 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 				return -1;
 			st.discr = 0;
 		} else if (op == DW_LNS_set_column && (std_ok & 1u << op)) {
-			OPERAND(st.column);
-			st.wide_col = st.column >> 16;
+			/* rows keep no column: only whether it is wider than libdw's */
+			if (p < end && !(*p & 0x80)) {
+				p++;
+				st.wide_col = 0;
+			} else {
+				OPERAND(st.column);
+				st.wide_col = st.column >> 16;
+			}
 		} else if (op == DW_LNS_negate_stmt && (std_ok & 1u << op)) {
-			st.is_stmt = (1 - st.is_stmt) & 0xff;
+			/* rows keep no is_stmt, and a flip leaves is_stmt >> 1 (widths) as it was */
 		} else if (op >= h->opcode_base) {
 			return -1;                 /* a special opcode with a line_range of 0 */
 		} else if (op == 0) {
@@ -686,6 +696,8 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 			(void)u;
 		}
 	}
+	if (st.bad)
+		return -1;
 	t->base = st.base;
 	t->based = st.based;
 	return 0;
