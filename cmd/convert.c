@@ -108,9 +108,13 @@ static void summary(const struct convert_profile *p, const char *out, const char
 /*
  * A profile with few samples leaves lines that ran at 0 or 1 and cannot rank warm code
  * against cold (bench/NOTES.md: gawk gained 3% of PGO's speedup from 4600 samples, 56%
- * from 11800). Say so, with the estimate of how many lines that ran have no sample.
+ * from 11800). Say so, with the estimate of how many lines that ran have no sample: when
+ * that estimate is large, or when the binary has under SPARSE_MIN_SAMPLES samples and
+ * more than one sampled line in SPARSE_ONCE_SHARE has one sample. A small program whose
+ * few thousand samples fall on a dozen lines, each sampled many times, is not sparse.
  */
 #define SPARSE_MIN_SAMPLES 5000
+#define SPARSE_ONCE_SHARE 10
 
 static void sparse_warning(const struct convert_profile *p, const struct convert_afdo_summary *s)
 {
@@ -121,7 +125,8 @@ static void sparse_warning(const struct convert_profile *p, const struct convert
 	pgo_debug(1, "%llu sampled lines, %llu sampled once, %llu twice; about %.0f lines that "
 		  "ran have no sample", (unsigned long long)s->sampled,
 		  (unsigned long long)s->sampled_once, (unsigned long long)s->sampled_twice, unseen);
-	if (in->samples_binary >= SPARSE_MIN_SAMPLES && unseen <= 0.25 * (double)s->sampled)
+	if (unseen <= 0.25 * (double)s->sampled &&
+	    (in->samples_binary >= SPARSE_MIN_SAMPLES || s->sampled_once * SPARSE_ONCE_SHARE <= s->sampled))
 		return;
 	pgo_warn("sparse profile: %llu samples in %s; %llu of %llu sampled lines have a single "
 		 "sample and about %.0f lines that ran have none, too few to tell warm code from "

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # A sparse profile is reported: gcc 12 optimises lines counted below 2 for size, so a
 # profile with few samples makes warm code cold (bench/NOTES.md). pgo convert --to autofdo
-# warns when the binary has fewer than 5000 samples or when the lines sampled once and
-# twice estimate that many lines that ran have no sample; the profile is still written.
+# warns when the lines sampled once and twice estimate that many lines that ran have no
+# sample, or when the binary has fewer than 5000 samples and more than one sampled line in
+# ten has a single one; the profile is still written. A short recording of a small hot
+# loop, each of its lines sampled many times, is not sparse.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -28,6 +30,19 @@ test_expect_success 'a dense recording of a small hot loop is not' '
 	samples=$(sed -n "s/.*samples: \([0-9]*\) in big,.*/\1/p" err) &&
 	test_ge "$samples" 5000 "samples in big" &&
 	test_grep "sampled lines, .* sampled once" err &&
+	! grep "sparse profile" err
+'
+test_expect_success 'a short recording whose lines all have many samples is not' '
+	perf record -q -e task-clock -c 1000000 -o short.data ./big 150000000 >/dev/null 2>&1 &&
+	perf script -i short.data -F ip >ips &&
+	test $(wc -l <ips) -lt 5000 &&
+	pgo convert -v --to autofdo -i short.data -b big -o short.afdo 2>err &&
+	cat err &&
+	samples=$(sed -n "s/.*samples: \([0-9]*\) in big,.*/\1/p" err) &&
+	test "$samples" -lt 5000 &&
+	lines=$(sed -n "s/.* \([0-9]*\) sampled lines, .*/\1/p" err) &&
+	once=$(sed -n "s/.* sampled lines, \([0-9]*\) sampled once.*/\1/p" err) &&
+	test $((once * 10)) -le "$lines" &&
 	! grep "sparse profile" err
 '
 test_done
