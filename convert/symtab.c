@@ -767,6 +767,36 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 				    int need_call, int depth, struct die_info *tmp);
 
 /*
+ * The line gcc gives a member function that has no DW_AT_decl_line of its own: a lambda's
+ * operator() (artificial, no declaration) and the members the compiler defines (copy
+ * constructors, destructors) take the location of their class, and so do their offsets
+ * in gcc's profile reader. The class is the type `this` points to (DW_AT_object_pointer).
+ * 0 if die has no such parameter.
+ */
+static uint32_t class_decl_line(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die d;
+	int i;
+
+	if (!dwarf_formref_die(dwarf_attr_integrate(die, DW_AT_object_pointer, &attr), &d))
+		return 0;
+	for (i = 0; i < 8 && dwarf_formref_die(dwarf_attr(&d, DW_AT_type, &attr), &d); i++) {
+		switch (dwarf_tag(&d)) {
+		case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_pointer_type:
+		case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+		case DW_TAG_restrict_type: case DW_TAG_typedef:
+			continue;
+		case DW_TAG_class_type: case DW_TAG_structure_type: case DW_TAG_union_type:
+			return die_udata(&d, DW_AT_decl_line, 1);
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
  * Name and DW_AT_decl_line of die. An instance (inlined, or an out-of-line copy) that has
  * neither itself takes its abstract origin's, which dwarf_attr_integrate would reach by
  * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
@@ -793,6 +823,8 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 	}
 	*name = die_name(st, die);
 	*decl_line = die_udata(die, DW_AT_decl_line, 1);
+	if (!*decl_line && !dwarf_hasattr_integrate(die, DW_AT_decl_line))
+		*decl_line = class_decl_line(die);
 }
 
 /*

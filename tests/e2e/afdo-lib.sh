@@ -84,10 +84,11 @@ afdo_gcc_clean() {
 }
 
 # afdo_line_count DUMP FUNC FILE LINE: the largest "(auto FDO)" count of a basic block of FUNC
-# holding a statement at FILE:LINE in a -fdump-tree-*-blocks-details-lineno dump; -1 if none.
+# (its name, or its assembler name for C++) holding a statement at FILE:LINE in a
+# -fdump-tree-*-blocks-details-lineno dump; -1 if none.
 afdo_line_count() {
 	awk -v fn="$2" -v loc="[$3:$4:" '
-		/^;; Function / { infn = ($3 == fn); c = -1; next }
+		/^;; Function / { infn = ($3 == fn || index($0, "(" fn ",") || index($0, "(" fn ".")); c = -1; next }
 		infn && /^;;   basic block / {
 			c = -1
 			if (match($0, /count [0-9]+ \(auto FDO\)/)) c = substr($0, RSTART + 6, RLENGTH - 17) + 0
