@@ -42,7 +42,64 @@ struct names {
 	struct pgo_u64map index;       /* profile string id -> afdo index */
 	uint32_t *ids;                 /* afdo index - 1 -> profile string id */
 	size_t nr, alloc;
+	struct convert_profile *p;     /* where alias names are interned */
+	struct pgo_u64map aliases;     /* string id -> cdtor_aliases' answer, + 1 */
 };
+
+/*
+ * The names gcc 12 asks for at an inlined C++ constructor or destructor. DWARF names the
+ * abstract one, the "unified" C4 or D4 (_ZN3AccC4El), and gcc's reader finds an inlined
+ * body's counts under that name (the block's abstract origin); but its early inliner
+ * sizes a call up by the instance named exactly as the callee, the complete or base
+ * object variant (C1, C2; D1, D2), and with no such instance takes the call for cold and
+ * leaves it to the late inliner, which gives the constructor's loops no count. So an
+ * instance named C4/D4 is written three times, under its name and the two callee names.
+ * The ctor-dtor name is the one followed by the end of the nested name ('E') or an ABI
+ * tag ('B'). Returns the two alias string ids in *a and *b and 1, 0 if name is no unified
+ * constructor or destructor, -1 when out of memory.
+ */
+static int cdtor_aliases(struct names *n, uint32_t id, uint32_t *a, uint32_t *b)
+{
+	const char *name, *c;
+	uint64_t *v;
+	long x, y;
+	int ret = pgo_u64map_get(&n->aliases, id, &v);
+	char *tmp;
+	size_t at = 0;
+
+	if (ret < 0)
+		return -1;
+	if (ret == 0) {
+		if (*v == 1)
+			return 0;
+		*a = (uint32_t)(*v >> 32);
+		*b = (uint32_t)(*v - 2);
+		return 1;
+	}
+	*v = 1;
+	name = convert_str(n->p, id);
+	if (strncmp(name, "_ZN", 3))
+		return 0;
+	for (c = name + 3; (c = strchr(c, '4')); c++)
+		if ((c[-1] == 'C' || c[-1] == 'D') && (c[1] == 'E' || c[1] == 'B'))
+			at = (size_t)(c - name);
+	if (!at)
+		return 0;
+	tmp = pgo_strdup(name);
+	if (!tmp)
+		return -1;
+	tmp[at] = '1';
+	x = pgo_strtab_intern(&n->p->strs, tmp);
+	tmp[at] = '2';
+	y = x < 0 ? -1 : pgo_strtab_intern(&n->p->strs, tmp);
+	free(tmp);
+	if (y < 0)
+		return -1;
+	*a = (uint32_t)x;
+	*b = (uint32_t)y;
+	*v = ((uint64_t)*a << 32) + *b + 2;
+	return 1;
+}
 
 static int name_add(struct names *n, uint32_t id)
 {
@@ -68,9 +125,14 @@ static int collect_names(struct names *n, const struct sp_fn *f)
 		for (k = 0; k < f->pos[i].nr_targets; k++)
 			if (name_add(n, f->pos[i].targets[k].name) < 0)
 				return -1;
-	for (i = 0; i < f->nr_cs; i++)
-		if (collect_names(n, f->cs[i].fn) < 0)
+	for (i = 0; i < f->nr_cs; i++) {
+		uint32_t a, b;
+		int r = cdtor_aliases(n, f->cs[i].fn->name, &a, &b);
+
+		if (r < 0 || (r && (name_add(n, a) < 0 || name_add(n, b) < 0)) ||
+		    collect_names(n, f->cs[i].fn) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -159,15 +221,19 @@ static void floor_counts(struct sp_fn *f, uint64_t min, int zeros_too)
 		floor_counts(f->cs[i].fn, min, zeros_too);
 }
 
-static int put_instance(struct pgo_buf *b, const struct names *n, const struct sp_fn *f,
+/* Instance f, named name (f's own, or a constructor's alias). */
+static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *f, uint32_t name,
 			struct convert_afdo_summary *s)
 {
-	size_t i, k;
+	size_t i, k, nr_cs = f->nr_cs;
+	uint32_t alias[2];
 	int err = 0;
 
-	err |= put32(b, name_index(n, f->name));
+	for (i = 0; i < f->nr_cs; i++)
+		nr_cs += cdtor_aliases(n, f->cs[i].fn->name, &alias[0], &alias[1]) > 0 ? 2 : 0;
+	err |= put32(b, name_index(n, name));
 	err |= put32(b, f->nr_pos);
-	err |= put32(b, f->nr_cs);
+	err |= put32(b, (uint32_t)nr_cs);
 	for (i = 0; i < f->nr_pos; i++) {
 		const struct sp_pos *p = &f->pos[i];
 
@@ -183,16 +249,21 @@ static int put_instance(struct pgo_buf *b, const struct names *n, const struct s
 		}
 	}
 	for (i = 0; i < f->nr_cs; i++) {
-		err |= put32(b, f->cs[i].offset);
-		s->instances++;
-		err |= put_instance(b, n, f->cs[i].fn, s);
+		const struct sp_fn *c = f->cs[i].fn;
+		int r = cdtor_aliases(n, c->name, &alias[0], &alias[1]);
+
+		for (k = 0; k < (r > 0 ? 3u : 1u) && !err; k++) {
+			err |= put32(b, f->cs[i].offset);
+			s->instances++;
+			err |= put_instance(b, n, c, k ? alias[k - 1] : c->name, s);
+		}
 	}
 	return err ? -1 : 0;
 }
 
 static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert_afdo_summary *s)
 {
-	struct names n = { PGO_U64MAP_INIT, NULL, 0, 0 };
+	struct names n = { PGO_U64MAP_INIT, NULL, 0, 0, sp->p, PGO_U64MAP_INIT };
 	size_t i, mark;
 	int err = -1;
 
@@ -225,7 +296,7 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 		goto out;
 	mark = b->len;
 	for (i = 0; i < sp->nr_fns; i++) {
-		if (put64(b, sp->fns[i]->head) || put_instance(b, &n, sp->fns[i], s))
+		if (put64(b, sp->fns[i]->head) || put_instance(b, &n, sp->fns[i], sp->fns[i]->name, s))
 			goto out;
 		s->sum_heads += sp->fns[i]->head;
 		s->functions++;
@@ -240,6 +311,7 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 	err = 0;
 out:
 	pgo_u64map_release(&n.index);
+	pgo_u64map_release(&n.aliases);
 	free(n.ids);
 	return err;
 }

@@ -4,12 +4,16 @@
 # matches; the virtual call in total() gets both targets from the DWARF-unwound stacks,
 # and g++ -fauto-profile promotes it to a guarded direct call of geo::Square::area and
 # inlines that; a lambda's operator() (no DW_AT_decl_line: g++ gives it its closure
-# type's line) has its lines at the offsets g++ reads, so g++ counts its loop as hot.
+# type's line) has its lines at the offsets g++ reads, so g++ counts its loop as hot; a
+# constructor inlined into tables() (DWARF: the unified C4) is also written under the
+# complete and base object names (C1, C2) g++'s early inliner asks for, so g++ inlines it
+# with its counts and its loop is hot too.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
 
 SQUARE=_ZNK3geo6Square4areaEd CIRCLE=_ZNK3geo6Circle4areaEd LAMBDA=_ZZ4mainENKUldE_clEd
+TABLE=_ZN3geo5TableC TABLES=_Z6tablesl
 TOTAL=_Z5totalRKSt6vectorISt10unique_ptrIN3geo5ShapeESt14default_deleteIS2_EESaIS5_EEl
 line_of() { grep -nF -- "$1" shapes.cc | head -1 | cut -d: -f1; }
 
@@ -24,11 +28,14 @@ test_expect_success 'build the C++ program; its functions have mangled names' '
 	n=$(awk "/^ <[0-9]+><[0-9a-f]+>: Abbrev/ { if (op && !dl) n++; op = dl = 0; next }
 		/DW_AT_name .*: operator\\(\\)\$/ { op = 1 } /DW_AT_decl_line/ { dl = 1 }
 		END { if (op && !dl) n++; print n + 0 }" info) &&
-	echo "operator() DIEs without DW_AT_decl_line: $n" && test "$n" -ge 1
+	echo "operator() DIEs without DW_AT_decl_line: $n" && test "$n" -ge 1 &&
+	test_grep "DW_AT_linkage_name.*: ${TABLE}4El$" info &&
+	afdo_disas shapes "$TABLES" >tables.dis && test_grep -v "call.*$TABLE" tables.dis
 '
 
 CALL=$(( $(line_of "acc += s.area") - $(line_of "total(const") ))
 BODY=$(( $(line_of "v[i] = (double)") - $(line_of "auto fill") ))
+CTOR=$(( $(line_of "geo::Table a(") - $(line_of "tables(long n)") ))
 
 for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: the stacks show total calling both overriders" '
@@ -69,6 +76,18 @@ for rec in $(afdo_stack_recorders); do
 		n=$(afdo_line_count '$rec'.cfg "$LAMBDA" shapes.cc $(line_of "v[i] = (double)")) &&
 		echo "g++: the loop body block of the lambda counts $n (profile: $c)" &&
 		test "$n" -gt 10
+	'
+
+	test_expect_success "$rec: the inlined constructor under C4, C1 and C2; g++ counts its loop" '
+		afdo_section '$rec'.dump "$TABLES" >'$rec'.tables && cat '$rec'.tables &&
+		for v in 4 1 2; do
+			test_grep "^  [+]$CTOR: inlined ${TABLE}${v}El, total [1-9]" '$rec'.tables || return 1
+		done &&
+		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'-ctor.s \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'-ctor.cfg &&
+		n=$(afdo_line_count '$rec'-ctor.cfg "$TABLES" shapes.cc $(line_of "s += (double)(i % 7)")) &&
+		echo "g++: the constructor loop block in tables counts $n" &&
+		test "$n" -gt 5
 	'
 done
 test_done

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // C++ for pgo convert (t2570): mangled names, a virtual call with two targets (Square's
-// area 6 times in 8 and twice as long), a template inlined into main, and a lambda kept
-// out of line, whose operator() has no DW_AT_decl_line of its own.
+// area 6 times in 8 and twice as long), a template inlined into main, a lambda kept
+// out of line, whose operator() has no DW_AT_decl_line of its own, and a constructor
+// with a loop, inlined into tables().
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -46,7 +47,29 @@ template <typename T> T clamp_sum(const std::vector<T> &v, T lo, T hi)
 	return s;
 }
 
+struct Table {
+	explicit Table(long n)
+	{
+		double s = 0;
+		for (long i = 0; i < n; i++)
+			s += (double)(i % 7) * 0.5 + (double)(i % 5);
+		sum = s;
+	}
+	double sum;
+};
+
 } // namespace geo
+
+__attribute__((noinline)) double
+tables(long n)
+{
+	double t = 0;
+	for (long r = 0; r < n; r++) {
+		geo::Table a(2000 + (r & 7));
+		t += a.sum;
+	}
+	return t;
+}
 
 __attribute__((noinline)) double
 total(const std::vector<std::unique_ptr<geo::Shape>> &shapes, long n)
@@ -80,6 +103,6 @@ main(int argc, char **argv)
 		fill(r * 0.5);
 		c += geo::clamp_sum(v, 3.0, 40.0);
 	}
-	printf("%.1f %.1f\n", total(shapes, n), c);
+	printf("%.1f %.1f %.1f\n", total(shapes, n), c, tables(n / 500));
 	return 0;
 }
