@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long long acc;
+static unsigned long long acc; static volatile unsigned long seven = 7; /* a real division */
 
 __attribute__((noinline)) static unsigned long
 work (unsigned long x)
@@ -19,7 +19,7 @@ work (unsigned long x)
 static unsigned long
 helper (unsigned long x)
 {
-  if (x % 7 == 3)
+  if (x % seven == 3)
     return work (x) * 3;
   return x + 1;
 }
