@@ -489,11 +489,13 @@ static inline __attribute__((always_inline)) int emit(struct convert_linetab *t,
 		st->based = 1;
 	}
 	/*
-	 * The offset from base fits int32, not wrapping around 0 (offsets order as addresses
-	 * do), and so does the line. Checked without a branch; the unit fails at its end.
+	 * The offset from base fits int32 and has the sign of addr - base, not wrapping around
+	 * 0 (offsets order as addresses do), and the line fits int32. Checked without a
+	 * branch; the unit fails at its end.
 	 */
 	d = st->addr - st->base;
 	st->bad |= ((d + 0x80000000ULL) | ((uint64_t)st->line + 0x80000000ULL)) >> 32 |
+		   (uint64_t)((st->addr >= st->base) ^ ((int64_t)d >= 0)) |
 		   st->wide | st->wide_col | st->discr >> 24;
 	if (t->keep.r && t->keep.have_held && !end_seq && st->addr >= t->keep.held_addr) {
 		/* most rows: the next range starts past this one, so the row held before is dropped */
