@@ -40,7 +40,7 @@ for rec in $AFDO_RECORDERS; do
 		pgo convert --dump '$rec'-raw.afdo >'$rec'-raw.dump &&
 		pgo convert --to autofdo -i '$rec'.data -b floor -o '$rec'.afdo &&
 		pgo convert --dump '$rec'.afdo >'$rec'.dump &&
-		never=$(off dispatch "never runs") && hot=$(off dispatch "x = x * 7 + 1;") &&
+		never=$(off dispatch "never runs") && hot=$(off dispatch "x = x / seven + 1;") &&
 		test "$(line_of '$rec'-raw.dump dispatch $never)" = 0 &&
 		test "$(line_of '$rec'.dump dispatch $never)" = 0 &&
 		test_ge "$(line_of '$rec'.dump dispatch $hot)" 2 "count of a hot case" &&
@@ -60,12 +60,12 @@ test_expect_success 'gcc: the never-run case is cold, the hot case and spread() 
 	gcc -O2 -fauto-profile=$rec.afdo -c floor.c -o floor.o \
 		-fdump-tree-fixup_cfg3-blocks-details-lineno=floor.gcc &&
 	nl=$(grep -n "never runs" floor.c | cut -d: -f1) &&
-	hl=$(grep -n "x = x \* 7 + 1;" floor.c | cut -d: -f1) &&
+	hl=$(grep -n "x = x / seven + 1;" floor.c | cut -d: -f1) &&
 	sl=$(grep -n "v = v + 60;" floor.c | cut -d: -f1) &&
 	n=$(afdo_line_count floor.gcc dispatch floor.c $nl) &&
 	h=$(afdo_line_count floor.gcc dispatch floor.c $hl) &&
 	s=$(afdo_line_count floor.gcc spread floor.c $sl) &&
-	hp=$(line_of $rec.dump dispatch $(off dispatch "x = x * 7 + 1;")) &&
+	hp=$(line_of $rec.dump dispatch $(off dispatch "x = x / seven + 1;")) &&
 	echo "gcc counts: never-run case $n, hot case $h (profile: $hp), spread $s" &&
 	test "$n" = 0 && test_ge "$h" 2 "hot case" && test_ge "$s" 2 "spread" &&
 	test_ge "$h" "$hp" "gcc count of the hot case vs its profile count (not scaled down by the head)"

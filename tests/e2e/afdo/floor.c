@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile unsigned v;
+static volatile unsigned v, seven = 7;
 
 __attribute__((noipa)) static void spread(void)
 {
@@ -500,7 +500,7 @@ __attribute__((noipa)) static unsigned dispatch(int op, unsigned x)
 {
 	switch (op) {
 	case 0:
-		x = x * 7 + 1;
+		x = x / seven + 1;
 		x ^= x >> 5;
 		break;
 	case 1:
