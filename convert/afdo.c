@@ -229,8 +229,13 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 	uint32_t alias[2];
 	int err = 0;
 
-	for (i = 0; i < f->nr_cs; i++)
-		nr_cs += cdtor_aliases(n, f->cs[i].fn->name, &alias[0], &alias[1]) > 0 ? 2 : 0;
+	for (i = 0; i < f->nr_cs; i++) {
+		int r = cdtor_aliases(n, f->cs[i].fn->name, &alias[0], &alias[1]);
+
+		if (r < 0)
+			return -1;
+		nr_cs += r ? 2 : 0;
+	}
 	err |= put32(b, name_index(n, name));
 	err |= put32(b, f->nr_pos);
 	err |= put32(b, (uint32_t)nr_cs);
@@ -252,7 +257,9 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 		const struct sp_fn *c = f->cs[i].fn;
 		int r = cdtor_aliases(n, c->name, &alias[0], &alias[1]);
 
-		for (k = 0; k < (r > 0 ? 3u : 1u) && !err; k++) {
+		if (r < 0)
+			return -1;
+		for (k = 0; k < (r ? 3u : 1u) && !err; k++) {
 			err |= put32(b, f->cs[i].offset);
 			s->instances++;
 			err |= put_instance(b, n, c, k ? alias[k - 1] : c->name, s);
