@@ -7,13 +7,13 @@
 # type's line) has its lines at the offsets g++ reads, so g++ counts its loop as hot; a
 # constructor inlined into tables() (DWARF: the unified C4) is also written under the
 # complete and base object names (C1, C2) g++'s early inliner asks for, so g++ inlines it
-# with its counts and its loop is hot too.
+# with its counts and its loop is hot too; so is a destructor (D4; D1, D2) in flushes().
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
 
 SQUARE=_ZNK3geo6Square4areaEd CIRCLE=_ZNK3geo6Circle4areaEd LAMBDA=_ZZ4mainENKUldE_clEd
-TABLE=_ZN3geo5TableC TABLES=_Z6tablesl
+TABLE=_ZN3geo5TableC TABLES=_Z6tablesl FLUSH=_ZN3geo5FlushD FLUSHES=_Z7flushesl
 TOTAL=_Z5totalRKSt6vectorISt10unique_ptrIN3geo5ShapeESt14default_deleteIS2_EESaIS5_EEl
 line_of() { grep -nF -- "$1" shapes.cc | head -1 | cut -d: -f1; }
 
@@ -30,12 +30,15 @@ test_expect_success 'build the C++ program; its functions have mangled names' '
 		END { if (op && !dl) n++; print n + 0 }" info) &&
 	echo "operator() DIEs without DW_AT_decl_line: $n" && test "$n" -ge 1 &&
 	test_grep "DW_AT_linkage_name.*: ${TABLE}4El$" info &&
-	afdo_disas shapes "$TABLES" >tables.dis && test_grep -v "call.*$TABLE" tables.dis
+	test_grep "DW_AT_linkage_name.*: ${FLUSH}4Ev$" info &&
+	afdo_disas shapes "$TABLES" >tables.dis && test_grep -v "call.*$TABLE" tables.dis &&
+	afdo_disas shapes "$FLUSHES" >flushes.dis && test_grep -v "call.*$FLUSH" flushes.dis
 '
 
 CALL=$(( $(line_of "acc += s.area") - $(line_of "total(const") ))
 BODY=$(( $(line_of "v[i] = (double)") - $(line_of "auto fill") ))
 CTOR=$(( $(line_of "geo::Table a(") - $(line_of "tables(long n)") ))
+DTOR=$(( $(line_of "geo::Flush f(") - $(line_of "flushes(long n)") ))
 
 for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: the stacks show total calling both overriders" '
@@ -87,6 +90,18 @@ for rec in $(afdo_stack_recorders); do
 			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'-ctor.cfg &&
 		n=$(afdo_line_count '$rec'-ctor.cfg "$TABLES" shapes.cc $(line_of "s += (double)(i % 7)")) &&
 		echo "g++: the constructor loop block in tables counts $n" &&
+		test "$n" -gt 5
+	'
+
+	test_expect_success "$rec: the inlined destructor under D4, D1 and D2; g++ counts its loop" '
+		afdo_section '$rec'.dump "$FLUSHES" >'$rec'.flushes && cat '$rec'.flushes &&
+		for v in 4 1 2; do
+			test_grep "^  [+]$DTOR: inlined ${FLUSH}${v}Ev, total [1-9]" '$rec'.flushes || return 1
+		done &&
+		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'-dtor.s \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'-dtor.cfg &&
+		n=$(afdo_line_count '$rec'-dtor.cfg "$FLUSHES" shapes.cc $(line_of "s += (double)(i % 11)")) &&
+		echo "g++: the destructor loop block in flushes counts $n" &&
 		test "$n" -gt 5
 	'
 done

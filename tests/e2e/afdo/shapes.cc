@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // C++ for pgo convert (t2570): mangled names, a virtual call with two targets (Square's
 // area 6 times in 8 and twice as long), a template inlined into main, a lambda kept
-// out of line, whose operator() has no DW_AT_decl_line of its own, and a constructor
-// with a loop, inlined into tables().
+// out of line, whose operator() has no DW_AT_decl_line of its own, and a constructor and
+// a destructor with loops, inlined into tables() and flushes().
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -58,6 +58,20 @@ struct Table {
 	double sum;
 };
 
+static volatile double sink;
+
+struct Flush {
+	explicit Flush(long n) : n(n) {}
+	~Flush()
+	{
+		double s = 0;
+		for (long i = 0; i < n; i++)
+			s += (double)(i % 11) * 0.25 + (double)(i % 3);
+		sink = s;
+	}
+	long n;
+};
+
 } // namespace geo
 
 __attribute__((noinline)) double
@@ -82,6 +96,13 @@ total(const std::vector<std::unique_ptr<geo::Shape>> &shapes, long n)
 	return acc;
 }
 
+__attribute__((noinline)) void
+flushes(long n)
+{
+	for (long r = 0; r < n; r++)
+		geo::Flush f(2000 + (r & 7));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -104,5 +125,6 @@ main(int argc, char **argv)
 		c += geo::clamp_sum(v, 3.0, 40.0);
 	}
 	printf("%.1f %.1f %.1f\n", total(shapes, n), c, tables(n / 500));
+	flushes(n / 500);
 	return 0;
 }
