@@ -40,6 +40,21 @@ BODY=$(( $(line_of "v[i] = (double)") - $(line_of "auto fill") ))
 CTOR=$(( $(line_of "geo::Table a(") - $(line_of "tables(long n)") ))
 DTOR=$(( $(line_of "geo::Flush f(") - $(line_of "flushes(long n)") ))
 
+# cdtor_counted REC CALLER OFFSET NAME-FORMAT LOOP-LINE VARIANT...: CALLER's record has an
+# instance at +OFFSET under each variant's name (printf NAME-FORMAT VARIANT), and in g++'s
+# fixup_cfg3 dump (from the devirtualization test) the block of LOOP-LINE in CALLER counts > 5.
+cdtor_counted() {
+	local rec=$1 caller=$2 off=$3 fmt=$4 loop=$5 v n
+	shift 5
+	afdo_section $rec.dump "$caller" >$rec.$caller && cat $rec.$caller || return 1
+	for v in "$@"; do
+		test_grep "^  [+]$off: inlined $(printf "$fmt" $v), total [1-9]" $rec.$caller || return 1
+	done
+	n=$(afdo_line_count $rec.cfg "$caller" shapes.cc $(line_of "$loop")) &&
+	echo "g++: the loop block in $caller counts $n" &&
+	test "$n" -gt 5
+}
+
 for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: the stacks show total calling both overriders" '
 		afdo_record '$rec' '$rec'.data ./shapes 10000000 &&
@@ -64,7 +79,8 @@ for rec in $(afdo_stack_recorders); do
 		g++ -O2 -Wall -Wextra -fauto-profile='$rec'.afdo -c shapes.cc -o clean.o 2>gxx.err &&
 		test_must_be_empty gxx.err &&
 		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'.s \
-			-fdump-ipa-afdo-details='$rec'.pass &&
+			-fdump-ipa-afdo-details='$rec'.pass \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.cfg &&
 		grep -A1 "^Checking indirect call -> direct call .* = geo::Square::area (" '$rec'.pass >promo &&
 		test_grep "looks good" promo &&
 		test_grep "Inlining virtual double geo::Square::area\(double\) const/[0-9]* to double total\(" '$rec'.pass &&
@@ -74,35 +90,17 @@ for rec in $(afdo_stack_recorders); do
 	test_expect_success "$rec: the lambda's lines are where g++ reads them; its loop is hot" '
 		afdo_section '$rec'.dump "$LAMBDA" >'$rec'.lambda && cat '$rec'.lambda &&
 		c=$(sed -n "s/^  +$BODY: \([0-9]*\)\$/\1/p" '$rec'.lambda) && test "$c" -gt 10 &&
-		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'-cfg.s \
-			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.cfg &&
 		n=$(afdo_line_count '$rec'.cfg "$LAMBDA" shapes.cc $(line_of "v[i] = (double)")) &&
 		echo "g++: the loop body block of the lambda counts $n (profile: $c)" &&
 		test "$n" -gt 10
 	'
 
 	test_expect_success "$rec: the inlined constructor under C4, C1 and C2; g++ counts its loop" '
-		afdo_section '$rec'.dump "$TABLES" >'$rec'.tables && cat '$rec'.tables &&
-		for v in 4 1 2; do
-			test_grep "^  [+]$CTOR: inlined ${TABLE}${v}El, total [1-9]" '$rec'.tables || return 1
-		done &&
-		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'-ctor.s \
-			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'-ctor.cfg &&
-		n=$(afdo_line_count '$rec'-ctor.cfg "$TABLES" shapes.cc $(line_of "s += (double)(i % 7)")) &&
-		echo "g++: the constructor loop block in tables counts $n" &&
-		test "$n" -gt 5
+		cdtor_counted '$rec' "$TABLES" $CTOR ${TABLE}%sEl "s += (double)(i % 7)" 4 1 2
 	'
 
 	test_expect_success "$rec: the inlined destructor under D4, D1 and D2; g++ counts its loop" '
-		afdo_section '$rec'.dump "$FLUSHES" >'$rec'.flushes && cat '$rec'.flushes &&
-		for v in 4 1 2; do
-			test_grep "^  [+]$DTOR: inlined ${FLUSH}${v}Ev, total [1-9]" '$rec'.flushes || return 1
-		done &&
-		g++ -O2 -fauto-profile='$rec'.afdo -S shapes.cc -o '$rec'-dtor.s \
-			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'-dtor.cfg &&
-		n=$(afdo_line_count '$rec'-dtor.cfg "$FLUSHES" shapes.cc $(line_of "s += (double)(i % 11)")) &&
-		echo "g++: the destructor loop block in flushes counts $n" &&
-		test "$n" -gt 5
+		cdtor_counted '$rec' "$FLUSHES" $DTOR ${FLUSH}%sEv "s += (double)(i % 11)" 4 1 2
 	'
 done
 test_done
