@@ -13,6 +13,7 @@
 
 #include "collect/pdread.h"
 #include "convert/debuglink.h"
+#include "convert/dwcompress.h"
 #include "lib/buf.h"
 
 static int read_debuglink(Elf *elf, const char **name, uint32_t *crc)
@@ -96,6 +97,25 @@ static int scan_debug_file(const char *path, uint32_t *crc, uint8_t bid[20], siz
 	return 0;
 }
 
+/* The debug file found matches the binary, yet libdw took no DWARF from it: say why if we can. */
+static int matching_file(const char *path, uint32_t crc, struct pgo_buf *msg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+
+	if (pgo_buf_addf(msg, "its debug file '%s' (.gnu_debuglink) matches (CRC32 %08x), but ", path,
+			 crc) < 0)
+		ret = -1;
+	else if (elf)
+		ret = convert_dwcompress_explain(elf, path, msg);
+	if (!ret && pgo_buf_adds(msg, "it has no DWARF either") < 0)
+		ret = -1;
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return ret < 0 ? -1 : 1;
+}
+
 int convert_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
 			      struct pgo_buf *msg)
 {
@@ -129,8 +149,7 @@ int convert_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, in
 					    cand[i], strerror(errno)) < 0 ? -1 : 1;
 		if (bid_len > 0 && dbid_len ? (size_t)bid_len == dbid_len && !memcmp(bid, dbid, dbid_len)
 					    : got == want)
-			return pgo_buf_addf(msg, "its debug file '%s' (.gnu_debuglink) matches (CRC32 "
-					    "%08x) but has no DWARF either", cand[i], got) < 0 ? -1 : 1;
+			return matching_file(cand[i], got, msg);
 		if (pgo_buf_addf(msg, "its debug file '%s' (.gnu_debuglink) does not match it, a "
 				 "debug file of another build (CRC32 %08x, the binary expects %08x",
 				 cand[i], got, want) < 0)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "convert/debuglink.h"
+#include "convert/dwcompress.h"
 #include "convert/linetab.h"
 #include "convert/scopetree.h"
 #include "convert/symtab.h"
@@ -381,7 +382,9 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 	if (!st->dwarf && (flags & CONVERT_SYMTAB_NEED_DWARF)) {
 		struct pgo_buf why = PGO_BUF_INIT;
 
-		if (convert_debuglink_explain(elf, path, st->build_id, st->build_id_len, &why) > 0)
+		if (convert_dwcompress_explain(elf, path, &why) > 0)
+			ST_ERROR(flags, "'%s': %s", path, pgo_buf_str(&why));
+		else if (convert_debuglink_explain(elf, path, st->build_id, st->build_id_len, &why) > 0)
 			ST_ERROR(flags, "'%s' has no debug info (DWARF): %s", path, pgo_buf_str(&why));
 		else
 			ST_ERROR(flags, "'%s' has no debug info (DWARF); build it with -g (or install "
