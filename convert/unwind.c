@@ -12,6 +12,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -795,20 +796,33 @@ static int cmp_u32(const void *a, const void *b)
 
 uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
 {
-	size_t i;
+	/* ranked: the complete unwinds by bytes, then those cut by the copy (they needed more) */
+	uint64_t n = u->nr_needed + u->st.truncated_stack, i;
 
-	if (!u->nr_needed)
+	if (!n)
 		return 0;
-	if (!u->needed_sorted) {
+	if (!u->needed_sorted && u->nr_needed) {
 		qsort(u->needed, u->nr_needed, sizeof(*u->needed), cmp_u32);
 		u->needed_sorted = 1;
 	}
-	if (pct <= 0)
-		return u->needed[0];
-	i = (size_t)(pct / 100.0 * (double)u->nr_needed + 0.999999);
-	if (i > u->nr_needed)
-		i = u->nr_needed;
-	return u->needed[i ? i - 1 : 0];
+	i = pct <= 0 ? 1 : (uint64_t)(pct / 100.0 * (double)n + 0.999999);
+	if (i > n)
+		i = n;
+	if (!i)
+		i = 1;
+	return i > u->nr_needed ? CONVERT_UNWIND_PAST_COPY : u->needed[i - 1];
+}
+
+/* A percentile of the bytes needed as text: a number, or ">COPY" past the stack copy. */
+static const char *needed_str(struct convert_unwind *u, double pct, char buf[32])
+{
+	uint64_t v = convert_unwind_stack_needed(u, pct);
+
+	if (v == CONVERT_UNWIND_PAST_COPY)
+		snprintf(buf, 32, ">%llu", (unsigned long long)u->st.stack_copy);
+	else
+		snprintf(buf, 32, "%llu", (unsigned long long)v);
+	return buf;
 }
 
 /* Percentage of the complete unwinds that needed at most `bytes` of stack. */
@@ -836,6 +850,7 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 {
 	const struct convert_unwind_stats *st = &u->st;
 	uint64_t trunc = st->truncated_stack + st->truncated_cfi + st->too_deep;
+	char p50[32], p95[32], pmax[32];
 
 	sum->samples += st->samples;
 	sum->complete += st->complete;
@@ -864,14 +879,12 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 	(trunc * 20 > st->samples ? pgo_warn : pgo_info)(
 		"%s: unwound %llu user stacks: %llu complete, %llu truncated (%llu past the "
 		"%llu-byte stack copy: record with --call-graph dwarf,SIZE; %llu without usable "
-		"CFI; %llu deeper than %d frames); stack bytes needed p50 %llu, p95 %llu, max %llu",
+		"CFI; %llu deeper than %d frames); stack bytes needed p50 %s, p95 %s, max %s",
 		path, (unsigned long long)st->samples, (unsigned long long)st->complete,
 		(unsigned long long)trunc, (unsigned long long)st->truncated_stack,
 		(unsigned long long)st->stack_copy, (unsigned long long)st->truncated_cfi,
-		(unsigned long long)st->too_deep, CONVERT_UNWIND_MAX_FRAMES,
-		(unsigned long long)convert_unwind_stack_needed(u, 50),
-		(unsigned long long)convert_unwind_stack_needed(u, 95),
-		(unsigned long long)convert_unwind_stack_needed(u, 100));
+		(unsigned long long)st->too_deep, CONVERT_UNWIND_MAX_FRAMES, needed_str(u, 50, p50),
+		needed_str(u, 95, p95), needed_str(u, 100, pmax));
 	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
 		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu separate debug files "
 		  "read for .debug_frame, %llu frames; complete unwinds that a copy of "

@@ -104,10 +104,13 @@ int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_samp
 const struct convert_unwind_stats *convert_unwind_stats(const struct convert_unwind *u);
 
 /*
- * Stack bytes the complete unwinds needed (from the sampled SP to the end of the highest
- * stack word read), at percentile pct (0..100) of the complete unwinds; 0 if none. This
- * is what --call-graph dwarf,SIZE must copy for them to stay complete.
+ * Stack bytes the unwinds needed (from the sampled SP to the end of the highest stack
+ * word read), at percentile pct (0..100) of the unwinds that completed or ran past the
+ * stack copy; 0 if none. This is what --call-graph dwarf,SIZE must copy for them to be
+ * complete. Those that ran past the copy needed more than it, more than any complete one:
+ * CONVERT_UNWIND_PAST_COPY if the percentile falls among them.
  */
+#define CONVERT_UNWIND_PAST_COPY UINT64_MAX
 uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct);
 
 /*

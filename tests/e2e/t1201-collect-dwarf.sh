@@ -67,7 +67,11 @@ test_expect_success 'a short stack copy is reported as truncated, never silently
 	pgo collect -q --no-off-cpu --call-graph dwarf,64 -o short.data -- ./nofp 200 >/dev/null &&
 	folded short.data >short.folded 2>short.err &&
 	cat short.err &&
-	test_grep "warning: .*[1-9][0-9]* truncated \([1-9][0-9]* past the 64-byte stack copy: record with --call-graph dwarf,SIZE" short.err
+	test_grep "warning: .*[1-9][0-9]* truncated \([1-9][0-9]* past the 64-byte stack copy: record with --call-graph dwarf,SIZE" short.err &&
+	perf evlist -v -i short.data 2>/dev/null | grep -q "sample_stack_user: 64," &&
+	# the stacks cut by the copy needed more than it: the percentiles say so, not the
+	# few complete ones alone (which all fit in 64 bytes)
+	test_grep "stack bytes needed p50 >64, p95 >64, max >64$" short.err
 '
 
 test_expect_success '--to autofdo counts IPs on a dwarf file (unwound stacks give only call edges)' '

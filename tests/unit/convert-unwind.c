@@ -268,6 +268,19 @@ static int test_stack_needed(void)
 		T_ASSERT(need == 0);
 	}
 	T_ASSERT(nr >= 4);
+	/*
+	 * A copy of 16 bytes holds no frame's return address: that unwind runs past it and
+	 * needed more than it, so it ranks above the complete one and the top percentile
+	 * says "past the copy" (the complete one alone said p100 = its own bytes).
+	 */
+	if (convert_unwind_stats(u)->complete) {
+		s = make_sample(regs, 16, 1);
+		convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+		T_ASSERT(convert_unwind_stats(u)->truncated_stack == 1);
+		T_ASSERT(convert_unwind_stack_needed(u, 50) == need);
+		T_ASSERT(convert_unwind_stack_needed(u, 95) == CONVERT_UNWIND_PAST_COPY);
+		T_ASSERT(convert_unwind_stack_needed(u, 100) == CONVERT_UNWIND_PAST_COPY);
+	}
 	convert_unwind_free(u);
 	return T_OK;
 }
@@ -348,7 +361,7 @@ static int test_callgraph_detect(void)
 static const struct t_case cases[] = {
 	{ "unwind this process: chain, Dwfl reuse, shared with forks, truncation, exec",
 	  test_unwind_self },
-	{ "stack bytes needed by complete unwinds", test_stack_needed },
+	{ "stack bytes needed: complete unwinds, then those past the copy", test_stack_needed },
 	{ "--call-graph values", test_callgraph_parse },
 	{ "dwarf attr bits and ring size", test_callgraph_attr_and_ring },
 	{ "auto: frame-pointer census", test_callgraph_detect },
