@@ -339,7 +339,9 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 		return pgo_error("no samples with line information in the binary; build it with -g");
 	}
 	for (i = 0; i < sp.nr_fns; i++) {
-		add_density(&density, sp.fns[i]);
+		/* a record made of copies of LTO instances: those lines are counted where they are */
+		if (!sp.fns[i]->offline)
+			add_density(&density, sp.fns[i]);
 		if (!o->min_count)
 			continue;
 		floor_counts(sp.fns[i], o->min_count, zeros_mostly_ran(sp.fns[i]));

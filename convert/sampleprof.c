@@ -231,11 +231,15 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 
 	for (i = first; i + 1 < sym->nr_frames; i++) {
 		f->total += count;
+		if (!f->unit)
+			f->unit = sym->frames[i].unit;
 		f = callee_get(f, frame_offset(B->sp, &sym->frames[i]), sym->frames[i + 1].name);
 		if (!f)
 			return -1;
 	}
 	f->total += count;
+	if (!f->unit)
+		f->unit = sym->frames[sym->nr_frames - 1].unit;
 	pos = pos_get(f, frame_offset(B->sp, &sym->frames[sym->nr_frames - 1]));
 	if (!pos)
 		return -1;
@@ -381,6 +385,9 @@ static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
 
 	dst->head += src->head;
 	dst->total += src->total;
+	/* a clone with lines of its own makes the record more than copies (offlining) */
+	if (!src->offline)
+		dst->offline = 0;
 	for (i = 0; i < src->nr_pos; i++) {
 		const struct sp_pos *q = &src->pos[i];
 		struct sp_pos *p = pos_get(dst, q->offset);
@@ -1132,6 +1139,93 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
 	return m.max;
 }
 
+/*
+ * Offlining for LTO. gcc reads an AutoFDO profile while compiling each unit, before the
+ * link-time inliner runs: an instance of b.c's work() inlined into a.c's main() is looked
+ * for in main's record when a.c is compiled, where work cannot be inlined, and work's own
+ * body in b.c finds no record at all if the profiled binary had no out-of-line copy.
+ * Each instance whose function was compiled in another unit than its caller's is
+ * therefore also added into its function's top-level record (created if missing), with
+ * its largest line count as entry count. Not for instances copied from call stacks (the
+ * callee's own samples already), nor into a function on its own inline path (recursion).
+ */
+struct offl {
+	struct sp_fn **v;
+	size_t nr, alloc;
+	uint32_t path[64];           /* names from the top-level record down */
+	int depth;
+};
+
+static int find_offline(struct offl *o, const struct sp_fn *f)
+{
+	size_t i;
+	int k;
+
+	if (o->depth == (int)(sizeof(o->path) / sizeof(o->path[0])))
+		return 0;
+	o->path[o->depth++] = f->name;
+	for (i = 0; i < f->nr_cs; i++) {
+		struct sp_fn *c = f->cs[i].fn;
+		int on_path = 0;
+
+		if (c->from_stacks)
+			continue;
+		for (k = 0; k < o->depth; k++)
+			on_path |= o->path[k] == c->name;
+		if (c->unit && f->unit && c->unit != f->unit && c->total && !on_path) {
+			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
+				return -1;
+			o->v[o->nr++] = c;
+		}
+		if (find_offline(o, c) < 0)
+			return -1;
+	}
+	o->depth--;
+	return 0;
+}
+
+static int offline_instances(struct builder *B)
+{
+	struct offl o = { NULL, 0, 0, { 0 }, 0 };
+	size_t i, k, n = B->sp->nr_fns;
+	int err = -1;
+
+	for (i = 0; i < n; i++)
+		if (find_offline(&o, B->sp->fns[i]) < 0)
+			goto out;
+	/* found first, added after: the records grow as instances are added to them */
+	for (i = 0; i < o.nr; i++) {
+		const struct sp_fn *c = o.v[i];
+		struct sp_fn *top, *copy = fn_new(c->name);
+		uint64_t entry = 1;
+		int created;
+
+		/* a copy first: c may lie inside the record it is added to */
+		if (!copy || merge_fn(copy, o.v[i]) < 0) {
+			fn_free(copy);
+			goto out;
+		}
+		created = !pgo_u64map_find(&B->by_name, c->name);
+		if (top_get(B, c->name, &top) < 0 || merge_fn(top, copy) < 0) {
+			fn_free(copy);
+			goto out;
+		}
+		fn_free(copy);
+		if (created) {
+			top->offline = 1;
+			top->unit = c->unit;
+		}
+		for (k = 0; k < c->nr_pos; k++)
+			if (c->pos[k].count > entry)
+				entry = c->pos[k].count;
+		top->head += entry;
+	}
+	err = 0;
+out:
+	free(o.v);
+	return err;
+}
+
 static int build_binary(struct builder *B)
 {
 	struct convert_binary *b = B->bin;
@@ -1191,7 +1285,9 @@ static int build_binary(struct builder *B)
 	}
 	convert_entryblock_free(eb);
 	pgo_u64map_release(&heads);
-	return lbr ? 0 : stack_inline(B);
+	if (!lbr && stack_inline(B) < 0)
+		return -1;
+	return B->sp->discr == SP_DISCR_LLVM ? 0 : offline_instances(B);
 }
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp)

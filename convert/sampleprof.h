@@ -15,7 +15,11 @@
  *     gets an inline instance of the callee from the samples that came through it, and so
  *     does a hot indirect call whose dominant target is small (its call targets are then
  *     scaled down so that gcc promotes it early) (docs/convert.md "Inline instances from
- *     call stacks"); the callee keeps its own record.
+ *     call stacks"); the callee keeps its own record;
+ *   - gcc, LTO: an instance inlined across compile units is also copied (summed) into the
+ *     callee's top-level record, created if it had none: gcc reads the profile before
+ *     the link, where it can neither inline across units nor use such an instance, so
+ *     the callee's own body is where those counts can go ("offlining").
  * Offsets are (line - start line) << 16 | discriminator, 32-bit wrapping.
  */
 #ifndef PGO_CONVERT_SAMPLEPROF_H
@@ -59,6 +63,9 @@ struct sp_fn {
 	size_t nr_cs, alloc_cs;
 	int from_stacks;               /* an instance made from call stacks: a copy of the
 					  callee's samples, not more lines of this binary */
+	int offline;                   /* a top-level record made only of copies of inline
+					  instances (sp_build, LTO): not more lines either */
+	uint32_t unit;                 /* convert_sym_frame.unit of its function, 0 unknown */
 };
 
 /* What happens to DWARF discriminators in offsets. */

@@ -50,7 +50,7 @@ struct fsym {
 
 /* What a subprogram or inlined-subroutine DIE gives a frame, read once per DIE. */
 struct die_info {
-	uint32_t name, decl_line;
+	uint32_t name, decl_line, unit;
 	uint32_t call_file, call_line, call_discr; /* inlined subroutines, once has_call */
 	int has_call;
 };
@@ -805,8 +805,25 @@ static uint32_t class_decl_line(Dwarf_Die *die)
  * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
  * instances (sqlite3VdbeExec has thousands; following them was 8% of a convert).
  */
+/*
+ * The compile unit die belongs to, as convert_sym_frame.unit: 0 for a partial unit (dwz
+ * moves DIEs shared by several units there: it says nothing about where a function was
+ * compiled) or an unknown one.
+ */
+static uint32_t unit_of_die(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	uint64_t off;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || dwarf_tag(&cu) != DW_TAG_compile_unit)
+		return 0;
+	off = dwarf_dieoffset(&cu);
+	/* the unit DIE follows the unit's header: never 0 */
+	return (uint32_t)off ? (uint32_t)off : 1;
+}
+
 static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint32_t *name,
-		      uint32_t *decl_line)
+		      uint32_t *decl_line, uint32_t *unit)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin;
@@ -822,8 +839,10 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 
 		*name = o->name;
 		*decl_line = o->decl_line;
+		*unit = o->unit;
 		return;
 	}
+	*unit = unit_of_die(die);
 	*name = die_name(st, die);
 	*decl_line = die_udata(die, DW_AT_decl_line, 1);
 	if (!*decl_line && !dwarf_hasattr_integrate(die, DW_AT_decl_line))
@@ -845,7 +864,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 	struct die_info *d = tmp;
 	uint64_t off = dwarf_dieoffset(die), *v;
 	const uint64_t *have = pgo_u64map_find(&st->fn_dies, off);
-	uint32_t name, decl_line;
+	uint32_t name, decl_line, unit;
 	int ret;
 
 	/* a 0 slot: the DIE could not be kept (out of memory), read it again */
@@ -853,7 +872,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 		d = &st->dies[*have - 1];
 	} else {
 		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
-		read_name(st, die, depth, &name, &decl_line);
+		read_name(st, die, depth, &name, &decl_line, &unit);
 		ret = pgo_u64map_get(&st->fn_dies, off, &v);
 		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
@@ -864,6 +883,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 		memset(d, 0, sizeof(*d));
 		d->name = name;
 		d->decl_line = decl_line;
+		d->unit = unit;
 	}
 	if (need_call && !d->has_call)
 		read_call(st, cudie, die, d);
@@ -900,6 +920,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 
 		f->name = d->name;
 		f->start_line = d->decl_line;
+		f->unit = d->unit;
 		f->file = CONVERT_NO_NAME;
 		f->line = f->discr = 0;
 		if (k + 1 < nfn) {

@@ -32,6 +32,10 @@ struct convert_sym_frame {
 	uint32_t line;
 	uint32_t discr;
 	uint32_t start_line;  /* DW_AT_decl_line of the function (its abstract origin) */
+	uint32_t unit;        /* the compile unit that defines the function (its abstract
+				 origin's; low 32 bits of the unit's offset), 0 if unknown: an
+				 inlined frame whose unit differs from its caller's was inlined
+				 across units, which only LTO does */
 };
 
 struct convert_sym {

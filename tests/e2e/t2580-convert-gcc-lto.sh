@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Black-box, LTO: gcc reads an AutoFDO profile while it compiles each unit, before the
+# link-time optimiser inlines across units. work() (lto-work.c) inlined into main
+# (lto-main.c) by -flto leaves its samples in an instance inside main's record, which
+# neither compile can use: lto-main.c cannot inline work, and lto-work.c looks for a
+# record of work, which the binary has no out-of-line copy to give. The converter adds
+# such cross-unit instances into their function's own record: gcc's dump of lto-work.c
+# must show work's loop hot. Inlining within one unit must not do that.
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/afdo-lib.sh"
+afdo_require
+
+test_expect_success 'setup: -flto inlines work() into main across units' '
+	gcc -O2 -g -flto -o lto lto-main.c lto-work.c &&
+	./lto 1000 >expect &&
+	! nm lto | grep -q " work$" &&
+	afdo_disas lto main >main.s && ! grep -q "call.*<work" main.s &&
+	readelf --debug-dump=info lto >info && grep -q "DW_TAG_inlined_subroutine" info
+'
+
+for rec in $AFDO_RECORDERS; do
+	test_expect_success "$rec: work gets its own record, and gcc reads it in lto-work.c" '
+		afdo_record '$rec' '$rec'.data ./lto 8000000 &&
+		pgo convert --to autofdo -i '$rec'.data -b lto -o '$rec'.afdo &&
+		pgo convert --dump '$rec'.afdo >'$rec'.dump && cat '$rec'.dump &&
+		afdo_section '$rec'.dump main | grep -q "inlined work, total [1-9]" &&
+		afdo_section '$rec'.dump work >'$rec'.work &&
+		test_grep "^work: head [1-9][0-9]*, total [1-9]" '$rec'.work &&
+		afdo_gcc_clean '$rec'.afdo lto-work.c -flto &&
+		afdo_gcc_clean '$rec'.afdo lto-main.c -flto &&
+		gcc -O2 -flto -ffat-lto-objects -fauto-profile='$rec'.afdo -c lto-work.c -o w.o \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.wdump &&
+		c=$(afdo_line_count '$rec'.wdump work lto-work.c 9) && echo "work loop: $c" &&
+		test_ge "$c" 50 "count of work'"'"'s loop body in lto-work.c"
+	'
+done
+
+test_expect_success 'the LTO rebuild with the profile links silently and computes the same' '
+	gcc -O2 -g -flto -Wall -fauto-profile=perf.afdo -o rebuilt lto-main.c lto-work.c 2>gcc.err &&
+	test_must_be_empty gcc.err &&
+	./rebuilt 1000 >actual && test_cmp expect actual
+'
+
+test_expect_success 'inlined within one unit: no record of its own' '
+	sed "s/^int work(unsigned x)/static int work(unsigned x)/" lto-work.c >one.c &&
+	sed -n "/^#include/p; /^int main/,\$p" lto-main.c >>one.c &&
+	gcc -O2 -g -o one one.c && ! nm one | grep -q " work$" &&
+	afdo_record perf one.data ./one 8000000 &&
+	pgo convert --to autofdo -i one.data -b one -o one.afdo &&
+	pgo convert --dump one.afdo >one.dump && cat one.dump &&
+	afdo_section one.dump main | grep -q "inlined work, total [1-9]" &&
+	test_grep -v "^work:" one.dump
+'
+test_done
