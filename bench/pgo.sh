@@ -37,6 +37,7 @@
 #   as the extra variant "alt", for A/B comparisons of converter changes),
 #   GAWK_REPS=N (gawk's training repetitions, default 3),
 #   NOSPLIT=1 (also measure "pgons": the PGO build with -fno-reorder-blocks-and-partition),
+#   LTO=1 (gcc: all builds with -flto; builds in BENCH_WORK/build-lto),
 #   REUSE=1 (keep the base, pgo and empty builds and the training recording of an earlier run:
 #   re-converts, rebuilds afdo/alt and measures again)
 . "$(dirname "$0")/lib.sh"
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -54,7 +55,9 @@ done
 PROGRAMS=${*:-recsort mujs graphviz sigscheme gawk jq jimtcl}
 COMPILER=${COMPILER:-gcc}
 case $COMPILER in
-gcc) BUILD_DIR=$BENCH_WORK/build TAG="" CC_FLAGS="" ;;
+gcc) BUILD_DIR=$BENCH_WORK/build TAG="" CC_FLAGS=""
+	# LTO=1: every build (base, pgo, empty, afdo) compiled and linked with -flto
+	[ "${LTO:-}" = 1 ] && BUILD_DIR=$BENCH_WORK/build-lto TAG=-lto CC_FLAGS=-flto=2 ;;
 # clang: every build with -fdebug-info-for-profiling, as clang's manual advises for sample profiles:
 # the profiled binary then carries the discriminators that -fprofile-sample-use looks lines up by.
 clang) BUILD_DIR=$BENCH_WORK/build-clang TAG=-clang CC_FLAGS=${CLANG_FLAGS--fdebug-info-for-profiling}
