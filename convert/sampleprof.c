@@ -1195,13 +1195,12 @@ static int offline_instances(struct builder *B)
 			goto out;
 	/* found first, added after: the records grow as instances are added to them */
 	for (i = 0; i < o.nr; i++) {
-		const struct sp_fn *c = o.v[i];
-		struct sp_fn *top, *copy = fn_new(c->name);
+		struct sp_fn *c = o.v[i], *top, *copy = fn_new(c->name);
 		uint64_t entry = 1;
 		int created;
 
 		/* a copy first: c may lie inside the record it is added to */
-		if (!copy || merge_fn(copy, o.v[i]) < 0) {
+		if (!copy || merge_fn(copy, c) < 0) {
 			fn_free(copy);
 			goto out;
 		}

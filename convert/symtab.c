@@ -800,28 +800,32 @@ static uint32_t class_decl_line(Dwarf_Die *die)
 }
 
 /*
- * Name and DW_AT_decl_line of die. An instance (inlined, or an out-of-line copy) that has
- * neither itself takes its abstract origin's, which dwarf_attr_integrate would reach by
- * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
- * instances (sqlite3VdbeExec has thousands; following them was 8% of a convert).
- */
-/*
- * The compile unit die belongs to, as convert_sym_frame.unit: 0 for a partial unit (dwz
- * moves DIEs shared by several units there: it says nothing about where a function was
- * compiled) or an unknown one.
+ * The compile unit die belongs to, as convert_sym_frame.unit; 0 if that says nothing about
+ * where its function was compiled: a partial unit (dwz moves DIEs several units share
+ * there), or one of gcc's link-time units ("<artificial>"), which hold the out-of-line
+ * clones LTO makes (foo.isra.0) under declarations of their own, with no way back to the
+ * unit of foo.
  */
 static uint32_t unit_of_die(Dwarf_Die *die)
 {
 	Dwarf_Die cu;
+	const char *name;
 	uint64_t off;
 
-	if (!dwarf_diecu(die, &cu, NULL, NULL) || dwarf_tag(&cu) != DW_TAG_compile_unit)
+	if (!dwarf_diecu(die, &cu, NULL, NULL) || dwarf_tag(&cu) != DW_TAG_compile_unit ||
+	    ((name = dwarf_diename(&cu)) && !strcmp(name, "<artificial>")))
 		return 0;
 	off = dwarf_dieoffset(&cu);
 	/* the unit DIE follows the unit's header: never 0 */
 	return (uint32_t)off ? (uint32_t)off : 1;
 }
 
+/*
+ * Name and DW_AT_decl_line of die. An instance (inlined, or an out-of-line copy) that has
+ * neither itself takes its abstract origin's, which dwarf_attr_integrate would reach by
+ * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
+ * instances (sqlite3VdbeExec has thousands; following them was 8% of a convert).
+ */
 static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint32_t *name,
 		      uint32_t *decl_line, uint32_t *unit)
 {
