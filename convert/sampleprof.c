@@ -1146,17 +1146,20 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
  * body in b.c finds no record at all if the profiled binary had no out-of-line copy.
  * Each instance whose function was compiled in another unit than its caller's is
  * therefore also added into its function's top-level record (created if missing), with
- * its largest line count as entry count. Not for instances copied from call stacks (the
- * callee's own samples already), nor into a function on its own inline path (recursion).
+ * its largest line count as entry count, and that count is given to the call line in the
+ * caller. Not for instances copied from call stacks (the callee's own samples already),
+ * nor into a function on its own inline path (recursion).
  */
 struct offl {
-	struct sp_fn **v;
-	size_t nr, alloc;
+	struct sp_fn **v;            /* the instances */
+	struct sp_fn **caller;       /* and where they are: caller, call-site offset */
+	uint32_t *at;
+	size_t nr, alloc, alloc_caller, alloc_at;
 	uint32_t path[64];           /* names from the top-level record down */
 	int depth;
 };
 
-static int find_offline(struct offl *o, const struct sp_fn *f)
+static int find_offline(struct offl *o, struct sp_fn *f)
 {
 	size_t i;
 	int k;
@@ -1173,8 +1176,12 @@ static int find_offline(struct offl *o, const struct sp_fn *f)
 		for (k = 0; k < o->depth; k++)
 			on_path |= o->path[k] == c->name;
 		if (c->unit && f->unit && c->unit != f->unit && c->total && !on_path) {
-			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
+			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0 ||
+			    PGO_ALLOC_GROW(o->caller, o->nr + 1, o->alloc_caller) < 0 ||
+			    PGO_ALLOC_GROW(o->at, o->nr + 1, o->alloc_at) < 0)
 				return -1;
+			o->caller[o->nr] = f;
+			o->at[o->nr] = f->cs[i].offset;
 			o->v[o->nr++] = c;
 		}
 		if (find_offline(o, c) < 0)
@@ -1186,17 +1193,41 @@ static int find_offline(struct offl *o, const struct sp_fn *f)
 
 static int offline_instances(struct builder *B)
 {
-	struct offl o = { NULL, 0, 0, { 0 }, 0 };
+	struct offl o = { NULL, NULL, NULL, 0, 0, 0, 0, { 0 }, 0 };
 	size_t i, k, n = B->sp->nr_fns;
+	uint64_t *entry = NULL;
 	int err = -1;
 
 	for (i = 0; i < n; i++)
 		if (find_offline(&o, B->sp->fns[i]) < 0)
 			goto out;
-	/* found first, added after: the records grow as instances are added to them */
+	if (!o.nr)
+		return 0;
+	/* an instance's entry count: its largest line count (before calls into it add any) */
+	if (!(entry = malloc(o.nr * sizeof(*entry))))
+		goto out;
+	for (i = 0; i < o.nr; i++) {
+		entry[i] = 1;
+		for (k = 0; k < o.v[i]->nr_pos; k++)
+			if (o.v[i]->pos[k].count > entry[i])
+				entry[i] = o.v[i]->pos[k].count;
+	}
+	/*
+	 * The call line in the caller counts the calls: compiling the caller's unit, gcc
+	 * counts the call's block by it, and the link-time inliner takes an edge counted 0
+	 * (the call's instructions went to the instance) for cold. First, so that the copies
+	 * below carry the call lines of the instances nested in them.
+	 */
+	for (i = 0; i < o.nr; i++) {
+		struct sp_pos *pos = pos_get(o.caller[i], o.at[i]);
+
+		if (!pos)
+			goto out;
+		if (pos->count < entry[i])
+			pos->count = entry[i];
+	}
 	for (i = 0; i < o.nr; i++) {
 		struct sp_fn *c = o.v[i], *top, *copy = fn_new(c->name);
-		uint64_t entry = 1;
 		int created;
 
 		/* a copy first: c may lie inside the record it is added to */
@@ -1214,14 +1245,14 @@ static int offline_instances(struct builder *B)
 			top->offline = 1;
 			top->unit = c->unit;
 		}
-		for (k = 0; k < c->nr_pos; k++)
-			if (c->pos[k].count > entry)
-				entry = c->pos[k].count;
-		top->head += entry;
+		top->head += entry[i];
 	}
 	err = 0;
 out:
+	free(entry);
 	free(o.v);
+	free(o.caller);
+	free(o.at);
 	return err;
 }
 

@@ -5,8 +5,9 @@
 # (lto-main.c) by -flto leaves its samples in an instance inside main's record, which
 # neither compile can use: lto-main.c cannot inline work, and lto-work.c looks for a
 # record of work, which the binary has no out-of-line copy to give. The converter adds
-# such cross-unit instances into their function's own record: gcc's dump of lto-work.c
-# must show work's loop hot. Inlining within one unit must not do that.
+# such cross-unit instances into their function's own record and gives their count to
+# the call line: gcc's dumps must show work's loop hot in lto-work.c and the call hot in
+# lto-main.c. Inlining within one unit must not do that.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -32,7 +33,15 @@ for rec in $AFDO_RECORDERS; do
 		gcc -O2 -flto -ffat-lto-objects -fauto-profile='$rec'.afdo -c lto-work.c -o w.o \
 			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.wdump &&
 		c=$(afdo_line_count '$rec'.wdump work lto-work.c 9) && echo "work loop: $c" &&
-		test_ge "$c" 50 "count of work'"'"'s loop body in lto-work.c"
+		test_ge "$c" 50 "count of work'"'"'s loop body in lto-work.c" &&
+		# and the call: its instructions went to the instance, so the call line has a
+		# count only if the converter gives it one; without it the link-time inliner
+		# sees a cold call
+		gcc -O2 -flto -ffat-lto-objects -fauto-profile='$rec'.afdo -c lto-main.c -o m.o \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.mdump &&
+		grep -q "lto-main.c:11:.* = work (" '$rec'.mdump &&
+		m=$(afdo_line_count '$rec'.mdump main lto-main.c 11) && echo "call of work: $m" &&
+		test_ge "$m" 50 "count of the block calling work in lto-main.c"
 	'
 done
 
