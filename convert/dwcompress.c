@@ -2,6 +2,7 @@
 /* Explain debug sections compressed with an algorithm libelf cannot read (convert/dwcompress.h). */
 #include <elf.h>
 #include <elfutils/libdwfl.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "convert/dwcompress.h"
@@ -20,28 +21,25 @@ int convert_dwcompress_explain(Elf *elf, const char *path, struct pgo_buf *msg)
 		return 0;
 	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
+		char algo[48];
 		GElf_Shdr sh;
 		GElf_Chdr ch;
-		const char *algo;
 
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_COMPRESSED) ||
 		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strncmp(name, ".debug_", 7))
 			continue;
 		if (!gelf_getchdr(scn, &ch))
-			algo = "an unreadable compression header";
+			snprintf(algo, sizeof(algo), "an unreadable compression header");
 		else if (ch.ch_type == ELFCOMPRESS_ZLIB)
 			continue;
 		else if (ch.ch_type == ELFCOMPRESS_ZSTD)
-			algo = "zstd";
+			snprintf(algo, sizeof(algo), "zstd");
 		else
-			algo = NULL;
-		if (algo ? pgo_buf_addf(msg, "its debug info (%s) is compressed with %s", name, algo) < 0
-			 : pgo_buf_addf(msg, "its debug info (%s) is compressed with algorithm %u", name,
-					(unsigned)ch.ch_type) < 0)
-			return -1;
-		return pgo_buf_addf(msg, ", which this libelf (elfutils %s) cannot read; decompress it "
-				    "(objcopy --decompress-debug-sections '%s') or build with -gz=zlib",
-				    dwfl_version(NULL), path) < 0 ? -1 : 1;
+			snprintf(algo, sizeof(algo), "algorithm %u", (unsigned)ch.ch_type);
+		return pgo_buf_addf(msg, "its debug info (%s) is compressed with %s, which this libelf "
+				    "(elfutils %s) cannot read; decompress it (objcopy "
+				    "--decompress-debug-sections '%s') or build with -gz=zlib",
+				    name, algo, dwfl_version(NULL), path) < 0 ? -1 : 1;
 	}
 	return 0;
 }

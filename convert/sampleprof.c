@@ -1150,39 +1150,48 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
  * caller. Not for instances copied from call stacks (the callee's own samples already),
  * nor into a function on its own inline path (recursion).
  */
+struct offl_site {
+	struct sp_fn *inst, *caller; /* the instance, and the record it is inlined in */
+	uint32_t at;                 /* its call-site offset there */
+	uint64_t entry;              /* its largest line count, at least 1 */
+};
+
 struct offl {
-	struct sp_fn **v;            /* the instances */
-	struct sp_fn **caller;       /* and where they are: caller, call-site offset */
-	uint32_t *at;
-	size_t nr, alloc, alloc_caller, alloc_at;
+	struct offl_site *v;
+	size_t nr, alloc;
 	uint32_t path[64];           /* names from the top-level record down */
 	int depth;
 };
 
 static int find_offline(struct offl *o, struct sp_fn *f)
 {
-	size_t i;
-	int k;
+	size_t i, k;
+	int d;
 
 	if (o->depth == (int)(sizeof(o->path) / sizeof(o->path[0])))
 		return 0;
 	o->path[o->depth++] = f->name;
 	for (i = 0; i < f->nr_cs; i++) {
 		struct sp_fn *c = f->cs[i].fn;
+		struct offl_site *site;
 		int on_path = 0;
 
 		if (c->from_stacks)
 			continue;
-		for (k = 0; k < o->depth; k++)
-			on_path |= o->path[k] == c->name;
+		for (d = 0; d < o->depth; d++)
+			on_path |= o->path[d] == c->name;
 		if (c->unit && f->unit && c->unit != f->unit && c->total && !on_path) {
-			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0 ||
-			    PGO_ALLOC_GROW(o->caller, o->nr + 1, o->alloc_caller) < 0 ||
-			    PGO_ALLOC_GROW(o->at, o->nr + 1, o->alloc_at) < 0)
+			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;
-			o->caller[o->nr] = f;
-			o->at[o->nr] = f->cs[i].offset;
-			o->v[o->nr++] = c;
+			site = &o->v[o->nr++];
+			site->inst = c;
+			site->caller = f;
+			site->at = f->cs[i].offset;
+			/* read before any call line below is raised */
+			site->entry = 1;
+			for (k = 0; k < c->nr_pos; k++)
+				if (c->pos[k].count > site->entry)
+					site->entry = c->pos[k].count;
 		}
 		if (find_offline(o, c) < 0)
 			return -1;
@@ -1193,25 +1202,13 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 
 static int offline_instances(struct builder *B)
 {
-	struct offl o = { NULL, NULL, NULL, 0, 0, 0, 0, { 0 }, 0 };
-	size_t i, k, n = B->sp->nr_fns;
-	uint64_t *entry = NULL;
+	struct offl o = { NULL, 0, 0, { 0 }, 0 };
+	size_t i, n = B->sp->nr_fns;
 	int err = -1;
 
 	for (i = 0; i < n; i++)
 		if (find_offline(&o, B->sp->fns[i]) < 0)
 			goto out;
-	if (!o.nr)
-		return 0;
-	/* an instance's entry count: its largest line count (before calls into it add any) */
-	if (!(entry = malloc(o.nr * sizeof(*entry))))
-		goto out;
-	for (i = 0; i < o.nr; i++) {
-		entry[i] = 1;
-		for (k = 0; k < o.v[i]->nr_pos; k++)
-			if (o.v[i]->pos[k].count > entry[i])
-				entry[i] = o.v[i]->pos[k].count;
-	}
 	/*
 	 * The call line in the caller counts the calls: compiling the caller's unit, gcc
 	 * counts the call's block by it, and the link-time inliner takes an edge counted 0
@@ -1219,15 +1216,15 @@ static int offline_instances(struct builder *B)
 	 * below carry the call lines of the instances nested in them.
 	 */
 	for (i = 0; i < o.nr; i++) {
-		struct sp_pos *pos = pos_get(o.caller[i], o.at[i]);
+		struct sp_pos *pos = pos_get(o.v[i].caller, o.v[i].at);
 
 		if (!pos)
 			goto out;
-		if (pos->count < entry[i])
-			pos->count = entry[i];
+		if (pos->count < o.v[i].entry)
+			pos->count = o.v[i].entry;
 	}
 	for (i = 0; i < o.nr; i++) {
-		struct sp_fn *c = o.v[i], *top, *copy = fn_new(c->name);
+		struct sp_fn *c = o.v[i].inst, *top, *copy = fn_new(c->name);
 		int created;
 
 		/* a copy first: c may lie inside the record it is added to */
@@ -1245,14 +1242,11 @@ static int offline_instances(struct builder *B)
 			top->offline = 1;
 			top->unit = c->unit;
 		}
-		top->head += entry[i];
+		top->head += o.v[i].entry;
 	}
 	err = 0;
 out:
-	free(entry);
 	free(o.v);
-	free(o.caller);
-	free(o.at);
 	return err;
 }
 

@@ -805,11 +805,9 @@ uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
 		qsort(u->needed, u->nr_needed, sizeof(*u->needed), cmp_u32);
 		u->needed_sorted = 1;
 	}
+	/* the rank, 1..n (pct <= 0 is the smallest: no negative double to convert) */
 	i = pct <= 0 ? 1 : (uint64_t)(pct / 100.0 * (double)n + 0.999999);
-	if (i > n)
-		i = n;
-	if (!i)
-		i = 1;
+	i = i < 1 ? 1 : i > n ? n : i;
 	return i > u->nr_needed ? CONVERT_UNWIND_PAST_COPY : u->needed[i - 1];
 }
 
