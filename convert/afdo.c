@@ -152,24 +152,6 @@ static void add_position(struct convert_afdo_summary *s, uint64_t count)
 		s->max_count = count;
 }
 
-/*
- * Lines sampled, sampled once and twice, over every level of f (before any floor). Not
- * in instances made from call stacks: they repeat the callee's lines.
- */
-static void add_density(struct convert_afdo_summary *s, const struct sp_fn *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->nr_pos; i++) {
-		s->sampled += f->pos[i].count > 0;
-		s->sampled_once += f->pos[i].count == 1;
-		s->sampled_twice += f->pos[i].count == 2;
-	}
-	for (i = 0; i < f->nr_cs; i++)
-		if (!f->cs[i].fn->from_stacks)
-			add_density(s, f->cs[i].fn);
-}
-
 /* Records of f at every level (but copies from call stacks), and those with no sample. */
 static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zeros)
 {
@@ -196,12 +178,16 @@ static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zero
 static int zeros_mostly_ran(const struct sp_fn *f)
 {
 	struct convert_afdo_summary d = { 0 };
+	struct sp_density lines = { 0 };
 	uint64_t records = 0, zeros = 0;
 
 	count_zeros(f, &records, &zeros);
 	if (!zeros)
 		return 0;
-	add_density(&d, f);
+	sp_add_density(&lines, f);
+	d.sampled = lines.sampled;
+	d.sampled_once = lines.once;
+	d.sampled_twice = lines.twice;
 	return 2 * convert_afdo_unseen(&d) >= (double)zeros;
 }
 
@@ -328,7 +314,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 {
 	struct sp_profile sp;
 	struct pgo_buf b = PGO_BUF_INIT;
-	struct convert_afdo_summary want, got, density = { 0 };
+	struct convert_afdo_summary want, got;
 	size_t i;
 	int err = -1;
 
@@ -339,9 +325,6 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 		return pgo_error("no samples with line information in the binary; build it with -g");
 	}
 	for (i = 0; i < sp.nr_fns; i++) {
-		/* a record made of copies of LTO instances: those lines are counted where they are */
-		if (!sp.fns[i]->offline)
-			add_density(&density, sp.fns[i]);
 		if (!o->min_count)
 			continue;
 		floor_counts(sp.fns[i], o->min_count, zeros_mostly_ran(sp.fns[i]));
@@ -368,9 +351,10 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	if (pgo_write_file_atomic(path, b.data, b.len) < 0) /* "-" is stdout */
 		goto out;
 	*sum = want;
-	sum->sampled = density.sampled;
-	sum->sampled_once = density.sampled_once;
-	sum->sampled_twice = density.sampled_twice;
+	/* as sampled: an offlined instance's lines are counted where they are, once */
+	sum->sampled = sp.density.sampled;
+	sum->sampled_once = sp.density.once;
+	sum->sampled_twice = sp.density.twice;
 	err = 0;
 out:
 	pgo_buf_release(&b);

@@ -24,6 +24,7 @@ struct builder {
 	struct pgo_u64map sampled;     /* symbol start -> size, functions that had samples */
 	uint32_t last_name;            /* top_get's previous name (CONVERT_NO_NAME: none) */
 	size_t last_idx;               /* and its index in sp->fns */
+	size_t first;                  /* this binary's records: sp->fns[first..] */
 };
 
 const char *sp_str(const struct sp_profile *sp, uint32_t id)
@@ -385,9 +386,6 @@ static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
 
 	dst->head += src->head;
 	dst->total += src->total;
-	/* a clone with lines of its own makes the record more than copies (offlining) */
-	if (!src->offline)
-		dst->offline = 0;
 	for (i = 0; i < src->nr_pos; i++) {
 		const struct sp_pos *q = &src->pos[i];
 		struct sp_pos *p = pos_get(dst, q->offset);
@@ -1140,15 +1138,22 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
 }
 
 /*
- * Offlining for LTO. gcc reads an AutoFDO profile while compiling each unit, before the
- * link-time inliner runs: an instance of b.c's work() inlined into a.c's main() is looked
- * for in main's record when a.c is compiled, where work cannot be inlined, and work's own
- * body in b.c finds no record at all if the profiled binary had no out-of-line copy.
- * Each instance whose function was compiled in another unit than its caller's is
- * therefore also added into its function's top-level record (created if missing), with
- * its largest line count as entry count, and that count is given to the call line in the
- * caller. Not for instances copied from call stacks (the callee's own samples already),
- * nor into a function on its own inline path (recursion).
+ * Offlining. gcc 12 compiles a function before its callers, and its early inliner asks the
+ * function's own record which callees to inline; its AutoFDO pass then inlines into each
+ * record's function the instances one level down, and annotates. So an instance's own
+ * inlined callees (Pshortestpath -> triangulate -> isdiagonal -> intersects -> ccw in
+ * graphviz) are lost when their caller has no record, as when the binary kept no
+ * out-of-line copy: the callee stays a call, counted by a call line whose instructions
+ * went to the instance, and is taken for cold. And with LTO, gcc reads the profile while
+ * compiling each unit, before the link-time inliner: an instance of b.c's work() inlined
+ * into a.c's main() is looked for in main's record when a.c is compiled, where work cannot
+ * be inlined, and work's body in b.c finds no record.
+ * Each instance with inlined callees of its own, and each instance of a function compiled
+ * in another unit than its caller's, is therefore also added into its function's top-level
+ * record (created if missing), with its largest line count as entry count, and that count
+ * is given to the call line in the caller. Not for instances copied from call stacks (the
+ * callee's own samples already), nor into a function on its own inline path (recursion).
+ * gcc 15's reader offlines instances itself.
  */
 struct offl_site {
 	struct sp_fn *inst, *caller; /* the instance, and the record it is inlined in */
@@ -1162,6 +1167,23 @@ struct offl {
 	uint32_t path[64];           /* names from the top-level record down */
 	int depth;
 };
+
+/* c compiled in another unit than f (LTO); 0 if either is unknown */
+static int other_unit(const struct sp_fn *f, const struct sp_fn *c)
+{
+	return c->unit && f->unit && c->unit != f->unit;
+}
+
+/* f has sampled instances of its own, inlined in the binary (not copied from stacks) */
+static int inlines(const struct sp_fn *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_cs; i++)
+		if (!f->cs[i].fn->from_stacks && f->cs[i].fn->total)
+			return 1;
+	return 0;
+}
 
 static int find_offline(struct offl *o, struct sp_fn *f)
 {
@@ -1180,7 +1202,7 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 			continue;
 		for (d = 0; d < o->depth; d++)
 			on_path |= o->path[d] == c->name;
-		if (c->unit && f->unit && c->unit != f->unit && c->total && !on_path) {
+		if (c->total && !on_path && (other_unit(f, c) || inlines(c))) {
 			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;
 			site = &o->v[o->nr++];
@@ -1206,7 +1228,7 @@ static int offline_instances(struct builder *B)
 	size_t i, n = B->sp->nr_fns;
 	int err = -1;
 
-	for (i = 0; i < n; i++)
+	for (i = B->first; i < n; i++)
 		if (find_offline(&o, B->sp->fns[i]) < 0)
 			goto out;
 	/*
@@ -1238,10 +1260,8 @@ static int offline_instances(struct builder *B)
 			goto out;
 		}
 		fn_free(copy);
-		if (created) {
-			top->offline = 1;
+		if (created)
 			top->unit = c->unit;
-		}
 		top->head += o.v[i].entry;
 	}
 	err = 0;
@@ -1311,7 +1331,24 @@ static int build_binary(struct builder *B)
 	pgo_u64map_release(&heads);
 	if (!lbr && stack_inline(B) < 0)
 		return -1;
+	for (i = B->first; i < B->sp->nr_fns; i++)
+		sp_add_density(&B->sp->density, B->sp->fns[i]);
+	/* clang's sample-profile loader inlines nested instances top-down itself */
 	return B->sp->discr == SP_DISCR_LLVM ? 0 : offline_instances(B);
+}
+
+void sp_add_density(struct sp_density *d, const struct sp_fn *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pos; i++) {
+		d->sampled += f->pos[i].count > 0;
+		d->once += f->pos[i].count == 1;
+		d->twice += f->pos[i].count == 2;
+	}
+	for (i = 0; i < f->nr_cs; i++)
+		if (!f->cs[i].fn->from_stacks)
+			sp_add_density(d, f->cs[i].fn);
 }
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp)
@@ -1329,6 +1366,7 @@ int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *
 		B.sp = sp;
 		B.p = p;
 		B.bin = &p->bins[i];
+		B.first = sp->nr_fns;
 		err = build_binary(&B);
 		pgo_u64map_release(&B.by_name);
 		pgo_u64map_release(&B.sampled);

@@ -63,8 +63,6 @@ struct sp_fn {
 	size_t nr_cs, alloc_cs;
 	int from_stacks;               /* an instance made from call stacks: a copy of the
 					  callee's samples, not more lines of this binary */
-	int offline;                   /* a top-level record made only of copies of inline
-					  instances (sp_build, LTO): not more lines either */
 	uint32_t unit;                 /* convert_sym_frame.unit of its function, 0 unknown */
 };
 
@@ -76,15 +74,25 @@ enum sp_discr {
 					  duplication factor (llvm/Support/Discriminator.h) */
 };
 
+/* Lines sampled, sampled once and sampled twice (before any floor). */
+struct sp_density {
+	uint64_t sampled, once, twice;
+};
+
 struct sp_profile {
 	struct convert_profile *p;     /* strings live there */
 	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
 	size_t nr_fns, alloc_fns;
 	enum sp_discr discr;
 	uint64_t samples_no_line;      /* samples at addresses without line information */
+	struct sp_density density;     /* of the records as sampled, before sp_build copies
+					  instances into records of their own (offlining) */
 };
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp);
+/* Add f's lines at every level, but in instances made from call stacks (their lines are
+   the callee's), into d. */
+void sp_add_density(struct sp_density *d, const struct sp_fn *f);
 void sp_release(struct sp_profile *sp);
 const char *sp_str(const struct sp_profile *sp, uint32_t id);
 

@@ -7,7 +7,8 @@
 # record of work, which the binary has no out-of-line copy to give. The converter adds
 # such cross-unit instances into their function's own record and gives their count to
 # the call line: gcc's dumps must show work's loop hot in lto-work.c and the call hot in
-# lto-main.c. Inlining within one unit must not do that.
+# lto-main.c. Within one unit an instance that inlines nothing itself must not get a record
+# (t2585: one that does, does).
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -51,7 +52,7 @@ test_expect_success 'the LTO rebuild with the profile links silently and compute
 	./rebuilt 1000 >actual && test_cmp expect actual
 '
 
-test_expect_success 'inlined within one unit: no record of its own' '
+test_expect_success 'inlined within one unit, inlining nothing itself: no record of its own' '
 	sed "s/^int work(unsigned x)/static int work(unsigned x)/" lto-work.c >one.c &&
 	sed -n "/^#include/p; /^int main/,\$p" lto-main.c >>one.c &&
 	gcc -O2 -g -o one one.c && ! nm one | grep -q " work$" &&

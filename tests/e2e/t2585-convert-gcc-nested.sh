@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Black-box: inlining two levels deep (nest.c: main -> count_crossings -> crosses -> orient,
+# all inlined by gcc -O2). gcc 12 compiles crosses before main, and its early inliner asks
+# crosses' own record whether to inline orient (growth 9 > --param early-inlining-insns
+# otherwise); -fauto-profile then inlines into main only the instances one level down. With
+# no record of crosses (the binary has no out-of-line copy) orient's samples in main's record
+# are never used: the converter adds every instance that has inlined callees of its own into
+# its function's record. gcc's dumps must show the early inlining in crosses and orient's
+# counts in main.
+. "$(dirname "$0")/lib.sh"
+. "$PGO_ROOT/tests/e2e/afdo-lib.sh"
+afdo_require
+
+# orient_return LISTING: the largest count of the line +4 (orient's return) in the orient
+# instances of a --dump listing.
+orient_return() {
+	awk '{ i = match($0, /[^ ]/) }
+		o && i <= o { o = 0 }
+		/inlined orient,/ { o = i; next }
+		o && i == o + 2 && $1 == "+4:" && $2 > m { m = $2 }
+		END { print m + 0 }' "$1"
+}
+
+test_expect_success 'setup: gcc -O2 inlines the whole chain into main' '
+	gcc -O2 -g -o nest nest.c &&
+	./nest 3 >expect &&
+	! nm nest | grep -E -q " (orient|crosses|count_crossings)" &&
+	afdo_disas nest main >main.s && ! grep -q "call.*<\(orient\|crosses\)" main.s
+'
+
+test_expect_success 'control: with an empty profile gcc does not inline orient early' '
+	afdo_empty empty.afdo &&
+	gcc -O2 -fauto-profile=empty.afdo -c nest.c -o empty.o -fdump-tree-einline-details=empty.einline &&
+	test_grep -v "Inlining orient[^ ]* into crosses" empty.einline
+'
+
+for rec in $AFDO_RECORDERS; do
+	test_expect_success "$rec: crosses gets a record, gcc inlines orient into it and counts orient in main" '
+		afdo_profile '$rec' nest 300 && cat '$rec'.dump &&
+		grep -q "^ *+[0-9]*: inlined orient, total [1-9]" '$rec'.main &&
+		afdo_section '$rec'.dump crosses >'$rec'.crosses &&
+		test_grep "^crosses: head [1-9][0-9]*, total [1-9]" '$rec'.crosses &&
+		test_grep "inlined orient, total [1-9]" '$rec'.crosses &&
+		# orient inlines nothing: no record of its own
+		test_grep -v "^orient:" '$rec'.dump &&
+		afdo_gcc_clean '$rec'.afdo nest.c &&
+		gcc -O2 -fauto-profile='$rec'.afdo -c nest.c -o '$rec'.o \
+			-fdump-tree-einline-details='$rec'.einline \
+			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.fixup &&
+		test_grep "Inlining orient[^ ]* into crosses" '$rec'.einline &&
+		# the largest count of orient'"'"'s return line in main'"'"'s record (orient is
+		# +4 from its declaration) against gcc'"'"'s count of that line in main
+		want=$(orient_return '$rec'.main) &&
+		got=$(afdo_line_count '$rec'.fixup main nest.c 15) &&
+		echo "orient return line: profile $want, gcc in main $got" &&
+		test_ge "$want" 20 "orient'"'"'s return line in the profile" &&
+		test_ge "$got" "$want" "orient'"'"'s return line in main (gcc)"
+	'
+done
+
+test_expect_success 'the rebuild with the profile computes the same' '
+	gcc -O2 -g -Wall -fauto-profile=perf.afdo -o rebuilt nest.c 2>gcc.err &&
+	test_must_be_empty gcc.err &&
+	./rebuilt 3 >actual && test_cmp expect actual
+'
+
+test_expect_success '--to llvm keeps the instances where they are' '
+	pgo convert --to llvm -i perf.data -b nest -o perf.prof &&
+	! grep -q "^crosses:" perf.prof && grep -q "^main:" perf.prof
+'
+test_done
