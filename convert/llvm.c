@@ -72,7 +72,7 @@ int convert_llvm_write(struct convert_profile *p, const char *path, uint64_t *fu
 	size_t i;
 	int err = -1;
 
-	if (sp_build(p, SP_DISCR_LLVM, &sp) < 0)
+	if (sp_build(p, SP_DISCR_LLVM, 0, &sp) < 0)
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);

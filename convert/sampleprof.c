@@ -1148,12 +1148,15 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
  * compiling each unit, before the link-time inliner: an instance of b.c's work() inlined
  * into a.c's main() is looked for in main's record when a.c is compiled, where work cannot
  * be inlined, and work's body in b.c finds no record.
- * Each instance with inlined callees of its own, and each instance of a function compiled
- * in another unit than its caller's, is therefore also added into its function's top-level
- * record (created if missing), with its largest line count as entry count, and that count
- * is given to the call line in the caller. Not for instances copied from call stacks (the
- * callee's own samples already), nor into a function on its own inline path (recursion).
- * gcc 15's reader offlines instances itself.
+ * Each instance of a function compiled in another unit than its caller's, and with
+ * SP_OFFLINE_NESTED each instance with inlined callees of its own, is therefore also added
+ * into its function's top-level record (created if missing), with its largest line count as
+ * entry count, and that count is given to the call line in the caller. Not for instances
+ * copied from call stacks (the callee's own samples already), nor into a function on its
+ * own inline path (recursion). gcc 15's reader offlines instances itself.
+ * SP_OFFLINE_NESTED is not the default: it made graphviz's build 0.7% faster and mujs's
+ * 2.5-4% slower (bench/NOTES.md, session 17), the standalone bodies of small helpers then
+ * inlining, regardless of size, every callee any of their instances inlined.
  */
 struct offl_site {
 	struct sp_fn *inst, *caller; /* the instance, and the record it is inlined in */
@@ -1166,6 +1169,7 @@ struct offl {
 	size_t nr, alloc;
 	uint32_t path[64];           /* names from the top-level record down */
 	int depth;
+	int nested;                  /* SP_OFFLINE_NESTED */
 };
 
 /* c compiled in another unit than f (LTO); 0 if either is unknown */
@@ -1202,7 +1206,7 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 			continue;
 		for (d = 0; d < o->depth; d++)
 			on_path |= o->path[d] == c->name;
-		if (c->total && !on_path && (other_unit(f, c) || inlines(c))) {
+		if (c->total && !on_path && (other_unit(f, c) || (o->nested && inlines(c)))) {
 			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;
 			site = &o->v[o->nr++];
@@ -1224,7 +1228,7 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 
 static int offline_instances(struct builder *B)
 {
-	struct offl o = { NULL, 0, 0, { 0 }, 0 };
+	struct offl o = { .nested = !!(B->sp->flags & SP_OFFLINE_NESTED) };
 	size_t i, n = B->sp->nr_fns;
 	int err = -1;
 
@@ -1351,7 +1355,7 @@ void sp_add_density(struct sp_density *d, const struct sp_fn *f)
 			sp_add_density(d, f->cs[i].fn);
 }
 
-int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp)
+int sp_build(struct convert_profile *p, enum sp_discr discr, unsigned flags, struct sp_profile *sp)
 {
 	struct builder B;
 	size_t i, n;
@@ -1360,6 +1364,7 @@ int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *
 	memset(sp, 0, sizeof(*sp));
 	sp->p = p;
 	sp->discr = discr;
+	sp->flags = flags;
 	for (i = 0; i < p->nr_bins && !err; i++) {
 		memset(&B, 0, sizeof(B));
 		B.last_name = CONVERT_NO_NAME;

@@ -84,12 +84,20 @@ struct sp_profile {
 	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
 	size_t nr_fns, alloc_fns;
 	enum sp_discr discr;
+	unsigned flags;                /* SP_* */
 	uint64_t samples_no_line;      /* samples at addresses without line information */
 	struct sp_density density;     /* of the records as sampled, before sp_build copies
 					  instances into records of their own (offlining) */
 };
 
-int sp_build(struct convert_profile *p, enum sp_discr discr, struct sp_profile *sp);
+/*
+ * SP_OFFLINE_NESTED: also add every inline instance that has sampled inlined callees of
+ * its own into its function's top-level record (sampleprof.c, "Offlining"). Instances
+ * inlined across units (LTO) are always added, except for SP_DISCR_LLVM.
+ */
+#define SP_OFFLINE_NESTED 1u
+
+int sp_build(struct convert_profile *p, enum sp_discr discr, unsigned flags, struct sp_profile *sp);
 /* Add f's lines at every level, but in instances made from call stacks (their lines are
    the callee's), into d. */
 void sp_add_density(struct sp_density *d, const struct sp_fn *f);
