@@ -46,6 +46,14 @@ for rec in $AFDO_RECORDERS; do
 	'
 done
 
+test_expect_success 'a second binary (-b libc) does not add work'"'"'s instance again' '
+	libc=$(ldd lto | awk "/libc\\.so/ { print \$3 }") && test -f "$libc" &&
+	pgo convert --to autofdo -i perf.data -b lto -b "$libc" -o two.afdo &&
+	pgo convert --dump two.afdo >two.dump &&
+	afdo_section perf.dump work >one.work && afdo_section two.dump work >two.work &&
+	test_cmp one.work two.work
+'
+
 test_expect_success 'the LTO rebuild with the profile links silently and computes the same' '
 	gcc -O2 -g -flto -Wall -fauto-profile=perf.afdo -o rebuilt lto-main.c lto-work.c 2>gcc.err &&
 	test_must_be_empty gcc.err &&
