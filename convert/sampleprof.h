@@ -98,8 +98,8 @@ struct sp_profile {
 #define SP_OFFLINE_NESTED 1u
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, unsigned flags, struct sp_profile *sp);
-/* Add f's lines at every level, but in instances made from call stacks (their lines are
-   the callee's), into d. */
+/* Add f's lines into d, at every level but in instances made from call stacks (their
+ * lines are the callee's). */
 void sp_add_density(struct sp_density *d, const struct sp_fn *f);
 void sp_release(struct sp_profile *sp);
 const char *sp_str(const struct sp_profile *sp, uint32_t id);
