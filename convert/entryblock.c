@@ -85,13 +85,19 @@ void convert_entryblock_free(struct convert_entryblock *eb)
 }
 
 /*
- * Does the instruction end the entry block? Jumps, returns and traps do; calls do not, the
- * block goes on after them. So does a nop: straight-line code has no use for one, so it is
- * padding that aligns the next instruction, a branch target (gcc aligns loop heads): in a
- * function that begins with its loop, the loop starts there and runs more often than the
- * entry. A head that comes after no padding is not seen; finding every branch target would
- * mean decoding whole functions, many times the cost of a convert.
+ * A nop: straight-line code has no use for one, so it is padding that aligns the next
+ * instruction, a branch target (gcc aligns loop heads). It ends the entry block and is not
+ * part of it: it has the line of the block it aligns (in a function that begins with its
+ * loop, the loop's, which runs more often than the entry). A head that comes after no
+ * padding is not seen; finding every branch target would mean decoding whole functions,
+ * many times the cost of a convert.
  */
+static int is_padding(const ZydisDecodedInstruction *in)
+{
+	return in->meta.category == ZYDIS_CATEGORY_NOP || in->mnemonic == ZYDIS_MNEMONIC_NOP;
+}
+
+/* Does the instruction end the entry block? Jumps, returns and traps do; calls do not. */
 static int ends_block(const ZydisDecodedInstruction *in)
 {
 	switch (in->meta.category) {
@@ -99,11 +105,9 @@ static int ends_block(const ZydisDecodedInstruction *in)
 	case ZYDIS_CATEGORY_UNCOND_BR:
 	case ZYDIS_CATEGORY_RET:
 	case ZYDIS_CATEGORY_INTERRUPT:
-	case ZYDIS_CATEGORY_NOP:
 		return 1;
 	default:
-		return in->mnemonic == ZYDIS_MNEMONIC_UD2 || in->mnemonic == ZYDIS_MNEMONIC_HLT ||
-		       in->mnemonic == ZYDIS_MNEMONIC_NOP;
+		return in->mnemonic == ZYDIS_MNEMONIC_UD2 || in->mnemonic == ZYDIS_MNEMONIC_HLT;
 	}
 }
 
@@ -120,6 +124,8 @@ size_t convert_entryblock_insns(struct convert_entryblock *eb, uint64_t start, u
 	if (size && size < len)
 		len = size;
 	while (n < max && at < len && ZYAN_SUCCESS(zydis.decode(&eb->dec, &ctx, code + at, len - at, &in))) {
+		if (is_padding(&in))
+			return n;
 		insns[n++] = start + at;
 		if (ends_block(&in))
 			return n;

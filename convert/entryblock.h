@@ -4,9 +4,9 @@
  * first one that ends a basic block (a jump, conditional jump, return or trap; a call does
  * not end it). Every call runs each of them exactly once, so the largest sampled count of
  * their lines is the count gcc 12 gives the function's first block, and the entry count it
- * compares the head count with (convert/sampleprof.c). A nop ends the block too: it is
- * alignment padding before a branch target, usually a loop head. Decoded with Zydis
- * (loaded when first needed); x86-64 only.
+ * compares the head count with (convert/sampleprof.c). A nop ends the block before it: it
+ * is alignment padding before a branch target, usually a loop head, and has that target's
+ * line. Decoded with Zydis (loaded when first needed); x86-64 only.
  */
 #ifndef PGO_CONVERT_ENTRYBLOCK_H
 #define PGO_CONVERT_ENTRYBLOCK_H

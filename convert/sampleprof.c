@@ -54,6 +54,7 @@ static void fn_free(struct sp_fn *f)
 	free(f->pos);
 	pgo_u64map_release(&f->pos_ix);
 	free(f->cs);
+	free(f->entries);
 	free(f);
 }
 
@@ -220,6 +221,22 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 	return 0;
 }
 
+/* Note that instance f was sampled in its inlined copy that begins at entry (0: unknown). */
+static int note_entry(struct sp_fn *f, uint64_t entry)
+{
+	size_t i;
+
+	if (!entry)
+		return 0;
+	for (i = 0; i < f->nr_entries; i++)
+		if (f->entries[i] == entry)
+			return 0;
+	if (PGO_ALLOC_GROW(f->entries, f->nr_entries + 1, f->alloc_entries) < 0)
+		return -1;
+	f->entries[f->nr_entries++] = entry;
+	return 0;
+}
+
 /*
  * Add `count` at the line of sym's inline path from frames[first] on, whose function is
  * f: walk (and create) the nested instances, MAX in the innermost line.
@@ -236,6 +253,11 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 			f->unit = sym->frames[i].unit;
 		f = callee_get(f, frame_offset(B->sp, &sym->frames[i]), sym->frames[i + 1].name);
 		if (!f)
+			return -1;
+		/* the entries of the instances offline_instances may take */
+		if (count && (sym->frames[i + 1].unit != sym->frames[i].unit ||
+			      (B->sp->flags & SP_OFFLINE_NESTED)) &&
+		    note_entry(f, convert_symtab_inline_entry(B->bin->st, sym->frames[i + 1].inl)) < 0)
 			return -1;
 	}
 	f->total += count;
@@ -1125,16 +1147,51 @@ static int entry_line(const struct convert_sym *sym, void *data)
  * unknown. The block's lines are those of the line-table rows that begin in it (the first
  * at the entry): instructions between rows have the line of the row before.
  */
-static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
-				  uint64_t start, uint64_t size)
+static int entry_block_max(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+			   uint64_t start, uint64_t size, uint64_t *max)
 {
 	uint64_t insns[ENTRY_INSNS_MAX];
 	size_t n = convert_entryblock_insns(eb, start, size, insns, ENTRY_INSNS_MAX);
 	struct entry_max m = { B, top, 0 };
 
 	if (!n || convert_symtab_foreach_line(B->bin->st, start, insns[n - 1] + 1 - start, entry_line, &m))
+		return -1;
+	*max = m.max;
+	return 0;
+}
+
+static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+				  uint64_t start, uint64_t size)
+{
+	uint64_t max;
+
+	return entry_block_max(B, eb, top, start, size, &max) < 0 ? 0 : max;
+}
+
+/*
+ * How often instance c of record top was entered: its sampled inlined copies' entry
+ * blocks (from DW_AT_entry_pc, as a function's head from its entry), each the largest
+ * count of its lines, summed; at least 1. 0 if any copy's entry or block is unknown.
+ */
+static uint64_t instance_entry(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+			       const struct sp_fn *c)
+{
+	uint64_t sum = 0, max;
+	size_t i;
+
+	if (!eb || !c->nr_entries)
 		return 0;
-	return m.max;
+	for (i = 0; i < c->nr_entries; i++) {
+		uint64_t e = c->entries[i];
+		struct convert_sym sym = convert_symtab_lookup(B->bin->st, e);
+
+		/* the copy's counts are in top only if its entry is in top's symbol */
+		if (sym.sym_name != top->name || e - sym.sym_start >= sym.sym_size ||
+		    entry_block_max(B, eb, top, e, sym.sym_start + sym.sym_size - e, &max) < 0)
+			return 0;
+		sum += max;
+	}
+	return sum ? sum : 1;
 }
 
 /*
@@ -1150,8 +1207,9 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
  * be inlined, and work's body in b.c finds no record.
  * Each instance of a function compiled in another unit than its caller's, and with
  * SP_OFFLINE_NESTED each instance with inlined callees of its own, is therefore also added
- * into its function's top-level record (created if missing), with its largest line count as
- * entry count, and that count is given to the call line in the caller. Not for instances
+ * into its function's top-level record (created if missing), with its entry count
+ * (instance_entry; its largest line count where that is unknown) added to the head, and
+ * that count is given to the call line in the caller. Not for instances
  * copied from call stacks (the callee's own samples already), nor into a function on its
  * own inline path (recursion). gcc 15's reader offlines instances itself.
  * SP_OFFLINE_NESTED is not the default: it made graphviz's build 0.7% faster and mujs's
@@ -1161,10 +1219,13 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
 struct offl_site {
 	struct sp_fn *inst, *caller; /* the instance, and the record it is inlined in */
 	uint32_t at;                 /* its call-site offset there */
-	uint64_t entry;              /* its largest line count, at least 1 */
+	uint64_t entry;              /* its entry count, at least 1 */
 };
 
 struct offl {
+	struct builder *B;
+	struct convert_entryblock *eb;
+	struct sp_fn *top;           /* the top-level record walked */
 	struct offl_site *v;
 	size_t nr, alloc;
 	uint32_t path[64];           /* names from the top-level record down */
@@ -1214,10 +1275,12 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 			site->caller = f;
 			site->at = f->cs[i].offset;
 			/* read before any call line below is raised */
-			site->entry = 1;
-			for (k = 0; k < c->nr_pos; k++)
+			site->entry = instance_entry(o->B, o->eb, o->top, c);
+			for (k = 0; !site->entry && k < c->nr_pos; k++)
 				if (c->pos[k].count > site->entry)
 					site->entry = c->pos[k].count;
+			if (!site->entry)
+				site->entry = 1;
 		}
 		if (find_offline(o, c) < 0)
 			return -1;
@@ -1226,15 +1289,17 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 	return 0;
 }
 
-static int offline_instances(struct builder *B)
+static int offline_instances(struct builder *B, struct convert_entryblock *eb)
 {
-	struct offl o = { .nested = !!(B->sp->flags & SP_OFFLINE_NESTED) };
+	struct offl o = { .B = B, .eb = eb, .nested = !!(B->sp->flags & SP_OFFLINE_NESTED) };
 	size_t i, n = B->sp->nr_fns;
 	int err = -1;
 
-	for (i = B->first; i < n; i++)
+	for (i = B->first; i < n; i++) {
+		o.top = B->sp->fns[i];
 		if (find_offline(&o, B->sp->fns[i]) < 0)
 			goto out;
+	}
 	/*
 	 * The call line in the caller counts the calls: compiling the caller's unit, gcc
 	 * counts the call's block by it, and the link-time inliner takes an edge counted 0
@@ -1279,7 +1344,7 @@ static int build_binary(struct builder *B)
 	struct convert_binary *b = B->bin;
 	struct pgo_u64map heads = PGO_U64MAP_INIT;
 	struct convert_entryblock *eb = NULL;
-	int lbr = b->ranges.nr > 0;
+	int lbr = b->ranges.nr > 0, err;
 	size_t i;
 
 	if (want_addrs(B) < 0)
@@ -1331,14 +1396,17 @@ static int build_binary(struct builder *B)
 			c = *h;
 		top->head += c ? c : 1;
 	}
-	convert_entryblock_free(eb);
 	pgo_u64map_release(&heads);
-	if (!lbr && stack_inline(B) < 0)
+	if (!lbr && stack_inline(B) < 0) {
+		convert_entryblock_free(eb);
 		return -1;
+	}
 	for (i = B->first; i < B->sp->nr_fns; i++)
 		sp_add_density(&B->sp->density, B->sp->fns[i]);
 	/* clang's sample-profile loader inlines nested instances top-down itself */
-	return B->sp->discr == SP_DISCR_LLVM ? 0 : offline_instances(B);
+	err = B->sp->discr == SP_DISCR_LLVM ? 0 : offline_instances(B, eb);
+	convert_entryblock_free(eb);
+	return err;
 }
 
 void sp_add_density(struct sp_density *d, const struct sp_fn *f)

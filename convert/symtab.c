@@ -115,6 +115,7 @@ struct convert_symtab {
 	size_t nr_want;
 	struct span span;
 	struct pgo_u64map fn_dies;    /* function DIE offset -> index + 1 into dies */
+	struct pgo_u64map inl_entries; /* inlined-subroutine DIE offset -> its entry + 1 */
 	struct die_info *dies;
 	size_t nr_dies, alloc_dies;
 	struct pgo_u64map file_ids;   /* libdw's file name pointer -> name id */
@@ -407,6 +408,7 @@ void convert_symtab_free(struct convert_symtab *st)
 		dwfl_end(st->dwfl);
 	pgo_u64map_release(&st->cache);
 	pgo_u64map_release(&st->fn_dies);
+	pgo_u64map_release(&st->inl_entries);
 	pgo_u64map_release(&st->file_ids);
 	free(st->dies);
 	for (size_t i = 0; st->have_tree && i < st->nr_cus; i++)
@@ -894,6 +896,26 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 	return d;
 }
 
+uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
+{
+	Dwarf_Die die;
+	Dwarf_Addr e;
+	uint64_t *v, entry = 0;
+	int ret;
+
+	if (!inl || !st->dwarf)
+		return 0;
+	ret = pgo_u64map_get(&st->inl_entries, inl, &v);
+	if (ret == 0)
+		return *v - 1;
+	/* dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc */
+	if (dwarf_offdie(st->dwarf, inl, &die) && dwarf_entrypc(&die, &e) == 0)
+		entry = e + st->dwbias;
+	if (ret > 0)
+		*v = entry + 1;
+	return entry;
+}
+
 static int push_frame(struct convert_symtab *st, const struct convert_sym_frame *f)
 {
 	if (PGO_ALLOC_GROW(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
@@ -927,6 +949,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 		f->unit = d->unit;
 		f->file = CONVERT_NO_NAME;
 		f->line = f->discr = 0;
+		f->inl = k ? dwarf_dieoffset(&chain[fn[k]]) : 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
 			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, 0, &tmp);

@@ -36,6 +36,8 @@ struct convert_sym_frame {
 				 origin's; low 32 bits of the unit's offset), 0 if unknown: an
 				 inlined frame whose unit differs from its caller's was inlined
 				 across units, which only LTO does */
+	uint64_t inl;         /* an inlined frame: its DW_TAG_inlined_subroutine, for
+				 convert_symtab_inline_entry(); 0 for the outermost frame */
 };
 
 struct convert_sym {
@@ -47,6 +49,12 @@ struct convert_sym {
 
 #define CONVERT_SYMTAB_NEED_DWARF 1 /* fail (saying "build with -g") without debug info */
 #define CONVERT_SYMTAB_QUIET 2      /* failures are debug messages, not errors */
+
+/*
+ * Where the inlined copy of frame.inl begins: its DW_AT_entry_pc, else its DW_AT_low_pc,
+ * as a link-time address; 0 if unknown. Read when first asked, then cached.
+ */
+uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl);
 
 /*
  * Open `path` with CONVERT_SYMTAB_* flags. Reports and returns -1 if the file cannot be

@@ -46,6 +46,24 @@ for rec in $AFDO_RECORDERS; do
 	'
 done
 
+# work's entry count: the entry block of its inlined copy (DW_AT_entry_pc on), not its
+# loop's count; gcc raises a function's first block to the head count, so a head taken
+# from the loop tells gcc the loop runs once per call.
+test_expect_success 'an offlined record'"'"'s head counts entries, not loop iterations' '
+	gcc -O2 -g -flto -o ltol lto-main.c lto-loop.c && ! nm ltol | grep -q " work$" &&
+	readelf --debug-dump=info ltol | grep -A3 "DW_TAG_inlined_subroutine" | grep -q DW_AT_entry_pc &&
+	afdo_record perf loop.data ./ltol 3000000 &&
+	pgo convert --to autofdo -i loop.data -b ltol -o loop.afdo &&
+	pgo convert --dump loop.afdo >loop.dump && cat loop.dump &&
+	afdo_section loop.dump work >loop.work && test_grep "^work: head [1-9]" loop.work &&
+	gcc -O2 -flto -ffat-lto-objects -fauto-profile=loop.afdo -c lto-loop.c -o l.o \
+		-fdump-tree-fixup_cfg3-blocks-details-lineno=loop.wdump &&
+	e=$(afdo_line_count loop.wdump work lto-loop.c 9) &&
+	b=$(afdo_line_count loop.wdump work lto-loop.c 13) && echo "entry $e, loop body $b" &&
+	test_ge "$e" 1 "count of work'"'"'s first block" &&
+	test_ge "$b" $((8 * e)) "count of its loop body (64-127 a call)"
+'
+
 test_expect_success 'a second binary (-b libc) does not add work'"'"'s instance again' '
 	libc=$(ldd lto | awk "/libc\\.so/ { print \$3 }") && test -f "$libc" &&
 	pgo convert --to autofdo -i perf.data -b lto -b "$libc" -o two.afdo &&
