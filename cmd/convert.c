@@ -119,12 +119,37 @@ static void summary(const struct convert_profile *p, const char *out, const char
  */
 #define SPARSE_MIN_SAMPLES 5000
 #define SPARSE_ONCE_SHARE 10
+#define DENSE_HZ 4999   /* the rate the README and bench/pgo.sh record AutoFDO profiles at */
+
+/*
+ * What to do about it: a higher rate only if the recording was below DENSE_HZ (a fixed
+ * period of a clock event is a rate too, one sample every period ns), else more time.
+ */
+static void sparse_advice(const struct convert_info *in, char *buf, size_t len)
+{
+	uint64_t hz = in->rate_hz;
+
+	if (!hz && in->period && in->event &&
+	    (!strcmp(in->event, "task-clock") || !strcmp(in->event, "cpu-clock")))
+		hz = 1000000000ULL / in->period;
+	if (hz && hz < DENSE_HZ)
+		snprintf(buf, len, "record at a higher rate (pgo collect -F %d; this recording "
+			 "sampled at %llu Hz), longer, or several runs (-r N)", DENSE_HZ,
+			 (unsigned long long)hz);
+	else if (hz)
+		snprintf(buf, len, "at %llu Hz already, record longer or several runs (pgo collect "
+			 "-r N merges them)", (unsigned long long)hz);
+	else
+		snprintf(buf, len, "record longer, at a higher rate (pgo collect -F %d) or several "
+			 "runs (-r N)", DENSE_HZ);
+}
 
 static void sparse_warning(const struct convert_profile *p, const struct convert_afdo_summary *s)
 {
 	const struct convert_info *in = convert_profile_info(p);
 	const char *bin = convert_profile_nr_binaries(p) ? convert_profile_binary_path(p, 0) : "?";
 	double unseen = convert_afdo_unseen(s);
+	char advice[160];
 
 	pgo_debug(1, "%llu sampled lines, %llu sampled once, %llu twice; about %.0f lines that "
 		  "ran have no sample", (unsigned long long)s->sampled,
@@ -132,11 +157,11 @@ static void sparse_warning(const struct convert_profile *p, const struct convert
 	if (unseen <= 0.25 * (double)s->sampled &&
 	    (in->samples_binary >= SPARSE_MIN_SAMPLES || s->sampled_once * SPARSE_ONCE_SHARE <= s->sampled))
 		return;
+	sparse_advice(in, advice, sizeof(advice));
 	pgo_warn("sparse profile: %llu samples in %s; %llu of %llu sampled lines have a single "
 		 "sample and about %.0f lines that ran have none, too few to tell warm code from "
-		 "cold: record longer, at a higher rate (pgo collect -F 4999) or several runs "
-		 "(-r N)", (unsigned long long)in->samples_binary, base_name(bin),
-		 (unsigned long long)s->sampled_once, (unsigned long long)s->sampled, unseen);
+		 "cold: %s", (unsigned long long)in->samples_binary, base_name(bin),
+		 (unsigned long long)s->sampled_once, (unsigned long long)s->sampled, unseen, advice);
 }
 
 int cmd_convert(int argc, char **argv)

@@ -4,8 +4,9 @@
 # profile with few samples makes warm code cold (bench/NOTES.md). pgo convert --to autofdo
 # warns when the lines sampled once and twice estimate that many lines that ran have no
 # sample, or when the binary has fewer than 5000 samples and more than one sampled line in
-# ten has a single one; the profile is still written. A short recording of a small hot
-# loop, each of its lines sampled many times, is not sparse.
+# ten has a single one; the profile is still written. It asks for a higher rate only when
+# the recording was below 4999 Hz. A short recording of a small hot loop, each of its lines
+# sampled many times, is not sparse.
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/afdo-lib.sh"
 afdo_require
@@ -17,9 +18,18 @@ test_expect_success 'a 100 Hz recording of recsort is reported as sparse' '
 	cat err &&
 	test_grep "warning: sparse profile: [0-9]* samples in recsort;" err &&
 	test_grep "sampled lines have a single sample" err &&
-	test_grep "pgo collect -F 4999" err &&
+	test_grep "higher rate \(pgo collect -F 4999; this recording sampled at 100 Hz\)" err &&
 	pgo convert --dump sparse.afdo >sparse.dump &&
 	test_grep "^merge_sort: head" sparse.dump
+'
+
+test_expect_success 'at 4999 Hz already, the advice is more time, not a higher rate' '
+	perf record -q -F 4999 -e task-clock -o short4999.data ./recsort train 30000 1 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i short4999.data -b recsort -o short4999.afdo 2>err &&
+	cat err &&
+	test_grep "warning: sparse profile" err &&
+	test_grep "at 4999 Hz already, record longer or several runs \(pgo collect -r N" err &&
+	! grep -e "-F 4999" err
 '
 
 test_expect_success 'a dense recording of a small hot loop is not' '
