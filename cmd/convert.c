@@ -14,6 +14,7 @@
 #include "convert/afdo.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
+#include "convert/sampleprof.h"
 #include "convert/stacks.h"
 #include "convert/threads.h"
 #include "lib/alloc.h"
@@ -25,7 +26,7 @@ static void usage(FILE *fp)
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
-		"                   [--inline-max-size BYTES] [--offline-nested] [-q | -v]\n"
+		"                   [--inline-max-size BYTES] [--offline-nested[=WHICH]] [-q | -v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
@@ -47,10 +48,11 @@ static void usage(FILE *fp)
 		"                      function of at most BYTES, or a hot indirect call whose main\n"
 		"                      target is one, gets an inline instance, which makes gcc\n"
 		"                      inline it (default %d; 0: off)\n"
-		"  --offline-nested    AutoFDO: an inlined function whose instances inline callees\n"
-		"                      of their own also gets a record of its own, from which gcc\n"
-		"                      12 inlines those callees into it (faster on some programs,\n"
-		"                      slower on others: measure)\n"
+		"  --offline-nested[=WHICH]  AutoFDO: an inlined function whose instances inline\n"
+		"                      callees of their own also gets a record of its own, from\n"
+		"                      which gcc 12 inlines those callees into it: inlined (the\n"
+		"                      default) if the binary has no out-of-line copy of it, all\n"
+		"                      (the option alone), or none\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
@@ -174,7 +176,7 @@ int cmd_convert(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
-		{ "offline-nested", no_argument, NULL, OPT_OFFLINE_NESTED },
+		{ "offline-nested", optional_argument, NULL, OPT_OFFLINE_NESTED },
 		{ "inline-max-size", required_argument, NULL, OPT_INLINE_MAX_SIZE },
 		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
@@ -185,7 +187,8 @@ int cmd_convert(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct convert_options o = { .inline_max_size = CONVERT_INLINE_MAX_SIZE };
-	struct convert_afdo_options ao = { .min_count = CONVERT_AFDO_MIN_COUNT };
+	struct convert_afdo_options ao = { .min_count = CONVERT_AFDO_MIN_COUNT,
+					   .offline = SP_OFFLINE_INLINED };
 	struct convert_profile *p = NULL;
 	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
@@ -223,7 +226,17 @@ int cmd_convert(int argc, char **argv)
 			ao.keep_discriminators = 1;
 			break;
 		case OPT_OFFLINE_NESTED:
-			ao.offline_nested = 1;
+			if (!optarg || !strcmp(optarg, "all")) {
+				ao.offline = SP_OFFLINE_NESTED;
+			} else if (!strcmp(optarg, "inlined")) {
+				ao.offline = SP_OFFLINE_INLINED;
+			} else if (!strcmp(optarg, "none")) {
+				ao.offline = 0;
+			} else {
+				pgo_error("invalid --offline-nested '%s' (none, inlined or all)", optarg);
+				ret = PGO_EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case OPT_MIN_COUNT:
 			if (pgo_parse_u64_range(optarg, 0, 1000000, &ao.min_count)) {

@@ -319,7 +319,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	int err = -1;
 
 	if (sp_build(p, o->keep_discriminators ? SP_DISCR_EXACT : SP_DISCR_DROP,
-		     o->offline_nested ? SP_OFFLINE_NESTED : 0, &sp) < 0)
+		     o->offline, &sp) < 0)
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);

@@ -18,7 +18,8 @@ struct convert_afdo_options {
 	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
 	uint64_t min_count;            /* sampled lines at least this; unsampled ones too where
 					  the function's samples say most of them ran */
-	int offline_nested;            /* SP_OFFLINE_NESTED (sampleprof.h) */
+	unsigned offline;              /* SP_OFFLINE_NESTED, SP_OFFLINE_INLINED or 0
+					  (sampleprof.h) */
 };
 
 /* gcc 12 counts a line as hot from 2 (autofdo-gcc12-format.md §5) */

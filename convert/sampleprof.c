@@ -256,7 +256,7 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 			return -1;
 		/* the entries of the instances offline_instances may take */
 		if (count && (sym->frames[i + 1].unit != sym->frames[i].unit ||
-			      (B->sp->flags & SP_OFFLINE_NESTED)) &&
+			      (B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED))) &&
 		    note_entry(f, convert_symtab_inline_entry(B->bin->st, sym->frames[i + 1].inl)) < 0)
 			return -1;
 	}
@@ -1205,16 +1205,20 @@ static uint64_t instance_entry(struct builder *B, struct convert_entryblock *eb,
  * compiling each unit, before the link-time inliner: an instance of b.c's work() inlined
  * into a.c's main() is looked for in main's record when a.c is compiled, where work cannot
  * be inlined, and work's body in b.c finds no record.
- * Each instance of a function compiled in another unit than its caller's, and with
- * SP_OFFLINE_NESTED each instance with inlined callees of its own, is therefore also added
+ * Each instance of a function compiled in another unit than its caller's, and each
+ * instance with inlined callees of its own (SP_OFFLINE_NESTED; with SP_OFFLINE_INLINED
+ * only those of functions the binary has no out-of-line copy of), is therefore also added
  * into its function's top-level record (created if missing), with its entry count
  * (instance_entry; its largest line count where that is unknown) added to the head, and
  * that count is given to the call line in the caller. Not for instances
  * copied from call stacks (the callee's own samples already), nor into a function on its
  * own inline path (recursion). gcc 15's reader offlines instances itself.
- * SP_OFFLINE_NESTED is not the default: it made graphviz's build 0.7% faster and mujs's
- * 2.5-4% slower (bench/NOTES.md, session 17), the standalone bodies of small helpers then
- * inlining, regardless of size, every callee any of their instances inlined.
+ * A function the training binary also kept out of line, unsampled there, was compiled on
+ * its own as a plain function: offlining all nested instances (SP_OFFLINE_NESTED) gave
+ * such small helpers records, their standalone bodies then inlined, regardless of size,
+ * every callee any of their instances inlined, and mujs's build was 2.5-8.5% slower
+ * (bench/NOTES.md, sessions 17-18). SP_OFFLINE_INLINED leaves them alone: graphviz 0.7-2.1%
+ * faster, mujs, recsort, jq and sigscheme within +-1%.
  */
 struct offl_site {
 	struct sp_fn *inst, *caller; /* the instance, and the record it is inlined in */
@@ -1230,7 +1234,9 @@ struct offl {
 	size_t nr, alloc;
 	uint32_t path[64];           /* names from the top-level record down */
 	int depth;
-	int nested;                  /* SP_OFFLINE_NESTED */
+	int nested;                  /* SP_OFFLINE_NESTED or SP_OFFLINE_INLINED */
+	struct pgo_u64map copies;    /* SP_OFFLINE_INLINED: the functions the binary has an
+					out-of-line copy of (base names of its symbols) */
 };
 
 /* c compiled in another unit than f (LTO); 0 if either is unknown */
@@ -1267,7 +1273,9 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 			continue;
 		for (d = 0; d < o->depth; d++)
 			on_path |= o->path[d] == c->name;
-		if (c->total && !on_path && (other_unit(f, c) || (o->nested && inlines(c)))) {
+		if (c->total && !on_path &&
+		    (other_unit(f, c) ||
+		     (o->nested && inlines(c) && !pgo_u64map_find(&o->copies, c->name)))) {
 			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;
 			site = &o->v[o->nr++];
@@ -1289,11 +1297,24 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 	return 0;
 }
 
+static int add_copy(uint32_t name, void *data)
+{
+	struct offl *o = data;
+	uint64_t *v;
+
+	return pgo_u64map_get(&o->copies, base_name_id(o->B, name), &v) < 0 ? -1 : 0;
+}
+
 static int offline_instances(struct builder *B, struct convert_entryblock *eb)
 {
-	struct offl o = { .B = B, .eb = eb, .nested = !!(B->sp->flags & SP_OFFLINE_NESTED) };
+	struct offl o = { .B = B, .eb = eb,
+			  .nested = !!(B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED)) };
 	size_t i, n = B->sp->nr_fns;
 	int err = -1;
+
+	if ((B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED)) == SP_OFFLINE_INLINED &&
+	    convert_symtab_foreach_function(B->bin->st, add_copy, &o) < 0)
+		goto out;
 
 	for (i = B->first; i < n; i++) {
 		o.top = B->sp->fns[i];
@@ -1336,6 +1357,7 @@ static int offline_instances(struct builder *B, struct convert_entryblock *eb)
 	err = 0;
 out:
 	free(o.v);
+	pgo_u64map_release(&o.copies);
 	return err;
 }
 

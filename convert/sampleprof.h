@@ -95,10 +95,12 @@ struct sp_profile {
 
 /*
  * SP_OFFLINE_NESTED: also add every inline instance that has sampled inlined callees of
- * its own into its function's top-level record (sampleprof.c, "Offlining"). Instances
- * inlined across units (LTO) are always added, except for SP_DISCR_LLVM.
+ * its own into its function's top-level record (sampleprof.c, "Offlining");
+ * SP_OFFLINE_INLINED: only those of functions the binary has no out-of-line copy of.
+ * Instances inlined across units (LTO) are always added, except for SP_DISCR_LLVM.
  */
 #define SP_OFFLINE_NESTED 1u
+#define SP_OFFLINE_INLINED 2u
 
 int sp_build(struct convert_profile *p, enum sp_discr discr, unsigned flags, struct sp_profile *sp);
 /* Add f's lines into d, at every level but in instances made from call stacks (their

@@ -896,6 +896,18 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 	return d;
 }
 
+int convert_symtab_foreach_function(const struct convert_symtab *st,
+				    int (*fn)(uint32_t name, void *data), void *data)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < st->nr_syms; i++)
+		if ((ret = fn(st->syms[i].name, data)))
+			return ret;
+	return 0;
+}
+
 uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 {
 	Dwarf_Die die;

@@ -50,6 +50,10 @@ struct convert_sym {
 #define CONVERT_SYMTAB_NEED_DWARF 1 /* fail (saying "build with -g") without debug info */
 #define CONVERT_SYMTAB_QUIET 2      /* failures are debug messages, not errors */
 
+/* Call fn(name, data) for every function symbol (STT_FUNC, defined); 0 from fn goes on. */
+int convert_symtab_foreach_function(const struct convert_symtab *st,
+				    int (*fn)(uint32_t name, void *data), void *data);
+
 /*
  * Where the inlined copy of frame.inl begins: its DW_AT_entry_pc, else its DW_AT_low_pc,
  * as a link-time address; 0 if unknown. Read when first asked, then cached.
