@@ -131,8 +131,7 @@ static void sparse_advice(const struct convert_info *in, char *buf, size_t len)
 {
 	uint64_t hz = in->rate_hz;
 
-	if (!hz && in->period && in->event &&
-	    (!strcmp(in->event, "task-clock") || !strcmp(in->event, "cpu-clock")))
+	if (!hz && in->period && in->period_ns)
 		hz = 1000000000ULL / in->period;
 	if (hz && hz < DENSE_HZ)
 		snprintf(buf, len, "record at a higher rate (pgo collect -F %d; this recording "

@@ -1137,6 +1137,12 @@ size_t collect_pdread_nr_attrs(const struct collect_pdread *r)
 	return r->nr_attrs;
 }
 
+int collect_attr_is_ns_clock(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE &&
+	       (attr->config == PERF_COUNT_SW_TASK_CLOCK || attr->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r, size_t i)
 {
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;

@@ -165,6 +165,8 @@ void collect_pdread_rewind(struct collect_pdread *r);
 const char *collect_pdread_path(const struct collect_pdread *r);
 size_t collect_pdread_nr_attrs(const struct collect_pdread *r);
 const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r, size_t i);
+/* The event counts nanoseconds (task-clock, cpu-clock): a sample period is a time. */
+int collect_attr_is_ns_clock(const struct perf_event_attr *attr);
 /* The recorded command line (CMDLINE feature, words joined by spaces), or NULL. */
 const char *collect_pdread_cmdline(const struct collect_pdread *r);
 /* argv[0] of the recorded command line, or NULL. */

@@ -797,6 +797,7 @@ static int load_one(struct convert_profile *p, const char *path)
 				p->info.event = convert_str(p, intern(p, a->name));
 				p->info.rate_hz = a->attr.freq ? a->attr.sample_freq : 0;
 				p->info.period = a->attr.freq ? 0 : a->attr.sample_period;
+				p->info.period_ns = collect_attr_is_ns_clock(&a->attr);
 			}
 		}
 	}

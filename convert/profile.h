@@ -41,6 +41,8 @@ struct convert_info {
 	const char *event;             /* name of the first on-CPU event ("task-clock", "cycles") */
 	uint64_t rate_hz;              /* sample_freq when the attr used a frequency, else 0 */
 	uint64_t period;               /* fixed sample period when not a frequency, else 0 */
+	int period_ns;                 /* the event counts ns (task-clock, cpu-clock): a fixed
+					  period is a rate of 10^9 / period Hz */
 	int has_offcpu;                /* an "offcpu-time" event is present */
 	int has_callchain, has_branch_stack;
 	uint64_t samples;              /* all samples read (all events) */

@@ -49,12 +49,6 @@ static struct convert_thread_time *get(struct acc *a, uint32_t pid, uint32_t tid
 	return t;
 }
 
-static int is_ns_clock(const struct perf_event_attr *attr)
-{
-	return attr->type == PERF_TYPE_SOFTWARE &&
-	       (attr->config == PERF_COUNT_SW_TASK_CLOCK || attr->config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
 int convert_thread_times(const char *path, struct convert_thread_time **out, size_t *nr,
 			 struct convert_thread_summary *sum)
 {
@@ -76,7 +70,7 @@ int convert_thread_times(const char *path, struct convert_thread_time **out, siz
 
 		if (!strcmp(at->name, PD_OFFCPU_EVENT_NAME))
 			sum->has_offcpu = 1;
-		else if (is_ns_clock(&at->attr))
+		else if (collect_attr_is_ns_clock(&at->attr))
 			sum->cpu_is_ns = 1;
 	}
 	while ((ret = collect_pdread_next(r, &ev)) > 0) {

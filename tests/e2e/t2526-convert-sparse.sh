@@ -20,7 +20,12 @@ test_expect_success 'a 100 Hz recording of recsort is reported as sparse' '
 	test_grep "sampled lines have a single sample" err &&
 	test_grep "higher rate \(pgo collect -F 4999; this recording sampled at 100 Hz\)" err &&
 	pgo convert --dump sparse.afdo >sparse.dump &&
-	test_grep "^merge_sort: head" sparse.dump
+	test_grep "^merge_sort: head" sparse.dump &&
+	# the rate of a fixed period comes from the event, whatever perf named it
+	perf record -q -e cpu-clock:u -c 5000000 -o sparse-u.data ./recsort train 300000 1 >/dev/null 2>&1 &&
+	pgo convert --to autofdo -i sparse-u.data -b recsort -o sparse-u.afdo 2>err &&
+	cat err &&
+	test_grep "this recording sampled at 200 Hz" err
 '
 
 test_expect_success 'at 4999 Hz already, the advice is more time, not a higher rate' '
