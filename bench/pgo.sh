@@ -36,6 +36,8 @@
 #   PGO_ALT (another pgo binary: its conversion of the same recording is built and measured
 #   as the extra variant "alt", for A/B comparisons of converter changes),
 #   GAWK_REPS=N (gawk's training repetitions, default 3),
+#   TRAIN_RUNS=N (pgo collect -r N: the AutoFDO training recording holds N runs of the training
+#   input; instrumented PGO's counts from N identical runs would only scale),
 #   NOSPLIT=1 (also measure "pgons": the PGO build with -fno-reorder-blocks-and-partition),
 #   LTO=1 (gcc: all builds with -flto; builds in BENCH_WORK/build-lto),
 #   REUSE=1 (keep the base, pgo and empty builds and the training recording of an earlier run:
@@ -1452,9 +1454,10 @@ printf 'pgo_bench_no_such_function:1:1\n 1: 1\n' >"$EMPTY_LLVM"
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
-		"$PGO" collect -F "$FREQ" ${STACK_P:+--call-graph dwarf,$STACK_P} -q -o "$out" -- \
-			bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null || die "$p: pgo collect failed"
-		HOW="pgo collect -F $FREQ${STACK_P:+ --call-graph dwarf,$STACK_P}"
+		"$PGO" collect -F "$FREQ" ${TRAIN_RUNS:+-r $TRAIN_RUNS} ${STACK_P:+--call-graph dwarf,$STACK_P} \
+			-q -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null ||
+			die "$p: pgo collect failed"
+		HOW="pgo collect -F $FREQ${TRAIN_RUNS:+ -r $TRAIN_RUNS}${STACK_P:+ --call-graph dwarf,$STACK_P}"
 	else
 		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf${STACK_P:+,$STACK_P} -o "$out" -- \
 			bash -c "$(declare -f); ${p}_train '$bin'" \
