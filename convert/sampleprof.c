@@ -237,6 +237,12 @@ static int note_entry(struct sp_fn *f, uint64_t entry)
 	return 0;
 }
 
+/* Functions of units a and b, compiled apart (LTO); 0 if either unit is unknown. */
+static int units_differ(uint32_t a, uint32_t b)
+{
+	return a && b && a != b;
+}
+
 /*
  * Add `count` at the line of sym's inline path from frames[first] on, whose function is
  * f: walk (and create) the nested instances, MAX in the innermost line.
@@ -255,7 +261,7 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 		if (!f)
 			return -1;
 		/* the entries of the instances offline_instances may take */
-		if (count && (sym->frames[i + 1].unit != sym->frames[i].unit ||
+		if (count && (units_differ(sym->frames[i].unit, sym->frames[i + 1].unit) ||
 			      (B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED))) &&
 		    note_entry(f, convert_symtab_inline_entry(B->bin->st, sym->frames[i + 1].inl)) < 0)
 			return -1;
@@ -1239,12 +1245,6 @@ struct offl {
 					out-of-line copy of (base names of its symbols) */
 };
 
-/* c compiled in another unit than f (LTO); 0 if either is unknown */
-static int other_unit(const struct sp_fn *f, const struct sp_fn *c)
-{
-	return c->unit && f->unit && c->unit != f->unit;
-}
-
 /* f has sampled instances of its own, inlined in the binary (not copied from stacks) */
 static int inlines(const struct sp_fn *f)
 {
@@ -1274,7 +1274,7 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 		for (d = 0; d < o->depth; d++)
 			on_path |= o->path[d] == c->name;
 		if (c->total && !on_path &&
-		    (other_unit(f, c) ||
+		    (units_differ(f->unit, c->unit) ||
 		     (o->nested && inlines(c) && !pgo_u64map_find(&o->copies, c->name)))) {
 			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;

@@ -64,8 +64,8 @@ struct sp_fn {
 	int from_stacks;               /* an instance made from call stacks: a copy of the
 					  callee's samples, not more lines of this binary */
 	uint32_t unit;                 /* convert_sym_frame.unit of its function, 0 unknown */
-	uint64_t *entries;             /* an instance, while building: the entries of the
-					  inlined copies sampled (convert_sym_frame.entry) */
+	uint64_t *entries;             /* an instance, while building: where its sampled
+					  inlined copies begin (convert_symtab_inline_entry) */
 	size_t nr_entries, alloc_entries;
 };
 
