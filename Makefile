@@ -26,7 +26,7 @@ OUTPUT     := build
 endif
 BIN        := $(OUTPUT)/bin
 
-PKGS       := libbpf libelf libdw jansson gsl libxxhash
+PKGS       := libbpf libelf libdw jansson gsl libxxhash libzstd
 # libgit2 is loaded by the gate when it needs git (gate/libgit.h): its headers and soname, no -lgit2
 LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')

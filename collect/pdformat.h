@@ -101,8 +101,9 @@ enum pd_user_record {
 	PD_RECORD_EVENT_UPDATE = 78,
 	PD_RECORD_TIME_CONV = 79,
 	PD_RECORD_HEADER_FEATURE = 80,
-	PD_RECORD_COMPRESSED = 81,
+	PD_RECORD_COMPRESSED = 81,      /* perf record -z: zstd payload, any size */
 	PD_RECORD_FINISHED_INIT = 82,
+	PD_RECORD_COMPRESSED2 = 83,     /* perf 6.16 -z: u64 payload size, padded to 8 */
 };
 
 /* HEADER_BUILD_ID payload entry: header, pid, 20-byte id (+4 pad), then the filename. */

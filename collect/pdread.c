@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "collect/pdread.h"
+#include "collect/pdzstd.h"
 #include "lib/alloc.h"
 #include "lib/buf.h"
 #include "lib/hashmap.h"
@@ -34,14 +35,24 @@
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
 #endif
-#define PD_RECORD_COMPRESSED2 83
 #define PD_MAX_ATTR_SIZE 4096
 #define PD_MAX_ATTRS 4096
 /* chunks of the data section dropped as a whole once the walk has left them */
 #define PD_CHUNK_SHIFT 20
-/* offsets are kept in the low 48 bits of pd_rec.pos, record sizes in the high 16 */
+/* locations are kept in the low 48 bits of pd_rec.pos, record sizes in the high 16 */
 #define PD_OFF_BITS 48
 #define PD_OFF_MASK ((1ULL << PD_OFF_BITS) - 1)
+/*
+ * A location is a record's offset in the file, or, in a file from perf record -z, its
+ * offset in the decompressed records (PD_LOC_Z) or the index of a copy (PD_LOC_COPY: a
+ * record perf left at an offset that is not a multiple of 8, after a compressed record
+ * of odd size; the reader hands out 8-byte aligned arrays).
+ */
+#define PD_LOC_Z (1ULL << 46)
+#define PD_LOC_COPY (2ULL << 46)
+#define PD_LOC_TAG (3ULL << 46)
+#define PD_LOC_MAX (PD_LOC_Z - 1)
+#define PD_FEAT_COMPRESSED_ZSTD 1     /* HEADER_COMPRESSED's type for zstd */
 
 struct pd_rec {
 	uint64_t time;
@@ -83,7 +94,55 @@ struct collect_pdread {
 	struct collect_pdread_stats stats;
 	uint64_t stats_pos;            /* records counted so far (stats filled once per pass) */
 	int stats_done;
+	uint32_t comp_type;            /* HEADER_COMPRESSED's method, 0 without the feature */
+	struct collect_pdzstd *z;      /* perf record -z: the records decompressed, in order */
+	uint64_t znext;                /* where the next whole record starts in them */
+	const uint8_t *zdata;          /* their final place (set once open() has read them all) */
+	struct pd_zpiece {
+		uint64_t at, file_off; /* the output of the compressed record at file_off begins at */
+	} *zpieces;
+	size_t nr_zpieces, alloc_zpieces;
+	struct pd_copy {
+		uint64_t file_off;
+		uint64_t *bytes;       /* the record, 8-byte aligned */
+	} *copies;
+	size_t nr_copies, alloc_copies;
 };
+
+/* Where the record at location loc is (open() has finished decompressing). */
+static const uint8_t *rec_at(const struct collect_pdread *r, uint64_t loc)
+{
+	switch (loc & PD_LOC_TAG) {
+	case PD_LOC_Z:
+		return r->zdata + (loc & ~PD_LOC_TAG);
+	case PD_LOC_COPY:
+		return (const uint8_t *)r->copies[loc & ~PD_LOC_TAG].bytes;
+	default:
+		return r->map + loc;
+	}
+}
+
+/* The file offset to name for the record at loc: a decompressed record's is that of the
+ * compressed record its first byte came from. */
+static uint64_t file_offset(const struct collect_pdread *r, uint64_t loc)
+{
+	uint64_t at = loc & ~PD_LOC_TAG;
+	size_t lo = 0, hi = r->nr_zpieces;
+
+	if ((loc & PD_LOC_TAG) == PD_LOC_COPY)
+		return r->copies[at].file_off;
+	if ((loc & PD_LOC_TAG) != PD_LOC_Z)
+		return loc;
+	while (hi - lo > 1) {          /* the last piece starting at or before at */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->zpieces[mid].at <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return r->nr_zpieces ? r->zpieces[lo].file_off : 0;
+}
 
 static uint64_t rd64(const uint8_t *p)
 {
@@ -277,6 +336,15 @@ static int parse_build_ids(struct collect_pdread *r, uint64_t off, uint64_t size
 	return 0;
 }
 
+/* HEADER_COMPRESSED: {u32 version, type, level, ratio, mmap_len}; the method is kept. */
+static int parse_compressed(struct collect_pdread *r, uint64_t off, uint64_t size)
+{
+	if (size < 8)
+		return -1;
+	r->comp_type = rd32(r->map + off + 4);
+	return 0;
+}
+
 static int parse_features(struct collect_pdread *r, const struct pd_file_header *h)
 {
 	uint64_t sec = r->data_end;
@@ -303,6 +371,8 @@ static int parse_features(struct collect_pdread *r, const struct pd_file_header 
 			err = parse_cmdline(r, off, size);
 		else if (bit == PD_FEAT_EVENT_DESC)
 			err = parse_event_desc(r, off, size);
+		else if (bit == PD_FEAT_COMPRESSED)
+			err = parse_compressed(r, off, size);
 		if (err)
 			return pgo_error("'%s': malformed feature %d section at offset %llu", r->path, bit,
 					 (unsigned long long)off);
@@ -470,9 +540,15 @@ static void release_range(struct collect_pdread *r, uint64_t lo, uint64_t hi)
 		r->stats.released += hi - lo;
 }
 
-/* The chunks an index entry touches: [*first, *last]. */
+/* The chunks of the file an index entry touches: [*first, *last], empty for records the
+ * reader decompressed or copied (they stay in memory). */
 static void rec_chunks(const struct pd_rec *pr, size_t *first, size_t *last)
 {
+	if (rec_off(pr) & PD_LOC_TAG) {
+		*first = 1;
+		*last = 0;
+		return;
+	}
 	*first = rec_off(pr) >> PD_CHUNK_SHIFT;
 	*last = (rec_off(pr) + rec_size(pr) - 1) >> PD_CHUNK_SHIFT;
 }
@@ -487,6 +563,8 @@ static void chunks_reset(struct collect_pdread *r)
 	r->live = 0;
 	for (i = 0; i < r->nr_recs; i++) {
 		rec_chunks(&r->recs[i], &c, &e);
+		if (c > e)
+			continue;
 		r->chunk_left[c]++;
 		if (e != c)
 			r->chunk_left[e]++;
@@ -599,6 +677,115 @@ static int sort_records(struct collect_pdread *r)
 	return 0;
 }
 
+/* Add the record at location loc (rec points at it) to the index, in file order. */
+static int add_rec(struct collect_pdread *r, uint64_t loc, const uint8_t *rec, uint32_t type,
+		   uint16_t size, uint64_t *last_time)
+{
+	uint64_t t;
+
+	if (record_time(r, rec, type, size, &t))
+		*last_time = t;
+	if (PGO_ALLOC_GROW(r->recs, r->nr_recs + 1, r->alloc_recs) < 0)
+		return -1;
+	r->recs[r->nr_recs].time = *last_time;
+	r->recs[r->nr_recs].pos = loc | (uint64_t)size << PD_OFF_BITS;
+	r->nr_recs++;
+	return 0;
+}
+
+/* What a record's header says that no stream of records may hold. */
+static int check_rec_header(struct collect_pdread *r, uint64_t off, uint32_t type, uint16_t size,
+			    const char *where)
+{
+	if (size < 8)
+		return pgo_error("'%s': record of size %u at offset %llu%s (corrupt file)", r->path,
+				 size, (unsigned long long)off, where);
+	if (size % 8)
+		return pgo_error("'%s': misaligned record size %u at offset %llu%s (corrupt file)",
+				 r->path, size, (unsigned long long)off, where);
+	if (type == PD_RECORD_HEADER_ATTR)
+		return pgo_error("'%s': pipe-mode records at offset %llu are not supported; "
+				 "record to a file (perf record -o FILE)", r->path,
+				 (unsigned long long)off);
+	return 0;
+}
+
+/*
+ * A compressed record (perf record -z) at file offset off: decompress its payload onto
+ * the stream's output and index the records it completes. PERF_RECORD_COMPRESSED's
+ * payload is the rest of the record, whose size need not be a multiple of 8 (so records
+ * after it may sit at any offset); PERF_RECORD_COMPRESSED2 (perf 6.16) says the payload's
+ * length and pads the record to 8 bytes.
+ */
+static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *rec, uint32_t type,
+			uint16_t size, uint64_t *last_time)
+{
+	const char *why = NULL;
+	const uint8_t *payload = rec + 8, *zd;
+	size_t len = size - 8, zlen;
+
+	if (r->comp_type && r->comp_type != PD_FEAT_COMPRESSED_ZSTD)
+		return pgo_error("'%s': records are compressed with method %u, which is not zstd; "
+				 "not supported", r->path, r->comp_type);
+	if (type == PD_RECORD_COMPRESSED2) {
+		if (size < 16 || size % 8 || rd64(rec + 8) > (uint64_t)size - 16)
+			return pgo_error("'%s': malformed compressed record (%u bytes) at offset %llu "
+					 "(corrupt file)", r->path, size, (unsigned long long)off);
+		payload = rec + 16;
+		len = (size_t)rd64(rec + 8);
+	}
+	if (!r->z && !(r->z = collect_pdzstd_new()))
+		return -1;
+	zd = collect_pdzstd_data(r->z, &zlen);
+	if (PGO_ALLOC_GROW(r->zpieces, r->nr_zpieces + 1, r->alloc_zpieces) < 0)
+		return -1;
+	r->zpieces[r->nr_zpieces].at = zlen;
+	r->zpieces[r->nr_zpieces++].file_off = off;
+	r->stats.compressed++;
+	if (collect_pdzstd_feed(r->z, payload, len, PD_LOC_MAX, &why) < 0)
+		return pgo_error("'%s': compressed record at offset %llu does not decompress: %s "
+				 "(corrupt file)", r->path, (unsigned long long)off, why);
+	zd = collect_pdzstd_data(r->z, &zlen);
+	/* the whole records it completed; a record split between two waits for the next */
+	while (zlen - r->znext >= 8) {
+		const uint8_t *zr = zd + r->znext;
+		uint32_t ztype = rd32(zr);
+		uint16_t zsize = rd16(zr + 6);
+
+		if (check_rec_header(r, off, ztype, zsize, " (decompressed)") < 0)
+			return -1;
+		if (zsize > zlen - r->znext)
+			break;
+		if (ztype == PD_RECORD_COMPRESSED || ztype == PD_RECORD_COMPRESSED2)
+			return pgo_error("'%s': a compressed record inside the compressed record at "
+					 "offset %llu (corrupt file)", r->path, (unsigned long long)off);
+		if (add_rec(r, PD_LOC_Z | r->znext, zr, ztype, zsize, last_time) < 0)
+			return -1;
+		r->znext += zsize;
+	}
+	r->stats.unpacked = zlen;
+	return 0;
+}
+
+/* A record perf left at an offset that is not a multiple of 8: index an aligned copy. */
+static int add_copy(struct collect_pdread *r, uint64_t off, const uint8_t *rec, uint32_t type,
+		    uint16_t size, uint64_t *last_time)
+{
+	struct pd_copy *c;
+
+	if (PGO_ALLOC_GROW(r->copies, r->nr_copies + 1, r->alloc_copies) < 0)
+		return -1;
+	c = &r->copies[r->nr_copies];
+	c->file_off = off;
+	c->bytes = malloc(size);
+	if (!c->bytes)
+		return pgo_error("out of memory");
+	memcpy(c->bytes, rec, size);
+	r->nr_copies++;
+	return add_rec(r, PD_LOC_COPY | (r->nr_copies - 1), (const uint8_t *)c->bytes, type, size,
+		       last_time);
+}
+
 static int index_records(struct collect_pdread *r)
 {
 	uint64_t off = r->data_off, last_time = 0, dropped = 0;
@@ -607,7 +794,6 @@ static int index_records(struct collect_pdread *r)
 		const uint8_t *rec;
 		uint32_t type;
 		uint16_t size;
-		uint64_t t;
 
 		if (r->data_end - off < 8)
 			return pgo_error("'%s': truncated record header at offset %llu", r->path,
@@ -621,31 +807,34 @@ static int index_records(struct collect_pdread *r)
 		rec = r->map + off;
 		type = rd32(rec);
 		size = rd16(rec + 6);
-		if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2)
-			return pgo_error("'%s': compressed records (offset %llu) are not supported; "
-					 "record without -z", r->path, (unsigned long long)off);
-		if (size < 8)
+		if (type == PD_RECORD_COMPRESSED && size < 8)
 			return pgo_error("'%s': record of size %u at offset %llu (corrupt file)", r->path,
 					 size, (unsigned long long)off);
-		if (size % 8)
-			return pgo_error("'%s': misaligned record size %u at offset %llu (corrupt file)",
-					 r->path, size, (unsigned long long)off);
+		if (type != PD_RECORD_COMPRESSED && check_rec_header(r, off, type, size, "") < 0)
+			return -1;
 		if (size > r->data_end - off)
 			return pgo_error("'%s': record at offset %llu (type %u, %u bytes) runs past the "
 					 "end of the data section (truncated?)", r->path,
 					 (unsigned long long)off, type, size);
-		if (type == PD_RECORD_HEADER_ATTR)
-			return pgo_error("'%s': pipe-mode records at offset %llu are not supported; "
-					 "record to a file (perf record -o FILE)", r->path,
-					 (unsigned long long)off);
-		if (record_time(r, rec, type, size, &t))
-			last_time = t;
-		if (PGO_ALLOC_GROW(r->recs, r->nr_recs + 1, r->alloc_recs) < 0)
+		if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2) {
+			if (unzip_record(r, off, rec, type, size, &last_time) < 0)
+				return -1;
+		} else if (off % 8 && type < 64) {
+			if (add_copy(r, off, rec, type, size, &last_time) < 0)
+				return -1;
+		} else if (add_rec(r, off, rec, type, size, &last_time) < 0) {
 			return -1;
-		r->recs[r->nr_recs].time = last_time;
-		r->recs[r->nr_recs].pos = off | (uint64_t)size << PD_OFF_BITS;
-		r->nr_recs++;
+		}
 		off += size;
+	}
+	if (r->z) {
+		size_t zlen;
+
+		r->zdata = collect_pdzstd_data(r->z, &zlen);
+		if (r->znext != zlen)
+			return pgo_error("'%s': the compressed records end inside a record (%llu of "
+					 "its bytes; truncated?)", r->path,
+					 (unsigned long long)(zlen - r->znext));
 	}
 	if (r->nr_recs > 1 && sort_records(r) < 0)
 		return -1;
@@ -688,7 +877,7 @@ static int check_header(struct collect_pdread *r, struct pd_file_header *h)
 	if (h->data.offset % 8)
 		return pgo_error("'%s': misaligned data section offset %llu", r->path,
 				 (unsigned long long)h->data.offset);
-	if (h->data.offset + h->data.size > PD_OFF_MASK)
+	if (h->data.offset + h->data.size > PD_LOC_MAX)
 		return pgo_error("'%s': data section (offset %llu, %llu bytes) is too large", r->path,
 				 (unsigned long long)h->data.offset, (unsigned long long)h->data.size);
 	r->data_off = h->data.offset;
@@ -779,6 +968,11 @@ void collect_pdread_free(struct collect_pdread *r)
 	free(r->recs);
 	free(r->chunk_left);
 	free(r->chunk_live);
+	collect_pdzstd_free(r->z);
+	free(r->zpieces);
+	for (i = 0; i < r->nr_copies; i++)
+		free(r->copies[i].bytes);
+	free(r->copies);
 	free(r->path);
 	free(r);
 }
@@ -1077,7 +1271,7 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 	while (r->pos < r->nr_recs) {
 		size_t i = r->pos++;
 		const struct pd_rec *pr = &r->recs[i];
-		const uint8_t *rec = r->map + rec_off(pr);
+		const uint8_t *rec = rec_at(r, rec_off(pr));
 		uint16_t size = rec_size(pr);
 		int counting = r->pos > r->stats_pos;
 		int ret;
@@ -1086,7 +1280,7 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 		memset(ev, 0, sizeof(*ev));
 		ev->type = rd32(rec);
 		ev->misc = rd16(rec + 4);
-		ev->offset = rec_off(pr);
+		ev->offset = file_offset(r, rec_off(pr));
 		ev->time = pr->time;
 		if (counting) {
 			r->stats_pos = r->pos;

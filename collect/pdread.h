@@ -7,7 +7,13 @@
  * sits in; bad input is reported through pgo_error() naming the file and the byte
  * offset, never a crash or a hang. Unknown record types are skipped and counted.
  * Not supported (clear error): pipe-mode files (`perf record -o -`), byte-swapped
- * files from a host of the other endianness, zstd-compressed records (`perf record -z`).
+ * files from a host of the other endianness.
+ *
+ * Compressed files (`perf record -z`): open() decompresses every compressed record
+ * (collect/pdzstd.h) and indexes the records inside like any other; their offsets in
+ * messages and events are those of the compressed record they came from. The
+ * decompressed records stay in memory until collect_pdread_free() (as in perf report),
+ * so such a file costs its uncompressed size in memory, not the bounded window below.
  *
  * Ownership: collect_pdread_open() returns a new reader, freed with
  * collect_pdread_free(). Everything the reader hands out (attrs, names, build-ids,
@@ -135,6 +141,8 @@ struct collect_pdread_stats {
 	uint64_t throttles;
 	uint64_t unknown;            /* records of types the reader does not know, skipped */
 	uint64_t released;           /* bytes of the mapping dropped behind the walks (open's too) */
+	uint64_t compressed;         /* PERF_RECORD_COMPRESSED(2) records decompressed (perf record -z) */
+	uint64_t unpacked;           /* bytes they decompressed to: held in memory until free */
 	uint64_t max_window;         /* most bytes of the data section that next() had mapped at
 					once (in whole chunks: an upper bound of what it kept
 					resident) */

@@ -856,6 +856,10 @@ static int load_one(struct convert_profile *p, const char *path)
 			  "%llu MB released behind the walk", path,
 			  (unsigned long long)(st->max_window >> 20),
 			  (unsigned long long)(st->released >> 20));
+		if (st->compressed)
+			pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
+				  "%llu KB, held in memory", path, (unsigned long long)st->compressed,
+				  (unsigned long long)(st->unpacked >> 10));
 	}
 	if (L.uw)
 		convert_unwind_report(L.uw, path, &p->info.unwind);

@@ -3,14 +3,17 @@
  * The perf.data reader on hand-built files: a valid one (records delivered in time
  * order, fields parsed per sample_type, features read), and bad ones that must be
  * rejected with an error, never a crash: bad magic, byte-swapped, truncated, a zero
- * or oversized record, a callchain longer than its record, compressed records; plus
- * random corruption of a valid file. A 25 MB file is read with at most 7 MB of it
+ * or oversized record, a callchain longer than its record, bad compressed data; plus
+ * random corruption of a valid file, plain and compressed. Compressed files (perf record -z, both record
+ * types) deliver the records of the same file uncompressed. A 25 MB file is read with at most 7 MB of it
  * resident (the mapping's Rss in /proc/self/smaps).
  */
 #include <stdint.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "collect/pdread.h"
+#include "lib/alloc.h"
 #include "lib/buf.h"
 #include "lib/report.h"
 #include "pdbuild.h"
@@ -249,14 +252,155 @@ static int test_oversized_callchain(void)
 	return T_OK;
 }
 
+/*
+ * Records compressed as perf record -z writes them: one zstd stream, compressed and
+ * flushed into records of at most max_out bytes (so kernel records are split between
+ * them), each followed by a FINISHED_ROUND. type2: PERF_RECORD_COMPRESSED2, else
+ * PERF_RECORD_COMPRESSED, whose odd sizes leave what follows at unaligned offsets. cut:
+ * bytes of the input left out at its end.
+ */
+static void zrecords(struct pgo_buf *out, const struct pgo_buf *in, size_t max_out, int type2,
+		     size_t cut)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	ZSTD_inBuffer zin = { in->data, in->len - cut, 0 };
+	char buf[256];
+	size_t left = 1;
+
+	ZSTD_initCStream(cs, 1);
+	while (zin.pos < zin.size || left) {
+		ZSTD_outBuffer zo = { buf, max_out, 0 };
+
+		if (zin.pos < zin.size)
+			ZSTD_compressStream(cs, &zo, &zin);
+		left = ZSTD_flushStream(cs, &zo);
+		if (!zo.pos)
+			continue;
+		if (type2) {
+			static const char zeros[8];
+			size_t size = (16 + zo.pos + 7) & ~(size_t)7;
+
+			pdb_hdr(out, PD_RECORD_COMPRESSED2, 0, (uint16_t)size);
+			pdb_put64(out, zo.pos);
+			pdb_put(out, buf, zo.pos);
+			pdb_put(out, zeros, size - 16 - zo.pos);
+		} else {
+			pdb_hdr(out, PD_RECORD_COMPRESSED, 0, (uint16_t)(8 + zo.pos));
+			pdb_put(out, buf, zo.pos);
+		}
+		pdb_hdr(out, PD_RECORD_FINISHED_ROUND, 0, 8);
+	}
+	ZSTD_freeCStream(cs);
+}
+
+/* One line per record delivered: type, time and the fields valid_records() sets. */
+static int digest(const char *file, struct pgo_buf *out, uint64_t *compressed)
+{
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	int ret;
+
+	if (collect_pdread_open(file, &r) < 0)
+		return -1;
+	while ((ret = collect_pdread_next(r, &ev)) > 0) {
+		pgo_buf_addf(out, "%u %llu", ev.type, (unsigned long long)ev.time);
+		if (ev.type == PERF_RECORD_SAMPLE)
+			pgo_buf_addf(out, " ip %llx chain %llu:%llx", (unsigned long long)ev.u.sample.ip,
+				     (unsigned long long)ev.u.sample.nr_callchain,
+				     (unsigned long long)(ev.u.sample.nr_callchain ?
+							  ev.u.sample.callchain[ev.u.sample.nr_callchain - 1] : 0));
+		if (ev.type == PERF_RECORD_MMAP2)
+			pgo_buf_addf(out, " %s %llx", ev.u.mmap.filename,
+				     (unsigned long long)ev.u.mmap.start);
+		if (ev.type == PERF_RECORD_COMM)
+			pgo_buf_addf(out, " %s", ev.u.comm.comm);
+		pgo_buf_addf(out, "\n");
+	}
+	*compressed = collect_pdread_stats(r)->compressed;
+	collect_pdread_free(r);
+	return ret;
+}
+
+/*
+ * The records of a valid file and three more samples, compressed in records of 13-200
+ * bytes, both record types, then a COMM left at an unaligned offset: the reader delivers
+ * what it delivers from the uncompressed file (plus the COMM), in time order.
+ */
 static int test_compressed(void)
 {
-	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	static const size_t outs[] = { 13, 40, 200 };
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT, want = PGO_BUF_INIT;
+	uint64_t nz = 0;
+	size_t k;
+	int type2;
 
-	pdb_hdr(&rec, PD_RECORD_COMPRESSED, 0, 16);
-	pdb_put64(&rec, 0);
+	valid_records(&rec);
+	sample(&rec, 0x400300, 42, 250, 40, 40);
+	sample(&rec, 0x400400, 42, 260, 3, 3);
+	sample(&rec, 0x400500, 42, 150, 1, 1);
 	build(&b, &rec);
+	T_ASSERT(write_file(&b) == 0);
+	T_ASSERT(digest(path, &want, &nz) == 0);
+	T_ASSERT_EQ_U64(nz, 0);
+	pgo_buf_addf(&want, "%u 500 bench\n", PERF_RECORD_COMM);
+	unlink(path);
+	for (type2 = 0; type2 <= 1; type2++)
+		for (k = 0; k < PGO_ARRAY_SIZE(outs); k++) {
+			struct pgo_buf z = PGO_BUF_INIT, f = PGO_BUF_INIT, got = PGO_BUF_INIT;
+
+			zrecords(&z, &rec, outs[k], type2, 0);
+			if (!type2)
+				T_ASSERT(z.len % 8);    /* the COMM below is unaligned */
+			pdb_comm(&z, 42, 500);
+			build(&f, &z);
+			T_ASSERT(write_file(&f) == 0);
+			T_ASSERT(digest(path, &got, &nz) == 0);
+			printf("# %zu-byte payloads, type %d: %llu records\n", outs[k], type2 ? 83 : 81,
+			       (unsigned long long)nz);
+			T_ASSERT(nz >= 2);
+			T_ASSERT_STR(got.data, want.data);
+			unlink(path);
+			pgo_buf_release(&z);
+			pgo_buf_release(&f);
+			pgo_buf_release(&got);
+		}
+	pgo_buf_release(&rec);
+	pgo_buf_release(&b);
+	pgo_buf_release(&want);
+	return T_OK;
+}
+
+/* Compressed data that is not zstd, or ends inside a record, or hides a compressed record. */
+static int test_compressed_bad(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, z = PGO_BUF_INIT, b = PGO_BUF_INIT, in = PGO_BUF_INIT;
+
+	pdb_hdr(&z, PD_RECORD_COMPRESSED, 0, 24);
+	pdb_put64(&z, 0x0123456789abcdefULL);
+	pdb_put64(&z, 0);
+	build(&b, &z);
 	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&z);
+
+	valid_records(&rec);
+	zrecords(&z, &rec, 40, 0, 12);
+	build(&b, &z);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&z);
+
+	pdb_hdr(&in, PD_RECORD_COMPRESSED, 0, 16);
+	pdb_put64(&in, 0);
+	zrecords(&z, &in, 40, 1, 0);
+	build(&b, &z);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&z);
+
+	pdb_hdr(&z, PD_RECORD_COMPRESSED2, 0, 16);
+	pdb_put64(&z, 9);                           /* more payload than the record holds */
+	build(&b, &z);
+	T_ASSERT(expect_bad(&b) < 0);
+	pgo_buf_release(&z);
+	pgo_buf_release(&in);
 	pgo_buf_release(&rec);
 	return T_OK;
 }
@@ -297,20 +441,18 @@ static int test_short_attr(void)
 }
 
 /* Random corruption: any outcome but a crash, a hang or a sanitizer report is fine. */
-static int test_random_corruption(void)
+/* Corrupt 1-4 random bytes of b, 400 times: every read ends, well or with an error. */
+static int corrupt_400(const struct pgo_buf *b)
 {
-	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT;
 	unsigned seed = 12345;
 	int i, k, ok = 0, bad = 0;
 
-	valid_records(&rec);
-	build(&b, &rec);
 	pgo_report_set_verbosity(-1);
 	for (i = 0; i < 400; i++) {
 		struct pgo_buf t = PGO_BUF_INIT;
 		uint64_t n;
 
-		pgo_buf_add(&t, b.data, b.len);
+		pgo_buf_add(&t, b->data, b->len);
 		for (k = 0; k < 1 + i % 4; k++) {
 			seed = seed * 1103515245 + 12345;
 			t.data[(seed >> 8) % t.len] = (char)(seed >> 20);
@@ -323,9 +465,26 @@ static int test_random_corruption(void)
 	}
 	pgo_report_set_verbosity(0);
 	T_ASSERT(ok + bad == 400);
-	pgo_buf_release(&b);
-	pgo_buf_release(&rec);
 	return T_OK;
+}
+
+static int test_random_corruption(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, b = PGO_BUF_INIT, z = PGO_BUF_INIT;
+	int ret;
+
+	valid_records(&rec);
+	build(&b, &rec);
+	ret = corrupt_400(&b);
+	pgo_buf_release(&b);
+	zrecords(&z, &rec, 40, 0, 0);
+	build(&b, &z);
+	if (ret == T_OK)
+		ret = corrupt_400(&b);
+	pgo_buf_release(&b);
+	pgo_buf_release(&z);
+	pgo_buf_release(&rec);
+	return ret;
 }
 
 /* Rss of the mapping of `file` in this process, in KB (/proc/self/smaps), or -1. */
@@ -530,7 +689,8 @@ static const struct t_case cases[] = {
 	{ "every truncation fails cleanly", test_truncated },
 	{ "zero-size record", test_zero_size_record },
 	{ "callchain longer than its record", test_oversized_callchain },
-	{ "compressed records rejected", test_compressed },
+	{ "compressed records (perf record -z) read", test_compressed },
+	{ "bad compressed records rejected", test_compressed_bad },
 	{ "older, shorter perf_event_attr", test_short_attr },
 	{ "random corruption never crashes", test_random_corruption },
 	{ "memory stays bounded: pages behind the walk are released", test_bounded_memory },

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Decompression of perf record -z's zstd stream (collect/pdzstd.h). libzstd does the
+ * decoding: it is the reference implementation of the format, and perf writes with it.
+ */
+#include <stdlib.h>
+#include <zstd.h>
+
+#include "collect/pdzstd.h"
+#include "lib/alloc.h"
+#include "lib/report.h"
+
+struct collect_pdzstd {
+	ZSTD_DStream *ds;
+	uint8_t *out;
+	size_t len, cap;
+};
+
+struct collect_pdzstd *collect_pdzstd_new(void)
+{
+	struct collect_pdzstd *z = pgo_calloc(1, sizeof(*z));
+
+	if (!z)
+		return NULL;
+	z->ds = ZSTD_createDStream();
+	if (!z->ds || ZSTD_isError(ZSTD_initDStream(z->ds))) {
+		pgo_error("cannot set up zstd decompression (out of memory?)");
+		collect_pdzstd_free(z);
+		return NULL;
+	}
+	return z;
+}
+
+void collect_pdzstd_free(struct collect_pdzstd *z)
+{
+	if (!z)
+		return;
+	ZSTD_freeDStream(z->ds);
+	free(z->out);
+	free(z);
+}
+
+/* Room for at least one zstd block's output past len, within limit. */
+static int grow(struct collect_pdzstd *z, size_t limit, const char **why)
+{
+	size_t want = ZSTD_DStreamOutSize(), cap;
+	uint8_t *p;
+
+	if (z->cap - z->len >= want)
+		return 0;
+	if (z->cap >= limit) {
+		if (z->len < z->cap)
+			return 0;
+		*why = "decompressed data too large";
+		return -1;
+	}
+	cap = z->cap ? z->cap * 2 : 4 * want;
+	if (cap - z->len < want)
+		cap = z->len + want;
+	if (cap > limit)
+		cap = limit;
+	p = realloc(z->out, cap);
+	if (!p) {
+		*why = "out of memory";
+		return -1;
+	}
+	z->out = p;
+	z->cap = cap;
+	return 0;
+}
+
+int collect_pdzstd_feed(struct collect_pdzstd *z, const void *payload, size_t len, size_t limit,
+			const char **why)
+{
+	ZSTD_inBuffer in = { payload, len, 0 };
+
+	/* until the payload is consumed and the last call left room (nothing held back) */
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		if (grow(z, limit, why) < 0)
+			return -1;
+		out.dst = z->out + z->len;
+		out.size = z->cap - z->len;
+		out.pos = 0;
+		ret = ZSTD_decompressStream(z->ds, &out, &in);
+		if (ZSTD_isError(ret)) {
+			*why = ZSTD_getErrorName(ret);
+			return -1;
+		}
+		z->len += out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
+}
+
+const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len)
+{
+	*len = z->len;
+	return z->out;
+}
