@@ -323,7 +323,8 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);
-		return pgo_error("no samples with line information in the binary; build it with -g");
+		return pgo_error("no samples with line information in the binary; build it with -g "
+				 "(and keep its .dwo files, if -gsplit-dwarf)");
 	}
 	for (i = 0; i < sp.nr_fns; i++) {
 		if (!o->min_count)

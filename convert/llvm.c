@@ -76,7 +76,8 @@ int convert_llvm_write(struct convert_profile *p, const char *path, uint64_t *fu
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);
-		return pgo_error("no samples with line information in the binary; build it with -g");
+		return pgo_error("no samples with line information in the binary; build it with -g "
+				 "(and keep its .dwo files, if -gsplit-dwarf)");
 	}
 	for (i = 0; i < sp.nr_fns; i++) {
 		const struct sp_fn *f = sp.fns[i];

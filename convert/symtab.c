@@ -102,8 +102,12 @@ struct convert_symtab {
 	size_t nr_frames, alloc_frames;
 	struct fsym *syms;
 	size_t nr_syms, alloc_syms;
-	Dwarf_Die *cus;
-	size_t nr_cus, alloc_cus;
+	Dwarf_Die *cus;               /* per unit: its DIE in the binary (ranges, line table) */
+	Dwarf_Die *scope_dies;        /* per unit: the DIE its scopes hang from, the split unit's
+					 in its .dwo for a skeleton (-gsplit-dwarf), else cus[i] */
+	size_t nr_cus, alloc_cus, alloc_scope_dies;
+	size_t nr_skeletons, nr_no_dwo; /* split units, and those whose .dwo was not found */
+	char *no_dwo;                 /* the first of those: its .dwo's path */
 	struct cu_range *ranges;
 	size_t nr_ranges, alloc_ranges;
 	struct convert_scopetree *trees; /* per CU, read on its first lookup */
@@ -114,12 +118,20 @@ struct convert_symtab {
 	struct convert_linerange *want; /* convert_symtab_want(): unit addresses, sorted, disjoint */
 	size_t nr_want;
 	struct span span;
-	struct pgo_u64map fn_dies;    /* function DIE offset -> index + 1 into dies */
-	struct pgo_u64map inl_entries; /* inlined-subroutine DIE offset -> its entry + 1 */
+	struct pgo_u64map fn_dies;    /* function DIE (die_key) -> index + 1 into dies */
+	struct pgo_u64map inl_entries; /* frame.inl -> its entry + 1 */
 	struct die_info *dies;
 	size_t nr_dies, alloc_dies;
 	struct pgo_u64map file_ids;   /* libdw's file name pointer -> name id */
 };
+
+#define ST_WARN(flags, ...)                                                           \
+	do {                                                                          \
+		if ((flags) & CONVERT_SYMTAB_QUIET)                                   \
+			pgo_debug(1, __VA_ARGS__);                                    \
+		else                                                                  \
+			pgo_warn(__VA_ARGS__);                                        \
+	} while (0)
 
 #define ST_ERROR(flags, ...)                                                          \
 	do {                                                                          \
@@ -253,23 +265,51 @@ static int cmp_range(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* Where a skeleton unit says its .dwo is (DW_AT_dwo_name, under DW_AT_comp_dir); NULL if
+ * it does not say or memory is short. */
+static char *dwo_path(Dwarf_Die *skel)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr(skel, DW_AT_dwo_name, &a));
+	const char *dir = dwarf_formstring(dwarf_attr(skel, DW_AT_comp_dir, &a));
+	char *p;
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr(skel, DW_AT_GNU_dwo_name, &a));
+	if (!name)
+		return NULL;
+	if (name[0] == '/' || !dir)
+		return strdup(name);
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
 static int read_cus(struct convert_symtab *st)
 {
 	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie;
+	Dwarf_Die cudie, subdie;
 	uint8_t unit_type;
 	Dwarf_Half version;
 
-	while (dwarf_get_units(st->dwarf, cu, &cu, &version, &unit_type, &cudie, NULL) == 0) {
+	while (dwarf_get_units(st->dwarf, cu, &cu, &version, &unit_type, &cudie, &subdie) == 0) {
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t o = 0;
 
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
 		    unit_type != DW_UT_skeleton)
 			continue;
-		if (PGO_ALLOC_GROW(st->cus, st->nr_cus + 1, st->alloc_cus) < 0)
+		if (PGO_ALLOC_GROW(st->cus, st->nr_cus + 1, st->alloc_cus) < 0 ||
+		    PGO_ALLOC_GROW(st->scope_dies, st->nr_cus + 1, st->alloc_scope_dies) < 0)
 			return -1;
 		st->cus[st->nr_cus] = cudie;
+		st->scope_dies[st->nr_cus] = cudie;
+		if (unit_type == DW_UT_skeleton) {
+			/* libdw found the .dwo (DW_AT_dwo_name under DW_AT_comp_dir), or not */
+			st->nr_skeletons++;
+			if (subdie.addr && subdie.cu)
+				st->scope_dies[st->nr_cus] = subdie;
+			else if (!st->nr_no_dwo++)
+				st->no_dwo = dwo_path(&cudie);
+		}
 		while ((o = dwarf_ranges(&cudie, o, &base, &lo, &hi)) > 0) {
 			if (hi <= lo)
 				continue;
@@ -380,6 +420,12 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 	st->dwarf = dwfl_module_getdwarf(st->mod, &st->dwbias);
 	if (st->dwarf && read_cus(st) < 0)
 		goto fail;
+	if (st->nr_no_dwo)
+		ST_WARN(flags, "'%s' was built with -gsplit-dwarf, and %zu of its %zu split units have "
+			"no .dwo file where the build left it (%s): their functions have no inline "
+			"or source-line detail. Keep the .dwo files in place, or build without "
+			"-gsplit-dwarf (.dwp packages are not read)", path, st->nr_no_dwo,
+			st->nr_skeletons, st->no_dwo ? st->no_dwo : "no DW_AT_dwo_name");
 	if (!st->dwarf && (flags & CONVERT_SYMTAB_NEED_DWARF)) {
 		struct pgo_buf why = PGO_BUF_INIT;
 
@@ -424,6 +470,8 @@ void convert_symtab_free(struct convert_symtab *st)
 	free(st->want);
 	free(st->syms);
 	free(st->cus);
+	free(st->scope_dies);
+	free(st->no_dwo);
 	free(st->ranges);
 	free(st->results);
 	free(st->frames);
@@ -808,7 +856,7 @@ static uint32_t class_decl_line(Dwarf_Die *die)
  * clones LTO makes (foo.isra.0) under declarations of their own, with no way back to the
  * unit of foo.
  */
-static uint32_t unit_of_die(Dwarf_Die *die)
+static uint32_t unit_of_die(const struct convert_symtab *st, Dwarf_Die *die)
 {
 	Dwarf_Die cu;
 	const char *name;
@@ -818,8 +866,21 @@ static uint32_t unit_of_die(Dwarf_Die *die)
 	    ((name = dwarf_diename(&cu)) && !strcmp(name, "<artificial>")))
 		return 0;
 	off = dwarf_dieoffset(&cu);
+	/* a split unit's offset is its .dwo's, the same in every .dwo: tell them apart by
+	 * where libdw holds the DIE instead */
+	if (dwarf_cu_getdwarf(cu.cu) != st->dwarf)
+		off = (uint64_t)(uintptr_t)cu.addr >> 3;
 	/* the unit DIE follows the unit's header: never 0 */
 	return (uint32_t)off ? (uint32_t)off : 1;
+}
+
+/*
+ * The key of a DIE in the caches: where libdw holds it, which tells apart DIEs of the
+ * binary, of a dwz file and of each .dwo of -gsplit-dwarf (their offsets repeat).
+ */
+static uint64_t die_key(const Dwarf_Die *die)
+{
+	return (uint64_t)(uintptr_t)die->addr;
 }
 
 /*
@@ -838,8 +899,8 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 	    !dwarf_hasattr(die, DW_AT_linkage_name) && !dwarf_hasattr(die, DW_AT_MIPS_linkage_name) &&
 	    !dwarf_hasattr(die, DW_AT_name) && !dwarf_hasattr(die, DW_AT_decl_line) &&
 	    dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &attr), &origin) &&
-	    /* the cache is keyed by offset in this file (not a dwz alt file's) */
-	    dwarf_cu_getdwarf(origin.cu) == st->dwarf) {
+	    /* an origin in the same file (not a dwz alt file's) */
+	    dwarf_cu_getdwarf(origin.cu) == dwarf_cu_getdwarf(die->cu)) {
 		struct die_info tmp;
 		const struct die_info *o = fn_die_info(st, NULL, &origin, 0, depth + 1, &tmp);
 
@@ -848,7 +909,7 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 		*unit = o->unit;
 		return;
 	}
-	*unit = unit_of_die(die);
+	*unit = unit_of_die(st, die);
 	*name = die_name(st, die);
 	*decl_line = die_udata(die, DW_AT_decl_line, 1);
 	if (!*decl_line && !dwarf_hasattr_integrate(die, DW_AT_decl_line))
@@ -868,7 +929,7 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 				    int need_call, int depth, struct die_info *tmp)
 {
 	struct die_info *d = tmp;
-	uint64_t off = dwarf_dieoffset(die), *v;
+	uint64_t off = die_key(die), *v;
 	const uint64_t *have = pgo_u64map_find(&st->fn_dies, off);
 	uint32_t name, decl_line, unit;
 	int ret;
@@ -908,6 +969,10 @@ int convert_symtab_foreach_function(const struct convert_symtab *st,
 	return 0;
 }
 
+/* frame.inl: the DIE's offset in the file that holds the unit's scopes, and the unit + 1 */
+#define INL_UNIT_SHIFT 40
+#define INL_OFF_MASK ((1ULL << INL_UNIT_SHIFT) - 1)
+
 uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 {
 	Dwarf_Die die;
@@ -921,7 +986,10 @@ uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 	if (ret == 0)
 		return *v - 1;
 	/* dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc */
-	if (dwarf_offdie(st->dwarf, inl, &die) && dwarf_entrypc(&die, &e) == 0)
+	if ((inl >> INL_UNIT_SHIFT) - 1 < st->nr_cus &&
+	    dwarf_offdie(dwarf_cu_getdwarf(st->scope_dies[(inl >> INL_UNIT_SHIFT) - 1].cu),
+			 inl & INL_OFF_MASK, &die) &&
+	    dwarf_entrypc(&die, &e) == 0)
 		entry = e + st->dwbias;
 	if (ret > 0)
 		*v = entry + 1;
@@ -934,6 +1002,11 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 		return -1;
 	st->frames[st->nr_frames++] = *f;
 	return 0;
+}
+
+static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cudie, Dwarf_Die *die)
+{
+	return dwarf_dieoffset(die) | (uint64_t)(cudie - st->cus + 1) << INL_UNIT_SHIFT;
 }
 
 /*
@@ -961,7 +1034,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 		f->unit = d->unit;
 		f->file = CONVERT_NO_NAME;
 		f->line = f->discr = 0;
-		f->inl = k ? dwarf_dieoffset(&chain[fn[k]]) : 0;
+		f->inl = k ? inl_handle(st, cudie, &chain[fn[k]]) : 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
 			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, 0, &tmp);
@@ -1024,7 +1097,8 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 
 		sp->valid = 0;
 		if (!st->have_tree[cu]) {
-			if (convert_scopetree_build(&st->trees[cu], cudie, st->have_secs ? &st->secs : NULL,
+			if (convert_scopetree_build(&st->trees[cu], &st->scope_dies[cu],
+						    st->have_secs ? &st->secs : NULL,
 						    MAX_DEPTH) < 0)
 				return 0;
 			st->have_tree[cu] = 1;

@@ -36,8 +36,8 @@ struct convert_sym_frame {
 				 origin's; low 32 bits of the unit's offset), 0 if unknown: an
 				 inlined frame whose unit differs from its caller's was inlined
 				 across units, which only LTO does */
-	uint64_t inl;         /* an inlined frame: its DW_TAG_inlined_subroutine, for
-				 convert_symtab_inline_entry(); 0 for the outermost frame */
+	uint64_t inl;         /* an inlined frame: a handle of its DW_TAG_inlined_subroutine,
+				 for convert_symtab_inline_entry(); 0 for the outermost frame */
 };
 
 struct convert_sym {
