@@ -52,6 +52,12 @@
 #define PD_LOC_COPY (2ULL << 46)
 #define PD_LOC_TAG (3ULL << 46)
 #define PD_LOC_MAX (PD_LOC_Z - 1)
+/* a record in data file k of a directory recording (perf record --threads): PD_LOC_DIR |
+ * k << PD_DIR_SHIFT | its offset there */
+#define PD_LOC_DIR (3ULL << 46)
+#define PD_DIR_SHIFT 36
+#define PD_DIR_MAX_FILES 1024
+#define PD_DIR_OFF_MASK ((1ULL << PD_DIR_SHIFT) - 1)
 #define PD_FEAT_COMPRESSED_ZSTD 1     /* HEADER_COMPRESSED's type for zstd */
 
 struct pd_rec {
@@ -107,6 +113,15 @@ struct collect_pdread {
 		uint64_t *bytes;       /* the record, 8-byte aligned */
 	} *copies;
 	size_t nr_copies, alloc_copies;
+	struct pd_dfile {              /* perf record --threads: the directory's data.N files */
+		char *path;
+		const uint8_t *map;
+		size_t size;
+		size_t chunk0;         /* its first chunk in the chunk tables */
+	} *dfiles;
+	size_t nr_dfiles, alloc_dfiles;
+	size_t main_chunks;            /* chunks of the main file (then each data file's) */
+	const char *where;             /* the file open() is indexing, for its messages */
 };
 
 /* Where the record at location loc is (open() has finished decompressing). */
@@ -117,6 +132,8 @@ static const uint8_t *rec_at(const struct collect_pdread *r, uint64_t loc)
 		return r->zdata + (loc & ~PD_LOC_TAG);
 	case PD_LOC_COPY:
 		return (const uint8_t *)r->copies[loc & ~PD_LOC_TAG].bytes;
+	case PD_LOC_DIR:
+		return r->dfiles[(loc & ~PD_LOC_TAG) >> PD_DIR_SHIFT].map + (loc & PD_DIR_OFF_MASK);
 	default:
 		return r->map + loc;
 	}
@@ -131,6 +148,8 @@ static uint64_t file_offset(const struct collect_pdread *r, uint64_t loc)
 
 	if ((loc & PD_LOC_TAG) == PD_LOC_COPY)
 		return r->copies[at].file_off;
+	if ((loc & PD_LOC_TAG) == PD_LOC_DIR)
+		return loc & PD_DIR_OFF_MASK;   /* in its data file */
 	if ((loc & PD_LOC_TAG) != PD_LOC_Z)
 		return loc;
 	while (hi - lo > 1) {          /* the last piece starting at or before at */
@@ -540,17 +559,53 @@ static void release_range(struct collect_pdread *r, uint64_t lo, uint64_t hi)
 		r->stats.released += hi - lo;
 }
 
-/* The chunks of the file an index entry touches: [*first, *last], empty for records the
- * reader decompressed or copied (they stay in memory). */
-static void rec_chunks(const struct pd_rec *pr, size_t *first, size_t *last)
+/* The same for [lo, hi) of data file k of a directory, all of which is records. */
+static void release_dfile(struct collect_pdread *r, size_t k, uint64_t lo, uint64_t hi)
 {
-	if (rec_off(pr) & PD_LOC_TAG) {
+	const struct pd_dfile *f = &r->dfiles[k];
+
+	if (hi > f->size)
+		hi = f->size & ~(uint64_t)(r->page - 1);
+	if (!r->page || lo >= hi)
+		return;
+	if (!madvise((void *)(f->map + lo), hi - lo, MADV_DONTNEED))
+		r->stats.released += hi - lo;
+}
+
+/* Drop chunk c, of the main file or of the data file it belongs to. */
+static void release_chunk(struct collect_pdread *r, size_t c)
+{
+	size_t k = r->nr_dfiles;
+
+	if (c < r->main_chunks) {
+		release_range(r, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
+		return;
+	}
+	while (k > 0 && r->dfiles[k - 1].chunk0 > c)
+		k--;
+	if (k > 0) {
+		c -= r->dfiles[k - 1].chunk0;
+		release_dfile(r, k - 1, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
+	}
+}
+
+/* The chunks of the files an index entry touches: [*first, *last], empty for records the
+ * reader decompressed or copied (they stay in memory). */
+static void rec_chunks(const struct collect_pdread *r, const struct pd_rec *pr, size_t *first,
+		       size_t *last)
+{
+	uint64_t loc = rec_off(pr), off = loc, base = 0;
+
+	if ((loc & PD_LOC_TAG) == PD_LOC_DIR) {
+		base = r->dfiles[(loc & ~PD_LOC_TAG) >> PD_DIR_SHIFT].chunk0;
+		off = loc & PD_DIR_OFF_MASK;
+	} else if (loc & PD_LOC_TAG) {
 		*first = 1;
 		*last = 0;
 		return;
 	}
-	*first = rec_off(pr) >> PD_CHUNK_SHIFT;
-	*last = (rec_off(pr) + rec_size(pr) - 1) >> PD_CHUNK_SHIFT;
+	*first = base + (off >> PD_CHUNK_SHIFT);
+	*last = base + ((off + rec_size(pr) - 1) >> PD_CHUNK_SHIFT);
 }
 
 /* Count, per chunk, the index entries a walk from the start still has to pass. */
@@ -562,7 +617,7 @@ static void chunks_reset(struct collect_pdread *r)
 	memset(r->chunk_live, 0, r->nr_chunks);
 	r->live = 0;
 	for (i = 0; i < r->nr_recs; i++) {
-		rec_chunks(&r->recs[i], &c, &e);
+		rec_chunks(r, &r->recs[i], &c, &e);
 		if (c > e)
 			continue;
 		r->chunk_left[c]++;
@@ -576,7 +631,7 @@ static void chunks_touch(struct collect_pdread *r, size_t i)
 {
 	size_t c, e;
 
-	rec_chunks(&r->recs[i], &c, &e);
+	rec_chunks(r, &r->recs[i], &c, &e);
 	for (; c <= e; c++) {
 		if (r->chunk_live[c])
 			continue;
@@ -592,7 +647,7 @@ static void chunks_passed(struct collect_pdread *r, size_t i)
 {
 	size_t c, e;
 
-	rec_chunks(&r->recs[i], &c, &e);
+	rec_chunks(r, &r->recs[i], &c, &e);
 	for (; c <= e; c++) {
 		if (--r->chunk_left[c])
 			continue;
@@ -600,7 +655,7 @@ static void chunks_passed(struct collect_pdread *r, size_t i)
 			r->chunk_live[c] = 0;
 			r->live--;
 		}
-		release_range(r, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
+		release_chunk(r, c);
 	}
 }
 
@@ -695,17 +750,17 @@ static int add_rec(struct collect_pdread *r, uint64_t loc, const uint8_t *rec, u
 
 /* What a record's header says that no stream of records may hold. */
 static int check_rec_header(struct collect_pdread *r, uint64_t off, uint32_t type, uint16_t size,
-			    const char *where)
+			    const char *what)
 {
 	if (size < 8)
-		return pgo_error("'%s': record of size %u at offset %llu%s (corrupt file)", r->path,
-				 size, (unsigned long long)off, where);
+		return pgo_error("'%s': record of size %u at offset %llu%s (corrupt file)", r->where,
+				 size, (unsigned long long)off, what);
 	if (size % 8)
 		return pgo_error("'%s': misaligned record size %u at offset %llu%s (corrupt file)",
-				 r->path, size, (unsigned long long)off, where);
+				 r->where, size, (unsigned long long)off, what);
 	if (type == PD_RECORD_HEADER_ATTR)
 		return pgo_error("'%s': pipe-mode records at offset %llu are not supported; "
-				 "record to a file (perf record -o FILE)", r->path,
+				 "record to a file (perf record -o FILE)", r->where,
 				 (unsigned long long)off);
 	return 0;
 }
@@ -726,11 +781,11 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 
 	if (r->comp_type && r->comp_type != PD_FEAT_COMPRESSED_ZSTD)
 		return pgo_error("'%s': records are compressed with method %u, which is not zstd; "
-				 "not supported", r->path, r->comp_type);
+				 "not supported", r->where, r->comp_type);
 	if (type == PD_RECORD_COMPRESSED2) {
 		if (size < 16 || size % 8 || rd64(rec + 8) > (uint64_t)size - 16)
 			return pgo_error("'%s': malformed compressed record (%u bytes) at offset %llu "
-					 "(corrupt file)", r->path, size, (unsigned long long)off);
+					 "(corrupt file)", r->where, size, (unsigned long long)off);
 		payload = rec + 16;
 		len = (size_t)rd64(rec + 8);
 	}
@@ -744,7 +799,7 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 	r->stats.compressed++;
 	if (collect_pdzstd_feed(r->z, payload, len, PD_LOC_MAX, &why) < 0)
 		return pgo_error("'%s': compressed record at offset %llu does not decompress: %s "
-				 "(corrupt file)", r->path, (unsigned long long)off, why);
+				 "(corrupt file)", r->where, (unsigned long long)off, why);
 	zd = collect_pdzstd_data(r->z, &zlen);
 	/* the whole records it completed; a record split between two waits for the next */
 	while (zlen - r->znext >= 8) {
@@ -758,7 +813,7 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 			break;
 		if (ztype == PD_RECORD_COMPRESSED || ztype == PD_RECORD_COMPRESSED2)
 			return pgo_error("'%s': a compressed record inside the compressed record at "
-					 "offset %llu (corrupt file)", r->path, (unsigned long long)off);
+					 "offset %llu (corrupt file)", r->where, (unsigned long long)off);
 		if (add_rec(r, PD_LOC_Z | r->znext, zr, ztype, zsize, last_time) < 0)
 			return -1;
 		r->znext += zsize;
@@ -786,59 +841,95 @@ static int add_copy(struct collect_pdread *r, uint64_t off, const uint8_t *rec, 
 		       last_time);
 }
 
-static int index_records(struct collect_pdread *r)
+/*
+ * Index the records of [off, end) of a mapping: the main file's data section (tag 0), or
+ * a whole data file of a directory (tag PD_LOC_DIR | k << PD_DIR_SHIFT, dfile k). Pages
+ * behind the walk are dropped. Messages name `where` and offsets in that file.
+ */
+static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off, uint64_t end,
+		      uint64_t tag, size_t dfile, const char *where, uint64_t *last_time)
 {
-	uint64_t off = r->data_off, last_time = 0, dropped = 0;
+	uint64_t dropped = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
+	size_t zlen;
 
-	while (off < r->data_end) {
+	r->where = where;
+	/* perf compresses each data file's records as a stream of their own */
+	if (r->z && (collect_pdzstd_data(r->z, &zlen), r->znext != zlen))
+		return pgo_error("'%s': the compressed records end inside a record (%llu of its "
+				 "bytes; truncated?)", r->path, (unsigned long long)(zlen - r->znext));
+	if (r->z && collect_pdzstd_reset(r->z) < 0)
+		return -1;
+	while (off < end) {
 		const uint8_t *rec;
 		uint32_t type;
 		uint16_t size;
 
-		if (r->data_end - off < 8)
-			return pgo_error("'%s': truncated record header at offset %llu", r->path,
+		if (end - off < 8)
+			return pgo_error("'%s': truncated record header at offset %llu", where,
 					 (unsigned long long)off);
 		if (off - dropped >= (1ULL << PD_CHUNK_SHIFT)) {
 			uint64_t to = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
 
-			release_range(r, dropped, to);
+			if (tag)
+				release_dfile(r, dfile, dropped, to);
+			else
+				release_range(r, dropped, to);
 			dropped = to;
 		}
-		rec = r->map + off;
+		rec = map + off;
 		type = rd32(rec);
 		size = rd16(rec + 6);
 		if (type == PD_RECORD_COMPRESSED && size < 8)
-			return pgo_error("'%s': record of size %u at offset %llu (corrupt file)", r->path,
+			return pgo_error("'%s': record of size %u at offset %llu (corrupt file)", where,
 					 size, (unsigned long long)off);
 		if (type != PD_RECORD_COMPRESSED && check_rec_header(r, off, type, size, "") < 0)
 			return -1;
-		if (size > r->data_end - off)
+		if (size > end - off)
 			return pgo_error("'%s': record at offset %llu (type %u, %u bytes) runs past the "
-					 "end of the data section (truncated?)", r->path,
+					 "end of the data section (truncated?)", where,
 					 (unsigned long long)off, type, size);
 		if (type == PD_RECORD_COMPRESSED || type == PD_RECORD_COMPRESSED2) {
-			if (unzip_record(r, off, rec, type, size, &last_time) < 0)
+			if (unzip_record(r, off, rec, type, size, last_time) < 0)
 				return -1;
 		} else if (off % 8 && type < 64) {
-			if (add_copy(r, off, rec, type, size, &last_time) < 0)
+			if (add_copy(r, off, rec, type, size, last_time) < 0)
 				return -1;
-		} else if (add_rec(r, off, rec, type, size, &last_time) < 0) {
+		} else if (add_rec(r, tag | off, rec, type, size, last_time) < 0) {
 			return -1;
 		}
 		off += size;
 	}
+	if (r->z && (collect_pdzstd_data(r->z, &zlen), r->znext != zlen))
+		return pgo_error("'%s': the compressed records end inside a record (%llu of its "
+				 "bytes; truncated?)", where, (unsigned long long)(zlen - r->znext));
+	return 0;
+}
+
+static int index_records(struct collect_pdread *r)
+{
+	uint64_t last_time = 0;
+	size_t k, chunks;
+
+	if (index_span(r, r->map, r->data_off, r->data_end, 0, 0, r->path, &last_time) < 0)
+		return -1;
+	chunks = r->main_chunks = (r->data_end >> PD_CHUNK_SHIFT) + 1;
+	for (k = 0; k < r->nr_dfiles; k++) {
+		r->dfiles[k].chunk0 = chunks;
+		chunks += (r->dfiles[k].size >> PD_CHUNK_SHIFT) + 1;
+		if (index_span(r, r->dfiles[k].map, 0, r->dfiles[k].size,
+			       PD_LOC_DIR | (uint64_t)k << PD_DIR_SHIFT, k, r->dfiles[k].path,
+			       &last_time) < 0)
+			return -1;
+	}
+	r->where = r->path;
 	if (r->z) {
 		size_t zlen;
 
 		r->zdata = collect_pdzstd_data(r->z, &zlen);
-		if (r->znext != zlen)
-			return pgo_error("'%s': the compressed records end inside a record (%llu of "
-					 "its bytes; truncated?)", r->path,
-					 (unsigned long long)(zlen - r->znext));
 	}
 	if (r->nr_recs > 1 && sort_records(r) < 0)
 		return -1;
-	r->nr_chunks = (r->data_end >> PD_CHUNK_SHIFT) + 1;
+	r->nr_chunks = chunks;
 	r->chunk_left = pgo_calloc(r->nr_chunks, sizeof(*r->chunk_left));
 	r->chunk_live = pgo_calloc(r->nr_chunks, 1);
 	if (!r->chunk_left || !r->chunk_live)
@@ -885,11 +976,70 @@ static int check_header(struct collect_pdread *r, struct pd_file_header *h)
 	return 0;
 }
 
+/*
+ * The data files of a directory recording (perf record --threads): DIR/data.0, data.1, ...
+ * up to the first missing one, each records only, mapped (empty ones skipped).
+ */
+static int open_dfiles(struct collect_pdread *r, const struct pd_file_header *h)
+{
+	size_t n;
+
+	if (!(h->adds_features[PD_FEAT_DIR_FORMAT / 64] & (1ULL << (PD_FEAT_DIR_FORMAT % 64))))
+		return pgo_error("'%s' is a directory whose 'data' file lacks perf's directory "
+				 "format feature: not a perf record --threads recording", r->path);
+	for (n = 0;; n++) {
+		struct stat sb;
+		char *p;
+		void *m;
+		int fd;
+
+		if (asprintf(&p, "%s/data.%zu", r->path, n) < 0)
+			return pgo_error("out of memory");
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT) {
+			free(p);
+			return 0;
+		}
+		if (fd < 0 || fstat(fd, &sb) < 0) {
+			pgo_error_errno("cannot open '%s'", p);
+			free(p);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		if (n >= PD_DIR_MAX_FILES || (uint64_t)sb.st_size > PD_DIR_OFF_MASK) {
+			close(fd);
+			free(p);
+			return pgo_error("'%s': more than %d data files, or one over 64 GB; not "
+					 "supported", r->path, PD_DIR_MAX_FILES);
+		}
+		m = sb.st_size ? mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+		close(fd);
+		if (m == MAP_FAILED) {
+			pgo_error_errno("cannot map '%s'", p);
+			free(p);
+			return -1;
+		}
+		if (PGO_ALLOC_GROW(r->dfiles, r->nr_dfiles + 1, r->alloc_dfiles) < 0) {
+			if (m)
+				munmap(m, (size_t)sb.st_size);
+			free(p);
+			return -1;
+		}
+		r->dfiles[r->nr_dfiles].path = p;
+		r->dfiles[r->nr_dfiles].map = m;
+		r->dfiles[r->nr_dfiles].size = (size_t)sb.st_size;
+		r->dfiles[r->nr_dfiles++].chunk0 = 0;
+	}
+}
+
 int collect_pdread_open(const char *path, struct collect_pdread **out)
 {
 	struct collect_pdread *r;
 	struct pd_file_header h;
 	struct stat stbuf;
+	char *head = NULL;
+	int is_dir = 0;
 	void *m;
 
 	*out = NULL;
@@ -908,9 +1058,23 @@ int collect_pdread_open(const char *path, struct collect_pdread **out)
 	r->path = pgo_strdup(path);
 	if (!r->path)
 		goto fail;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->where = r->path;
+	if (stat(path, &stbuf) == 0 && S_ISDIR(stbuf.st_mode)) {
+		/* perf record --threads: the header and its data section in DIR/data */
+		if (asprintf(&head, "%s/data", path) < 0) {
+			head = NULL;
+			pgo_error("out of memory");
+			goto fail;
+		}
+		is_dir = 1;
+	}
+	r->fd = open(head ? head : path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		pgo_error_errno("cannot open '%s'", path);
+		if (is_dir && errno == ENOENT)
+			pgo_error("'%s' is a directory without a 'data' file: not a perf.data directory "
+				  "(perf record --threads)", path);
+		else
+			pgo_error_errno("cannot open '%s'", head ? head : path);
 		goto fail;
 	}
 	if (fstat(r->fd, &stbuf) < 0) {
@@ -933,11 +1097,13 @@ int collect_pdread_open(const char *path, struct collect_pdread **out)
 	}
 	r->map = m;
 	if (check_header(r, &h) < 0 || parse_attrs(r, &h) < 0 || parse_features(r, &h) < 0 ||
-	    index_records(r) < 0)
+	    (is_dir && open_dfiles(r, &h) < 0) || index_records(r) < 0)
 		goto fail;
+	free(head);
 	*out = r;
 	return 0;
 fail:
+	free(head);
 	collect_pdread_free(r);
 	return -1;
 }
@@ -969,6 +1135,12 @@ void collect_pdread_free(struct collect_pdread *r)
 	free(r->chunk_left);
 	free(r->chunk_live);
 	collect_pdzstd_free(r->z);
+	for (i = 0; i < r->nr_dfiles; i++) {
+		if (r->dfiles[i].map)
+			munmap((void *)r->dfiles[i].map, r->dfiles[i].size);
+		free(r->dfiles[i].path);
+	}
+	free(r->dfiles);
 	free(r->zpieces);
 	for (i = 0; i < r->nr_copies; i++)
 		free(r->copies[i].bytes);

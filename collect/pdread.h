@@ -15,6 +15,11 @@
  * decompressed records stay in memory until collect_pdread_free() (as in perf report),
  * so such a file costs its uncompressed size in memory, not the bounded window below.
  *
+ * Directory recordings (`perf record --threads`): `path` may be a directory holding
+ * `data` (the header, features and the records perf synthesized) and `data.0`, `data.1`,
+ * ... (each the records of one reader thread, a zstd stream of its own with -z). All are
+ * indexed together, in time order; messages name the data file and an offset in it.
+ *
  * Ownership: collect_pdread_open() returns a new reader, freed with
  * collect_pdread_free(). Everything the reader hands out (attrs, names, build-ids,
  * event payloads, the pointers inside a struct collect_pd_event) is borrowed and valid

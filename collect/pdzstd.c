@@ -95,6 +95,13 @@ int collect_pdzstd_feed(struct collect_pdzstd *z, const void *payload, size_t le
 	}
 }
 
+int collect_pdzstd_reset(struct collect_pdzstd *z)
+{
+	if (ZSTD_isError(ZSTD_DCtx_reset(z->ds, ZSTD_reset_session_only)))
+		return pgo_error("cannot reset zstd decompression");
+	return 0;
+}
+
 const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len)
 {
 	*len = z->len;

@@ -31,6 +31,10 @@ void collect_pdzstd_free(struct collect_pdzstd *z);
 int collect_pdzstd_feed(struct collect_pdzstd *z, const void *payload, size_t len, size_t limit,
 			const char **why);
 
+/* Start a new stream (the next data file of a directory recording), keeping the output.
+ * Returns 0, or -1 after reporting. */
+int collect_pdzstd_reset(struct collect_pdzstd *z);
+
 /* The output so far (borrowed: moves when the next feed grows it). */
 const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len);
 

@@ -9,6 +9,7 @@
  * resident (the mapping's Rss in /proc/self/smaps).
  */
 #include <stdint.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -631,6 +632,123 @@ static int test_bounded_memory(void)
 	return T_OK;
 }
 
+/* A directory recording's header file: records in its data section, the DIR_FORMAT feature. */
+static void dir_head(struct pgo_buf *b, const struct pgo_buf *records)
+{
+	struct pd_file_header h;
+
+	pdb_file(b, records, ST, 0);
+	memcpy(&h, b->data, sizeof(h));
+	h.adds_features[0] |= 1ULL << PD_FEAT_DIR_FORMAT;
+	memcpy(b->data, &h, sizeof(h));
+	pdb_put64(b, b->len + 16);
+	pdb_put64(b, 8);
+	pdb_put64(b, 1);                           /* PERF_DIR_VERSION */
+}
+
+static int put_file(const char *file, const struct pgo_buf *b)
+{
+	FILE *fp = fopen(file, "wb");
+
+	if (!fp)
+		return -1;
+	if (b->len)
+		fwrite(b->data, 1, b->len, fp);
+	return fclose(fp);
+}
+
+static long dir_rss_kb(const char *dir)
+{
+	char f[128];
+	long a, b;
+
+	snprintf(f, sizeof(f), "%s/data.0", dir);
+	a = mapped_rss_kb(f);
+	snprintf(f, sizeof(f), "%s/data.1", dir);
+	b = mapped_rss_kb(f);
+	return (a < 0 ? 0 : a) + (b < 0 ? 0 : b);
+}
+
+/*
+ * perf record --threads writes a directory: DIR/data holds the header and the records
+ * perf synthesized, DIR/data.N those of its N-th reader thread. The 25 MB of samples of
+ * test_bounded_memory, "CPU 0"'s in data.0 and "CPU 1"'s in data.1 (an empty data.2
+ * too), come out in time order, with as little of the data files mapped at once.
+ */
+static int test_directory(void)
+{
+	struct pgo_buf head = PGO_BUF_INIT, d[3] = { PGO_BUF_INIT, PGO_BUF_INIT, PGO_BUF_INIT };
+	struct pgo_buf b = PGO_BUF_INIT;
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	char dir[64], f[128];
+	uint64_t round, k, n = 0, last = 0;
+	long kb, max_kb = 0;
+	int i, ret;
+
+	snprintf(dir, sizeof(dir), "/tmp/pgo-pdread-dir-%d", (int)getpid());
+	T_ASSERT(mkdir(dir, 0700) == 0);
+	pdb_comm(&head, 42, 10);
+	for (round = 0; round < BIG_NR / 16; round++)
+		for (k = 0; k < 16; k++) {
+			uint64_t t = 1000 + round * 16 + (k < 8 ? 2 * k : 2 * (k - 8) + 1);
+
+			sample(&d[k >= 8], 0x100000 * t, 42, t, BIG_CHAIN, BIG_CHAIN);
+		}
+	dir_head(&b, &head);
+	snprintf(f, sizeof(f), "%s/data", dir);
+	T_ASSERT(put_file(f, &b) == 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(f, sizeof(f), "%s/data.%d", dir, i);
+		T_ASSERT(put_file(f, &d[i]) == 0);
+	}
+	T_ASSERT(collect_pdread_open(dir, &r) == 0);
+	while ((ret = collect_pdread_next(r, &ev)) > 0) {
+		T_ASSERT(ev.time > last);
+		last = ev.time;
+		if (ev.type == PERF_RECORD_COMM) {
+			T_ASSERT_EQ_U64(ev.time, 10);
+			continue;
+		}
+		T_ASSERT_EQ_U64(ev.u.sample.ip, 0x100000 * ev.time);
+		T_ASSERT_EQ_U64(ev.u.sample.callchain[BIG_CHAIN - 1], ev.u.sample.ip + BIG_CHAIN - 1);
+		if (n++ % 25 == 0 && (kb = dir_rss_kb(dir)) > max_kb)
+			max_kb = kb;
+	}
+	T_ASSERT(ret == 0);
+	T_ASSERT_EQ_U64(n, BIG_NR);
+	fprintf(stderr, "# directory: %zu KB in data.0 and data.1, at most %ld KB mapped, "
+		"%llu KB released\n", (d[0].len + d[1].len) >> 10, max_kb,
+		(unsigned long long)(collect_pdread_stats(r)->released >> 10));
+	T_ASSERT(max_kb <= 8 * 1024);
+	T_ASSERT(collect_pdread_stats(r)->released >= (uint64_t)(d[0].len + d[1].len) - (4 << 20));
+	collect_pdread_free(r);
+
+	/* data.1 cut inside a record: an error naming it */
+	snprintf(f, sizeof(f), "%s/data.1", dir);
+	T_ASSERT(truncate(f, (off_t)d[1].len - 100) == 0);
+	T_ASSERT(collect_pdread_open(dir, &r) < 0);
+	/* a directory whose data file is a plain perf.data (no DIR_FORMAT feature) */
+	snprintf(f, sizeof(f), "%s/data", dir);
+	pgo_buf_reset(&b);
+	build(&b, &head);
+	T_ASSERT(put_file(f, &b) == 0);
+	T_ASSERT(collect_pdread_open(dir, &r) < 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(f, sizeof(f), "%s/data.%d", dir, i);
+		unlink(f);
+		pgo_buf_release(&d[i]);
+	}
+	snprintf(f, sizeof(f), "%s/data", dir);
+	unlink(f);
+	/* no data file at all */
+	T_ASSERT(collect_pdread_open(dir, &r) < 0);
+	rmdir(dir);
+	pgo_buf_release(&head);
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
 /*
  * 5000 samples in shuffled time order, with runs of every length and equal times (the
  * file offset orders those): the walk gives them in (time, offset) order.
@@ -691,6 +809,7 @@ static const struct t_case cases[] = {
 	{ "callchain longer than its record", test_oversized_callchain },
 	{ "compressed records (perf record -z) read", test_compressed },
 	{ "bad compressed records rejected", test_compressed_bad },
+	{ "a directory recording (perf record --threads) read, memory bounded", test_directory },
 	{ "older, shorter perf_event_attr", test_short_attr },
 	{ "random corruption never crashes", test_random_corruption },
 	{ "memory stays bounded: pages behind the walk are released", test_bounded_memory },
