@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/builtin.h"
 #include "collect/callgraph.h"
@@ -13,6 +14,7 @@
 
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
+	"                   [-z | --compression-level N]\n"
 	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
 	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
@@ -36,6 +38,10 @@ static void help(void)
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
+	       "  -z                     compress the records with zstd, as perf record -z does\n"
+	       "                         (perf report and pgo convert read it); dwarf stacks\n"
+	       "                         shrink about 15x\n"
+	       "      --compression-level N  the same at zstd level N (1 = -z, fastest .. 22)\n"
 	       COLLECT_OFFCPU_OPTIONS_HELP
 	       "  -q, --quiet            no summary line\n"
 	       "  -v, --verbose          more diagnostics\n"
@@ -148,6 +154,15 @@ int cmd_collect(int argc, char **argv)
 				return PGO_EXIT_USAGE;
 			}
 			o.output = val;
+		} else if (!strcmp(arg, "-z")) {
+			o.compress_level = 1;
+		} else if (match(arg, NULL, "compression-level", &val)) {
+			NEED_VALUE();
+			if (pgo_parse_u64_range(val, 1, 22, &v)) {
+				pgo_error("invalid zstd level '%s' for --compression-level (1..22)", val);
+				return PGO_EXIT_USAGE;
+			}
+			o.compress_level = (int)v;
 		} else if (match(arg, "q", "quiet", &val) && !val) {
 			quiet = 1;
 		} else if (match(arg, "v", "verbose", &val) && !val) {
@@ -188,6 +203,16 @@ int cmd_collect(int argc, char **argv)
 		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
 		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
 		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
+	if (o.compress_level) {
+		struct stat sb;
+
+		if (!stat(o.output ? o.output : "pgo.data", &sb))
+			pgo_info("zstd level %d: %.1f MB of records in a %.1f %s file (%.1fx)",
+				 o.compress_level, r.raw_bytes / 1048576.0,
+				 sb.st_size < 1048576 ? sb.st_size / 1024.0 : sb.st_size / 1048576.0,
+				 sb.st_size < 1048576 ? "KB" : "MB",
+				 sb.st_size ? (double)r.raw_bytes / (double)sb.st_size : 0.0);
+	}
 	if (r.callgraph == COLLECT_CALLGRAPH_DWARF)
 		pgo_info("call stacks: dwarf, %u bytes of user stack per sample%s%s%s", r.stack_size,
 			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");

@@ -81,6 +81,7 @@ struct collect_opts {
 	char *const *argv_self;
 	struct collect_source *const *sources; /* extra sources, may be NULL */
 	size_t nr_sources;
+	int compress_level;       /* zstd level of perf record -z's format; 0 = uncompressed */
 };
 
 struct collect_result {
@@ -100,6 +101,7 @@ struct collect_result {
 	enum collect_callgraph callgraph; /* mode used (auto resolved to fp or dwarf) */
 	uint32_t stack_size;      /* dwarf: bytes of user stack per sample */
 	char callgraph_why[160];  /* auto: why that mode ("./bench omits frame pointers ...") */
+	uint64_t raw_bytes;       /* bytes of records recorded (before any compression) */
 };
 
 /* Run the whole collection. Returns 0 (see res) or -1 after reporting an error. */

@@ -11,6 +11,7 @@
 
 #include "collect/pdformat.h"
 #include "collect/pdwrite.h"
+#include "collect/pdzstd.h"
 #include "lib/alloc.h"
 #include "lib/atomicfile.h"
 #include "lib/buf.h"
@@ -52,6 +53,10 @@ struct collect_writer {
 	struct pgo_buf meta;
 	struct pgo_buf cmdline;  /* NUL-separated */
 	int cmdline_n;
+	struct collect_pdzenc *z; /* collect_writer_compress(): records batched into zin */
+	int zlevel;
+	struct pgo_buf zin, zout;
+	uint64_t raw_size;       /* bytes of records given, before compression */
 };
 
 static int wwrite(struct collect_writer *w, const void *p, size_t n)
@@ -243,6 +248,39 @@ static int note_mmap2(struct collect_writer *w, const struct perf_event_header *
 			   strnlen(p + MMAP2_FILENAME_OFF, rec->size - MMAP2_FILENAME_OFF));
 }
 
+int collect_writer_compress(struct collect_writer *w, int level)
+{
+	if (w->data_size || w->z)
+		PGO_BUG("compression set after records were written");
+	w->z = collect_pdzenc_new(level);
+	w->zlevel = level;
+	return w->z ? 0 : -1;
+}
+
+/* Write the batched records as compressed records. */
+static int zflush(struct collect_writer *w)
+{
+	if (!w->zin.len)
+		return 0;
+	pgo_buf_reset(&w->zout);
+	if (collect_pdzenc_records(w->z, w->zin.data, w->zin.len, &w->zout) ||
+	    wwrite(w, w->zout.data, w->zout.len))
+		return -1;
+	w->data_size += w->zout.len;
+	pgo_buf_reset(&w->zin);
+	return 0;
+}
+
+uint64_t collect_writer_raw_size(const struct collect_writer *w)
+{
+	return w->raw_size;
+}
+
+uint64_t collect_writer_data_size(const struct collect_writer *w)
+{
+	return w->data_size;
+}
+
 int collect_writer_record(struct collect_writer *w, const struct perf_event_header *rec)
 {
 	if (rec->size < sizeof(*rec) || rec->size % 8)
@@ -262,6 +300,12 @@ int collect_writer_record(struct collect_writer *w, const struct perf_event_head
 	default:
 		break;
 	}
+	w->raw_size += rec->size;
+	if (w->z) {
+		if (pgo_buf_add(&w->zin, rec, rec->size))
+			return -1;
+		return w->zin.len >= COLLECT_PDZENC_BATCH ? zflush(w) : 0;
+	}
 	if (wwrite(w, rec, rec->size))
 		return -1;
 	w->data_size += rec->size;
@@ -272,6 +316,14 @@ int collect_writer_round(struct collect_writer *w)
 {
 	struct perf_event_header h = { .type = PD_RECORD_FINISHED_ROUND, .misc = 0, .size = sizeof(h) };
 
+	/* compressed: the round's records, then the marker as itself, as perf writes it */
+	if (w->z) {
+		if (zflush(w) || wwrite(w, &h, sizeof(h)))
+			return -1;
+		w->data_size += sizeof(h);
+		w->raw_size += sizeof(h);
+		return 0;
+	}
 	return collect_writer_record(w, &h);
 }
 
@@ -479,6 +531,11 @@ static int write_feature(struct collect_writer *w, int feat, const struct utsnam
 		return write_feat_clock_data(w, clockid);
 	case PD_FEAT_PGO_META:
 		return write_string(w, pgo_buf_str(&w->meta));
+	case PD_FEAT_COMPRESSED:
+		/* version 0, zstd, level, ratio, perf's decompression buffer per record */
+		return write_u32(w, 0) || write_u32(w, 1) || write_u32(w, (uint32_t)w->zlevel) ||
+		       write_u32(w, (uint32_t)(w->data_size ? w->raw_size / w->data_size : 0)) ||
+		       write_u32(w, COLLECT_PDZENC_BATCH + 65536) ? -1 : 0;
 	default:
 		PGO_BUG("no writer for feature %d", feat);
 	}
@@ -500,12 +557,14 @@ static int write_tail(struct collect_writer *w)
 	struct pd_file_section *idsec = NULL;
 	struct pd_file_header h;
 	struct utsname uts;
-	int nfeat = 0, clockid = 0, i, ret = -1;
+	int nfeat = 0, clockid = 0, has_clock, i, ret = -1;
 	long sec_table, off;
 	size_t k;
 
 	if (uname(&uts))
 		return pgo_error_errno("uname failed");
+	if (w->z && zflush(w))
+		return -1;
 	if (w->saw_kernel_mmap) {
 		uint8_t id[20];
 		size_t size;
@@ -523,10 +582,14 @@ static int write_tail(struct collect_writer *w)
 	feats[nfeat++] = PD_FEAT_EVENT_DESC;
 	if (w->have_time)
 		feats[nfeat++] = PD_FEAT_SAMPLE_TIME;
-	if (uses_clockid(w, &clockid)) {
+	/* in bit order, as perf reads them */
+	has_clock = uses_clockid(w, &clockid);
+	if (has_clock)
 		feats[nfeat++] = PD_FEAT_CLOCKID;
+	if (w->z)
+		feats[nfeat++] = PD_FEAT_COMPRESSED;
+	if (has_clock)
 		feats[nfeat++] = PD_FEAT_CLOCK_DATA;
-	}
 	feats[nfeat++] = PD_FEAT_PGO_META;
 
 	/* Feature table right after the data (where perf looks), payloads after it. */
@@ -600,6 +663,9 @@ static void writer_free(struct collect_writer *w)
 	pgo_strtab_release(&w->bid_seen);
 	pgo_buf_release(&w->meta);
 	pgo_buf_release(&w->cmdline);
+	collect_pdzenc_free(w->z);
+	pgo_buf_release(&w->zin);
+	pgo_buf_release(&w->zout);
 	free(w);
 }
 

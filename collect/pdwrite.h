@@ -39,6 +39,15 @@ int collect_writer_add_ids(struct collect_writer *w, int idx, const uint64_t *id
 /* A fresh id for synthesized events, distinct from kernel ids (which count up from 0). */
 uint64_t collect_writer_new_id(struct collect_writer *w);
 
+/*
+ * Compress the records from here on at zstd level `level` (perf record -z's format:
+ * collect/pdzstd.h), writing the HEADER_COMPRESSED feature. Call before the first record.
+ */
+int collect_writer_compress(struct collect_writer *w, int level);
+/* Bytes of records given so far, and bytes written for them (smaller if compressed). */
+uint64_t collect_writer_raw_size(const struct collect_writer *w);
+uint64_t collect_writer_data_size(const struct collect_writer *w);
+
 /* Append one record (header.size bytes, 8-byte multiple). */
 int collect_writer_record(struct collect_writer *w, const struct perf_event_header *rec);
 /* A PERF_RECORD_FINISHED_ROUND: perf may sort and flush everything before it. */

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <zstd.h>
 
+#include "collect/pdformat.h"
 #include "collect/pdzstd.h"
 #include "lib/alloc.h"
+#include "lib/buf.h"
 #include "lib/report.h"
 
 struct collect_pdzstd {
@@ -106,4 +108,66 @@ const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len)
 {
 	*len = z->len;
 	return z->out;
+}
+
+/* Payload bytes of a compressed record at most: its size is 16 bits, header included. */
+#define ZREC_PAYLOAD (65535 - 8)
+
+struct collect_pdzenc {
+	ZSTD_CCtx *cc;
+	struct pgo_buf frame;
+};
+
+struct collect_pdzenc *collect_pdzenc_new(int level)
+{
+	struct collect_pdzenc *e = pgo_calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->cc = ZSTD_createCCtx();
+	if (!e->cc || ZSTD_isError(ZSTD_CCtx_setParameter(e->cc, ZSTD_c_compressionLevel, level))) {
+		pgo_error("cannot set up zstd compression at level %d", level);
+		collect_pdzenc_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void collect_pdzenc_free(struct collect_pdzenc *e)
+{
+	if (!e)
+		return;
+	ZSTD_freeCCtx(e->cc);
+	pgo_buf_release(&e->frame);
+	free(e);
+}
+
+int collect_pdzenc_records(struct collect_pdzenc *e, const void *data, size_t len, struct pgo_buf *out)
+{
+	ZSTD_inBuffer in = { data, len, 0 };
+	size_t bound = ZSTD_compressBound(len) + 64, at = 0, ret;
+	ZSTD_outBuffer o;
+
+	if (pgo_buf_grow(&e->frame, bound))
+		return -1;
+	o.dst = e->frame.data;
+	o.size = bound;
+	o.pos = 0;
+	/* the stream goes on; a flush ends the batch at a block boundary */
+	do {
+		ret = ZSTD_compressStream2(e->cc, &o, &in, ZSTD_e_flush);
+		if (ZSTD_isError(ret))
+			return pgo_error("zstd compression failed: %s", ZSTD_getErrorName(ret));
+	} while (ret && o.pos < o.size);
+	if (ret)
+		return pgo_error("zstd compression failed: output past its bound");
+	while (at < o.pos) {
+		size_t n = o.pos - at < ZREC_PAYLOAD ? o.pos - at : ZREC_PAYLOAD;
+		struct perf_event_header h = { PD_RECORD_COMPRESSED, 0, (uint16_t)(sizeof(h) + n) };
+
+		if (pgo_buf_add(out, &h, sizeof(h)) || pgo_buf_add(out, (const char *)o.dst + at, n))
+			return -1;
+		at += n;
+	}
+	return 0;
 }

@@ -11,6 +11,14 @@
  *
  * Errors return -1 with *why set to libzstd's description (static storage); nothing is
  * reported here, the caller names the file and offset.
+ *
+ * The other way (pgo collect -z): collect_pdzenc compresses batches of whole records as
+ * perf 6.1 does: one zstd stream, flushed at the end of each batch, its output cut into
+ * PERF_RECORD_COMPRESSED records of at most 64 KB (sizes not multiples of 8, as perf's).
+ * A record then decompresses to at most one batch (COLLECT_PDZENC_BATCH + 64 KB), which
+ * the HEADER_COMPRESSED feature declares as the size of perf's decompression buffer: each
+ * record must fit it, and be consumed by one ZSTD_decompressStream() call (perf 6.1's
+ * loop goes wrong on a second call), which rules out padding frames after the data.
  */
 #ifndef PGO_COLLECT_PDZSTD_H
 #define PGO_COLLECT_PDZSTD_H
@@ -37,5 +45,18 @@ int collect_pdzstd_reset(struct collect_pdzstd *z);
 
 /* The output so far (borrowed: moves when the next feed grows it). */
 const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len);
+
+/* Batches are cut at the first record boundary past this many bytes. */
+#define COLLECT_PDZENC_BATCH (256 * 1024)
+
+struct pgo_buf;
+struct collect_pdzenc;
+
+/* A compressor at zstd level `level` (1..ZSTD_maxCLevel()); NULL after reporting. */
+struct collect_pdzenc *collect_pdzenc_new(int level);
+void collect_pdzenc_free(struct collect_pdzenc *e);
+/* Compress len bytes of whole records into compressed records appended to out. 0 or -1
+ * (reported). */
+int collect_pdzenc_records(struct collect_pdzenc *e, const void *data, size_t len, struct pgo_buf *out);
 
 #endif

@@ -940,7 +940,8 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 		s->rings[i].fd = -1;
 	if (collect_writer_open(&s->w, opts->output ? opts->output : "pgo.data"))
 		goto out_free;
-	if (collect_writer_set_cmdline(s->w, opts->argc_self, opts->argv_self))
+	if (collect_writer_set_cmdline(s->w, opts->argc_self, opts->argv_self) ||
+	    (opts->compress_level && collect_writer_compress(s->w, opts->compress_level)))
 		goto out_abort;
 
 	/* An ignored SIGCHLD would auto-reap the benchmark and hide its status. */
@@ -976,6 +977,7 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	}
 	if (write_summary_meta(s))
 		goto out_abort;
+	res->raw_bytes = collect_writer_raw_size(s->w);
 	ret = collect_writer_commit(s->w);
 	s->w = NULL;
 	goto out_signals;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* The perf.data writer: layout of what it writes, build-id table, metadata, atomicity. */
+/* The perf.data writer: layout of what it writes, build-id table, metadata, atomicity,
+ * compression (-z). */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "collect/pdformat.h"
+#include "collect/pdread.h"
 #include "collect/pdwrite.h"
 #include "lib/atomicfile.h"
 #include "tests/unit/test.h"
@@ -155,6 +159,118 @@ static int test_layout(void)
 	return T_OK;
 }
 
+/*
+ * -z: 4000 samples of 200 bytes (800 KB, past three batches) and an MMAP2, compressed:
+ * the reader gives back every record; each compressed record decompresses, fed to one
+ * zstd stream as perf 6.1 feeds it, to no more than the buffer HEADER_COMPRESSED declares,
+ * in one call; and the file is smaller than the records.
+ */
+struct big_sample {
+	struct sample s;
+	uint64_t pad[19];
+};
+
+static int test_compressed(void)
+{
+	struct collect_writer *w;
+	struct collect_pdread *r;
+	struct collect_pd_event ev;
+	struct perf_event_attr a;
+	struct big_sample b;
+	struct mmap2 m;
+	const struct pd_file_header *h;
+	const struct pd_file_section *secs;
+	char path[256], *data;
+	uint32_t comp[5];
+	uint64_t raw, n = 0, last = 0, off, nrec = 0;
+	size_t len, i, nsec = 0, zi = 0;
+	ZSTD_DStream *ds;
+	char *dst;
+	int feat;
+
+	snprintf(path, sizeof(path), "%s/z.data", dir);
+	attr_init(&a);
+	T_ASSERT(!collect_writer_open(&w, path));
+	T_ASSERT(!collect_writer_compress(w, 3));
+	T_ASSERT(collect_writer_add_attr(w, &a, "task-clock") == 0);
+	T_ASSERT(!collect_writer_add_ids(w, 0, (uint64_t[]){ 7 }, 1));
+	memset(&m, 0, sizeof(m));
+	m.h.type = PERF_RECORD_MMAP2;
+	m.h.misc = PERF_RECORD_MISC_USER;
+	m.h.size = sizeof(m);
+	strcpy(m.filename, "/bin/bench");
+	m.sid = 7;
+	T_ASSERT(!collect_writer_record(w, &m.h));
+	for (i = 0; i < 4000; i++) {
+		memset(&b, 0, sizeof(b));
+		sample_init(&b.s, 7, 1000 + i);
+		b.s.h.size = sizeof(b);
+		b.s.ip = 0x400000 + (i % 97) * 16;
+		T_ASSERT(!collect_writer_record(w, &b.s.h));
+		if (i % 1000 == 999)
+			T_ASSERT(!collect_writer_round(w));
+	}
+	raw = collect_writer_raw_size(w);
+	T_ASSERT(!collect_writer_commit(w));
+
+	T_ASSERT(collect_pdread_open(path, &r) == 0);
+	while (collect_pdread_next(r, &ev) > 0) {
+		if (ev.type == PERF_RECORD_MMAP2) {
+			T_ASSERT_STR(ev.u.mmap.filename, "/bin/bench");
+			continue;
+		}
+		T_ASSERT_EQ_U64(ev.type, PERF_RECORD_SAMPLE);
+		T_ASSERT(ev.time > last);
+		last = ev.time;
+		T_ASSERT_EQ_U64(ev.u.sample.ip, 0x400000 + (n % 97) * 16);
+		n++;
+	}
+	T_ASSERT_EQ_U64(n, 4000);
+	T_ASSERT(collect_pdread_stats(r)->compressed >= 4);
+	collect_pdread_free(r);
+
+	T_ASSERT(!pgo_read_file(path, 1 << 24, &data, &len));
+	T_ASSERT(len * 4 < raw);
+	h = (const void *)data;
+	secs = (const void *)(data + h->data.offset + h->data.size);
+	for (feat = 0; feat < PD_FEAT_BITS; feat++) {
+		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
+			continue;
+		if (feat == PD_FEAT_COMPRESSED)
+			zi = nsec + 1;
+		nsec++;
+	}
+	T_ASSERT(zi && secs[zi - 1].size == sizeof(comp));
+	memcpy(comp, data + secs[zi - 1].offset, sizeof(comp));
+	T_ASSERT(comp[1] == 1 && comp[2] == 3);      /* zstd, level 3 */
+	ds = ZSTD_createDStream();
+	ZSTD_initDStream(ds);
+	dst = malloc(comp[4]);
+	T_ASSERT(dst);
+	for (off = h->data.offset; off < h->data.offset + h->data.size;) {
+		struct perf_event_header rh;
+
+		memcpy(&rh, data + off, sizeof(rh));
+		if (rh.type == PD_RECORD_COMPRESSED) {
+			ZSTD_inBuffer in = { data + off + 8, rh.size - 8u, 0 };
+			ZSTD_outBuffer o = { dst, comp[4], 0 };
+
+			T_ASSERT(!ZSTD_isError(ZSTD_decompressStream(ds, &o, &in)));
+			T_ASSERT(in.pos == in.size && o.pos < o.size);
+			nrec++;
+		}
+		off += rh.size;
+	}
+	fprintf(stderr, "# %llu KB of records in a %zu KB file, %llu compressed records, "
+		"decompression buffer %u KB\n", (unsigned long long)(raw >> 10), len >> 10,
+		(unsigned long long)nrec, comp[4] >> 10);
+	ZSTD_freeDStream(ds);
+	free(dst);
+	free(data);
+	unlink(path);
+	return T_OK;
+}
+
 static int test_abort_leaves_nothing(void)
 {
 	struct collect_writer *w;
@@ -212,6 +328,7 @@ static int teardown(void)
 static const struct t_case cases[] = {
 	{ "setup", setup },
 	{ "layout: header, attrs+ids, feature table after data, sample time, build-ids, meta", test_layout },
+	{ "-z: compressed records the reader and perf 6.1's decompression take", test_compressed },
 	{ "abort leaves no file", test_abort_leaves_nothing },
 	{ "commit without an attr fails and leaves no file", test_no_attr_is_an_error },
 	{ "unwritable directory and stdout are refused", test_bad_directory },
