@@ -122,6 +122,9 @@ struct collect_pdread {
 	size_t nr_dfiles, alloc_dfiles;
 	size_t main_chunks;            /* chunks of the main file (then each data file's) */
 	const char *where;             /* the file open() is indexing, for its messages */
+	int z_in_file;                 /* zdata maps a temporary file (collect/pdzstd.h) */
+	size_t zchunk0;                /* then its first chunk in the chunk tables */
+	uint64_t zsize;
 };
 
 /* Where the record at location loc is (open() has finished decompressing). */
@@ -581,6 +584,15 @@ static void release_chunk(struct collect_pdread *r, size_t c)
 		release_range(r, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
 		return;
 	}
+	if (r->z_in_file && c >= r->zchunk0) {
+		uint64_t lo = (uint64_t)(c - r->zchunk0) << PD_CHUNK_SHIFT, hi = lo + (1ULL << PD_CHUNK_SHIFT);
+
+		if (hi > r->zsize)
+			hi = r->zsize & ~(uint64_t)(r->page - 1);
+		if (r->page && lo < hi && !madvise((void *)(r->zdata + lo), hi - lo, MADV_DONTNEED))
+			r->stats.released += hi - lo;
+		return;
+	}
 	while (k > 0 && r->dfiles[k - 1].chunk0 > c)
 		k--;
 	if (k > 0) {
@@ -599,6 +611,9 @@ static void rec_chunks(const struct collect_pdread *r, const struct pd_rec *pr, 
 	if ((loc & PD_LOC_TAG) == PD_LOC_DIR) {
 		base = r->dfiles[(loc & ~PD_LOC_TAG) >> PD_DIR_SHIFT].chunk0;
 		off = loc & PD_DIR_OFF_MASK;
+	} else if ((loc & PD_LOC_TAG) == PD_LOC_Z && r->z_in_file) {
+		base = r->zchunk0;
+		off = loc & ~PD_LOC_TAG;
 	} else if (loc & PD_LOC_TAG) {
 		*first = 1;
 		*last = 0;
@@ -765,6 +780,17 @@ static int check_rec_header(struct collect_pdread *r, uint64_t off, uint32_t typ
 	return 0;
 }
 
+/* The end of the records decompressed so far (their space's length). */
+static uint64_t zend(const struct collect_pdread *r)
+{
+	size_t len;
+
+	if (!r->z)
+		return 0;
+	collect_pdzstd_data(r->z, &len);
+	return collect_pdzstd_base(r->z) + len;
+}
+
 /*
  * A compressed record (perf record -z) at file offset off: decompress its payload onto
  * the stream's output and index the records it completes. PERF_RECORD_COMPRESSED's
@@ -778,6 +804,7 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 	const char *why = NULL;
 	const uint8_t *payload = rec + 8, *zd;
 	size_t len = size - 8, zlen;
+	uint64_t base;
 
 	if (r->comp_type && r->comp_type != PD_FEAT_COMPRESSED_ZSTD)
 		return pgo_error("'%s': records are compressed with method %u, which is not zstd; "
@@ -791,25 +818,25 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 	}
 	if (!r->z && !(r->z = collect_pdzstd_new()))
 		return -1;
-	zd = collect_pdzstd_data(r->z, &zlen);
 	if (PGO_ALLOC_GROW(r->zpieces, r->nr_zpieces + 1, r->alloc_zpieces) < 0)
 		return -1;
-	r->zpieces[r->nr_zpieces].at = zlen;
+	r->zpieces[r->nr_zpieces].at = zend(r);
 	r->zpieces[r->nr_zpieces++].file_off = off;
 	r->stats.compressed++;
-	if (collect_pdzstd_feed(r->z, payload, len, PD_LOC_MAX, &why) < 0)
+	base = collect_pdzstd_base(r->z);
+	if (collect_pdzstd_feed(r->z, payload, len, PD_LOC_MAX - base, &why) < 0)
 		return pgo_error("'%s': compressed record at offset %llu does not decompress: %s "
 				 "(corrupt file)", r->where, (unsigned long long)off, why);
 	zd = collect_pdzstd_data(r->z, &zlen);
 	/* the whole records it completed; a record split between two waits for the next */
-	while (zlen - r->znext >= 8) {
-		const uint8_t *zr = zd + r->znext;
+	while (base + zlen - r->znext >= 8) {
+		const uint8_t *zr = zd + (r->znext - base);
 		uint32_t ztype = rd32(zr);
 		uint16_t zsize = rd16(zr + 6);
 
 		if (check_rec_header(r, off, ztype, zsize, " (decompressed)") < 0)
 			return -1;
-		if (zsize > zlen - r->znext)
+		if (zsize > base + zlen - r->znext)
 			break;
 		if (ztype == PD_RECORD_COMPRESSED || ztype == PD_RECORD_COMPRESSED2)
 			return pgo_error("'%s': a compressed record inside the compressed record at "
@@ -818,8 +845,9 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 			return -1;
 		r->znext += zsize;
 	}
-	r->stats.unpacked = zlen;
-	return 0;
+	r->stats.unpacked = base + zlen;
+	/* what is indexed may go to disk */
+	return collect_pdzstd_spill(r->z, r->znext, 0);
 }
 
 /* A record perf left at an offset that is not a multiple of 8: index an aligned copy. */
@@ -850,13 +878,12 @@ static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off
 		      uint64_t tag, size_t dfile, const char *where, uint64_t *last_time)
 {
 	uint64_t dropped = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
-	size_t zlen;
 
 	r->where = where;
 	/* perf compresses each data file's records as a stream of their own */
-	if (r->z && (collect_pdzstd_data(r->z, &zlen), r->znext != zlen))
+	if (r->z && r->znext != zend(r))
 		return pgo_error("'%s': the compressed records end inside a record (%llu of its "
-				 "bytes; truncated?)", r->path, (unsigned long long)(zlen - r->znext));
+				 "bytes; truncated?)", r->path, (unsigned long long)(zend(r) - r->znext));
 	if (r->z && collect_pdzstd_reset(r->z) < 0)
 		return -1;
 	while (off < end) {
@@ -899,9 +926,9 @@ static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off
 		}
 		off += size;
 	}
-	if (r->z && (collect_pdzstd_data(r->z, &zlen), r->znext != zlen))
+	if (r->z && r->znext != zend(r))
 		return pgo_error("'%s': the compressed records end inside a record (%llu of its "
-				 "bytes; truncated?)", where, (unsigned long long)(zlen - r->znext));
+				 "bytes; truncated?)", where, (unsigned long long)(zend(r) - r->znext));
 	return 0;
 }
 
@@ -923,9 +950,18 @@ static int index_records(struct collect_pdread *r)
 	}
 	r->where = r->path;
 	if (r->z) {
-		size_t zlen;
+		uint64_t total;
 
-		r->zdata = collect_pdzstd_data(r->z, &zlen);
+		r->zdata = collect_pdzstd_finish(r->z, &total, &r->z_in_file);
+		if (!r->zdata)
+			return -1;
+		r->stats.unpacked_in_file = r->z_in_file;
+		/* in a file, their pages are dropped behind the walk like the file's own */
+		if (r->z_in_file) {
+			r->zchunk0 = chunks;
+			chunks += (total >> PD_CHUNK_SHIFT) + 1;
+			r->zsize = total;
+		}
 	}
 	if (r->nr_recs > 1 && sort_records(r) < 0)
 		return -1;

@@ -11,9 +11,10 @@
  *
  * Compressed files (`perf record -z`): open() decompresses every compressed record
  * (collect/pdzstd.h) and indexes the records inside like any other; their offsets in
- * messages and events are those of the compressed record they came from. The
- * decompressed records stay in memory until collect_pdread_free() (as in perf report),
- * so such a file costs its uncompressed size in memory, not the bounded window below.
+ * messages and events are those of the compressed record they came from. Past 4 MB the
+ * decompressed records go to an unnamed file in $TMPDIR (else /tmp), mapped and walked
+ * like the file itself, so memory stays bounded for them too (without such a file they
+ * stay in memory, as in perf report).
  *
  * Directory recordings (`perf record --threads`): `path` may be a directory holding
  * `data` (the header, features and the records perf synthesized) and `data.0`, `data.1`,
@@ -147,7 +148,8 @@ struct collect_pdread_stats {
 	uint64_t unknown;            /* records of types the reader does not know, skipped */
 	uint64_t released;           /* bytes of the mapping dropped behind the walks (open's too) */
 	uint64_t compressed;         /* PERF_RECORD_COMPRESSED(2) records decompressed (perf record -z) */
-	uint64_t unpacked;           /* bytes they decompressed to: held in memory until free */
+	uint64_t unpacked;           /* bytes they decompressed to */
+	int unpacked_in_file;        /* those are in a temporary file, else in memory */
 	uint64_t max_window;         /* most bytes of the data section that next() had mapped at
 					once (in whole chunks: an upper bound of what it kept
 					resident) */

@@ -3,7 +3,12 @@
  * Decompression of perf record -z's zstd stream (collect/pdzstd.h). libzstd does the
  * decoding: it is the reference implementation of the format, and perf writes with it.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "collect/pdformat.h"
@@ -12,10 +17,18 @@
 #include "lib/buf.h"
 #include "lib/report.h"
 
+/* Output past this much is written to a temporary file (collect_pdzstd_spill). */
+#define SPILL_AT (4u << 20)
+
 struct collect_pdzstd {
 	ZSTD_DStream *ds;
-	uint8_t *out;
+	uint8_t *out;                  /* output [spilled, spilled + len) */
 	size_t len, cap;
+	uint64_t spilled;              /* output bytes before out[0], in the file */
+	int fd;                        /* the temporary file; -1 none yet, -2 none possible */
+	char *dir;
+	uint8_t *map;                  /* collect_pdzstd_finish(): the file, mapped */
+	size_t map_len;
 };
 
 struct collect_pdzstd *collect_pdzstd_new(void)
@@ -24,6 +37,7 @@ struct collect_pdzstd *collect_pdzstd_new(void)
 
 	if (!z)
 		return NULL;
+	z->fd = -1;
 	z->ds = ZSTD_createDStream();
 	if (!z->ds || ZSTD_isError(ZSTD_initDStream(z->ds))) {
 		pgo_error("cannot set up zstd decompression (out of memory?)");
@@ -39,6 +53,11 @@ void collect_pdzstd_free(struct collect_pdzstd *z)
 		return;
 	ZSTD_freeDStream(z->ds);
 	free(z->out);
+	if (z->map)
+		munmap(z->map, z->map_len);
+	if (z->fd >= 0)
+		close(z->fd);
+	free(z->dir);
 	free(z);
 }
 
@@ -108,6 +127,82 @@ const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len)
 {
 	*len = z->len;
 	return z->out;
+}
+
+uint64_t collect_pdzstd_base(const struct collect_pdzstd *z)
+{
+	return z->spilled;
+}
+
+/* An unnamed file in $TMPDIR (else /tmp) for the output; -2 if there is none to be had. */
+static int open_spill(struct collect_pdzstd *z)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	z->dir = strdup(dir);
+	z->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (z->fd < 0) {
+		pgo_debug(1, "no temporary file in '%s' (%s): compressed records stay decompressed "
+			  "in memory", dir, strerror(errno));
+		z->fd = -2;
+	}
+	return z->fd;
+}
+
+static int write_all(struct collect_pdzstd *z, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(z->fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return pgo_error_errno("cannot write decompressed records to a temporary file "
+					       "in '%s' (set TMPDIR to a directory with room)", z->dir);
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int collect_pdzstd_spill(struct collect_pdzstd *z, uint64_t upto, int all)
+{
+	size_t n = (size_t)(upto - z->spilled);
+
+	if (upto < z->spilled || n > z->len)
+		PGO_BUG("spill past the output");
+	if ((!all && n < SPILL_AT) || z->fd == -2 || (z->fd == -1 && open_spill(z) < 0) || !n)
+		return 0;
+	if (write_all(z, z->out, n))
+		return -1;
+	memmove(z->out, z->out + n, z->len - n);
+	z->len -= n;
+	z->spilled += n;
+	return 0;
+}
+
+const uint8_t *collect_pdzstd_finish(struct collect_pdzstd *z, uint64_t *total, int *in_file)
+{
+	*total = z->spilled + z->len;
+	*in_file = 0;
+	if (!z->spilled)
+		return z->out;             /* small: never left memory */
+	if (collect_pdzstd_spill(z, *total, 1))
+		return NULL;
+	z->map = mmap(NULL, (size_t)*total, PROT_READ, MAP_SHARED, z->fd, 0);
+	if (z->map == MAP_FAILED) {
+		z->map = NULL;
+		pgo_error_errno("cannot map the decompressed records");
+		return NULL;
+	}
+	z->map_len = (size_t)*total;
+	free(z->out);
+	z->out = NULL;
+	z->len = z->cap = 0;
+	*in_file = 1;
+	return z->map;
 }
 
 /* Payload bytes of a compressed record at most: its size is 16 bits, header included. */

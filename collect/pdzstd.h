@@ -43,8 +43,27 @@ int collect_pdzstd_feed(struct collect_pdzstd *z, const void *payload, size_t le
  * Returns 0, or -1 after reporting. */
 int collect_pdzstd_reset(struct collect_pdzstd *z);
 
-/* The output so far (borrowed: moves when the next feed grows it). */
+/*
+ * The output still in memory, bytes [base, base + *len) of all output (borrowed: moves when
+ * the next feed grows it or a spill drops its start).
+ */
 const uint8_t *collect_pdzstd_data(const struct collect_pdzstd *z, size_t *len);
+uint64_t collect_pdzstd_base(const struct collect_pdzstd *z);
+
+/*
+ * Output before `upto` (whole records the caller has indexed) is no longer needed in
+ * memory: once 4 MB of it gathered (or with `all`), it is written to an unnamed file in
+ * $TMPDIR (else /tmp), so that a large recording is not held in memory. Without such a
+ * file the output stays in memory. 0, or -1 after reporting a write error.
+ */
+int collect_pdzstd_spill(struct collect_pdzstd *z, uint64_t upto, int all);
+
+/*
+ * All output, in one place: the file mapped read-only (*in_file = 1: pages may be
+ * dropped, they are read again from it), or memory for output that never reached 4 MB
+ * or found no file. *total: its length. NULL after reporting.
+ */
+const uint8_t *collect_pdzstd_finish(struct collect_pdzstd *z, uint64_t *total, int *in_file);
 
 /* Batches are cut at the first record boundary past this many bytes. */
 #define COLLECT_PDZENC_BATCH (256 * 1024)

@@ -858,8 +858,9 @@ static int load_one(struct convert_profile *p, const char *path)
 			  (unsigned long long)(st->released >> 20));
 		if (st->compressed)
 			pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
-				  "%llu KB, held in memory", path, (unsigned long long)st->compressed,
-				  (unsigned long long)(st->unpacked >> 10));
+				  "%llu KB, %s", path, (unsigned long long)st->compressed,
+				  (unsigned long long)(st->unpacked >> 10),
+				  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
 	}
 	if (L.uw)
 		convert_unwind_report(L.uw, path, &p->info.unwind);

@@ -42,7 +42,7 @@ test_expect_success 'every sample perf script reads is counted, none lost' '
 	test -s counts && awk "{ print \$1 + \$2 + \$3 + \$4 }" counts >pgo.n &&
 	test_cmp perf.n pgo.n && test "$(awk "{ print \$5 }" counts)" = 0 &&
 	pgo convert -v --to folded -i z.data -o /dev/null 2>verr &&
-	test_grep "[0-9]+ compressed records \(perf record -z\) decompressed to [1-9][0-9]* KB" verr
+	test_grep "[0-9]+ compressed records \(perf record -z\) decompressed to [1-9][0-9]* KB, held in memory" verr
 '
 test_expect_success 'folded stacks: perf script total period, callstacks.c shares' '
 	pgo convert --to folded -i z.data -o z.folded &&

@@ -9,6 +9,7 @@
  * resident (the mapping's Rss in /proc/self/smaps).
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -265,7 +266,7 @@ static void zrecords(struct pgo_buf *out, const struct pgo_buf *in, size_t max_o
 {
 	ZSTD_CStream *cs = ZSTD_createCStream();
 	ZSTD_inBuffer zin = { in->data, in->len - cut, 0 };
-	char buf[256];
+	char *buf = malloc(max_out);
 	size_t left = 1;
 
 	ZSTD_initCStream(cs, 1);
@@ -292,6 +293,7 @@ static void zrecords(struct pgo_buf *out, const struct pgo_buf *in, size_t max_o
 		pdb_hdr(out, PD_RECORD_FINISHED_ROUND, 0, 8);
 	}
 	ZSTD_freeCStream(cs);
+	free(buf);
 }
 
 /* One line per record delivered: type, time and the fields valid_records() sets. */
@@ -749,6 +751,96 @@ static int test_directory(void)
 	return T_OK;
 }
 
+/* Rss in KB of the mappings of unnamed temporary files under dir ("dir/#inode (deleted)"). */
+static long tmpfile_rss_kb(const char *dir)
+{
+	char line[4096], want[512];
+	FILE *fp = fopen("/proc/self/smaps", "r");
+	long kb = 0, v;
+	int in = 0;
+
+	if (!fp)
+		return -1;
+	snprintf(want, sizeof(want), "%s/#", dir);
+	while (fgets(line, sizeof(line), fp)) {
+		char name[4096] = "";
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095s", &lo, &hi, name) >= 2) {
+			in = !strncmp(name, want, strlen(want)) && strstr(line, "(deleted)");
+			continue;
+		}
+		if (in && sscanf(line, "Rss: %ld kB", &v) == 1)
+			kb += v;
+	}
+	fclose(fp);
+	return kb;
+}
+
+/*
+ * The 25 MB of samples of test_bounded_memory, compressed as perf record -z writes them:
+ * past 4 MB the decompressed records go to a temporary file (in TMPDIR, set here), which
+ * the walk maps a window of at a time, as it does the file.
+ */
+static int test_compressed_bounded(void)
+{
+	struct pgo_buf rec = PGO_BUF_INIT, z = PGO_BUF_INIT, b = PGO_BUF_INIT;
+	struct collect_pdread *r;
+	const struct collect_pdread_stats *st;
+	const uint64_t *chain = NULL;
+	char tmp[64];
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	long kb, max_kb = 0;
+	uint64_t n = 0, last = 0;
+	struct collect_pd_event ev;
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "/tmp/pgo-pdread-tmp-%d", (int)getpid());
+	T_ASSERT(mkdir(tmp, 0700) == 0);
+	setenv("TMPDIR", tmp, 1);
+	big_records(&rec, 0);
+	zrecords(&z, &rec, 60000, 0, 0);
+	build(&b, &z);
+	ret = write_file(&b);
+	pgo_buf_release(&z);
+	pgo_buf_release(&b);
+	pgo_buf_release(&rec);
+	T_ASSERT(ret == 0);
+	ret = collect_pdread_open(path, &r);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	T_ASSERT(ret == 0);
+	while ((ret = collect_pdread_next(r, &ev)) > 0) {
+		T_ASSERT_EQ_U64(ev.type, PERF_RECORD_SAMPLE);
+		T_ASSERT(ev.time > last);
+		last = ev.time;
+		T_ASSERT_EQ_U64(ev.u.sample.callchain[BIG_CHAIN - 1], ev.u.sample.ip + BIG_CHAIN - 1);
+		if (!n)
+			chain = ev.u.sample.callchain;
+		if (n++ % 25 == 0 && (kb = tmpfile_rss_kb(tmp)) > max_kb)
+			max_kb = kb;
+	}
+	T_ASSERT(ret == 0);
+	T_ASSERT_EQ_U64(n, BIG_NR);
+	st = collect_pdread_stats(r);
+	fprintf(stderr, "# compressed: %llu KB decompressed%s, at most %ld KB of it mapped, "
+		"%llu KB released\n", (unsigned long long)(st->unpacked >> 10),
+		st->unpacked_in_file ? " into a temporary file" : "", max_kb,
+		(unsigned long long)(st->released >> 10));
+	T_ASSERT(st->unpacked_in_file);
+	T_ASSERT(max_kb > 0 && max_kb <= 7 * 1024);
+	/* a dropped page is read again from the temporary file */
+	T_ASSERT_EQ_U64(chain[BIG_CHAIN - 1], 0x100000 * 1000 + BIG_CHAIN - 1);
+	collect_pdread_free(r);
+	unlink(path);
+	rmdir(tmp);
+	return T_OK;
+}
+
 /*
  * 5000 samples in shuffled time order, with runs of every length and equal times (the
  * file offset orders those): the walk gives them in (time, offset) order.
@@ -810,6 +902,7 @@ static const struct t_case cases[] = {
 	{ "compressed records (perf record -z) read", test_compressed },
 	{ "bad compressed records rejected", test_compressed_bad },
 	{ "a directory recording (perf record --threads) read, memory bounded", test_directory },
+	{ "a large compressed file is walked in bounded memory", test_compressed_bounded },
 	{ "older, shorter perf_event_attr", test_short_attr },
 	{ "random corruption never crashes", test_random_corruption },
 	{ "memory stays bounded: pages behind the walk are released", test_bounded_memory },
