@@ -15,9 +15,13 @@ cd "$tmp"
 perf record -q -e task-clock -F 499 -o perf-flat.data "$CS" 5 >/dev/null
 perf record -q -g -e task-clock -F 499 -o perf-g.data "$CS" 5 >/dev/null
 "$PGO" collect -q -F 499 -r 2 --no-off-cpu -o pgo.data -- "$CS" 3 >/dev/null
+perf record -q -z -m 1 -e task-clock -F 499 -o perf-z.data "$CS" 3 >/dev/null
+"$PGO" collect -q -z -F 499 --no-off-cpu -o pgo-z.data -- "$CS" 3 >/dev/null
 cp perf-flat.data "$out/pdread/perf-record-flat"
 cp perf-g.data "$out/pdread/perf-record-g"
 cp pgo.data "$out/pdread/pgo-collect-r2"
+cp perf-z.data "$out/pdread/perf-record-z"
+cp pgo-z.data "$out/pdread/pgo-collect-z"
 mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
 "$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo-seed" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
