@@ -203,7 +203,14 @@ int cmd_collect(int argc, char **argv)
 		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
 		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
 		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
-	if (o.compress_level) {
+	if (!o.compress_level) {
+		struct stat sb;
+
+		/* DWARF stack copies make big files; perf record -z's format shrinks them ~45x */
+		if (!stat(o.output ? o.output : "pgo.data", &sb) && sb.st_size >= (256 << 20))
+			pgo_info("%s is %.0f MB: -z would compress it (about 45x for DWARF stacks)",
+				 o.output ? o.output : "pgo.data", sb.st_size / 1048576.0);
+	} else {
 		struct stat sb;
 
 		if (!stat(o.output ? o.output : "pgo.data", &sb))
