@@ -41,10 +41,12 @@
 #   NOSPLIT=1 (also measure "pgons": the PGO build with -fno-reorder-blocks-and-partition),
 #   LTO=1 (gcc: all builds with -flto; builds in BENCH_WORK/build-lto),
 #   REUSE=1 (keep the base, pgo and empty builds and the training recording of an earlier run:
-#   re-converts, rebuilds afdo/alt and measures again)
+#   re-converts, rebuilds afdo/alt and measures again),
+#   COLLECT_Z= (empty: record uncompressed; default 1, pgo collect -z)
 . "$(dirname "$0")/lib.sh"
 
 ROUNDS=9 FREQ=4999
+COLLECT_Z=${COLLECT_Z-1}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
@@ -1447,7 +1449,8 @@ EMPTY_LLVM=$BENCH_WORK/empty.llvm.prof
 printf 'pgo_bench_no_such_function:1:1\n 1: 1\n' >"$EMPTY_LLVM"
 
 # record P BIN OUT: sets HOW; profile BIN on the training input, with pgo collect if it is built, else perf record.
-# -z: the DWARF stack copies compress about 45x (mujs's recording: 760 MB uncompressed).
+# COLLECT_Z (default 1) records with -z: the DWARF stack copies compress about 45x (mujs's
+# recording: 760 MB uncompressed, 3.6 MB with -z).
 # pgo collect's default --call-graph auto unwinds the -O2 binaries' stacks with DWARF (call targets
 # of indirect calls, entry counts); FREQ samples per CPU-second (bench/NOTES.md: sparse counts hurt).
 # The training runs in a new bash, which gets every function (<p>_train may call shared helpers
@@ -1455,10 +1458,10 @@ printf 'pgo_bench_no_such_function:1:1\n 1: 1\n' >"$EMPTY_LLVM"
 record() {
 	local p=$1 bin=$2 out=$3
 	if pgo_works collect; then
-		"$PGO" collect -z -F "$FREQ" ${TRAIN_RUNS:+-r $TRAIN_RUNS} ${STACK_P:+--call-graph dwarf,$STACK_P} \
+		"$PGO" collect ${COLLECT_Z:+-z} -F "$FREQ" ${TRAIN_RUNS:+-r $TRAIN_RUNS} ${STACK_P:+--call-graph dwarf,$STACK_P} \
 			-q -o "$out" -- bash -c "$(declare -f); ${p}_train '$bin'" >/dev/null ||
 			die "$p: pgo collect failed"
-		HOW="pgo collect -z -F $FREQ${TRAIN_RUNS:+ -r $TRAIN_RUNS}${STACK_P:+ --call-graph dwarf,$STACK_P}"
+		HOW="pgo collect${COLLECT_Z:+ -z} -F $FREQ${TRAIN_RUNS:+ -r $TRAIN_RUNS}${STACK_P:+ --call-graph dwarf,$STACK_P}"
 	else
 		perf record -q -e task-clock -F "$FREQ" --call-graph dwarf${STACK_P:+,$STACK_P} -o "$out" -- \
 			bash -c "$(declare -f); ${p}_train '$bin'" \
