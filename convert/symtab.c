@@ -125,21 +125,16 @@ struct convert_symtab {
 	struct pgo_u64map file_ids;   /* libdw's file name pointer -> name id */
 };
 
-#define ST_WARN(flags, ...)                                                           \
+/* Report through `report` (pgo_error, pgo_warn), or as debug output for a quiet open. */
+#define ST_REPORT(flags, report, ...)                                                 \
 	do {                                                                          \
 		if ((flags) & CONVERT_SYMTAB_QUIET)                                   \
 			pgo_debug(1, __VA_ARGS__);                                    \
 		else                                                                  \
-			pgo_warn(__VA_ARGS__);                                        \
+			report(__VA_ARGS__);                                          \
 	} while (0)
-
-#define ST_ERROR(flags, ...)                                                          \
-	do {                                                                          \
-		if ((flags) & CONVERT_SYMTAB_QUIET)                                   \
-			pgo_debug(1, __VA_ARGS__);                                    \
-		else                                                                  \
-			pgo_error(__VA_ARGS__);                                       \
-	} while (0)
+#define ST_ERROR(flags, ...) ST_REPORT(flags, pgo_error, __VA_ARGS__)
+#define ST_WARN(flags, ...) ST_REPORT(flags, pgo_warn, __VA_ARGS__)
 
 static char *debuginfo_path;
 
