@@ -276,11 +276,6 @@ uint64_t collect_writer_raw_size(const struct collect_writer *w)
 	return w->raw_size;
 }
 
-uint64_t collect_writer_data_size(const struct collect_writer *w)
-{
-	return w->data_size;
-}
-
 int collect_writer_record(struct collect_writer *w, const struct perf_event_header *rec)
 {
 	if (rec->size < sizeof(*rec) || rec->size % 8)

@@ -44,9 +44,8 @@ uint64_t collect_writer_new_id(struct collect_writer *w);
  * collect/pdzstd.h), writing the HEADER_COMPRESSED feature. Call before the first record.
  */
 int collect_writer_compress(struct collect_writer *w, int level);
-/* Bytes of records given so far, and bytes written for them (smaller if compressed). */
+/* Bytes of records given so far (before compression). */
 uint64_t collect_writer_raw_size(const struct collect_writer *w);
-uint64_t collect_writer_data_size(const struct collect_writer *w);
 
 /* Append one record (header.size bytes, 8-byte multiple). */
 int collect_writer_record(struct collect_writer *w, const struct perf_event_header *rec);
