@@ -106,10 +106,12 @@ struct collect_pdread {
 	const uint8_t *zdata;          /* their final place (set once open() has read them all) */
 	struct pd_zpiece {
 		uint64_t at, file_off; /* the output of the compressed record at file_off begins at */
+		const char *where;     /* the file that record is in */
 	} *zpieces;
 	size_t nr_zpieces, alloc_zpieces;
 	struct pd_copy {
 		uint64_t file_off;
+		const char *where;     /* the file it was in */
 		uint64_t *bytes;       /* the record, 8-byte aligned */
 	} *copies;
 	size_t nr_copies, alloc_copies;
@@ -121,7 +123,7 @@ struct collect_pdread {
 	} *dfiles;
 	size_t nr_dfiles, alloc_dfiles;
 	size_t main_chunks;            /* chunks of the main file (then each data file's) */
-	const char *where;             /* the file open() is indexing, for its messages */
+	const char *where;             /* the file of the record being read, for messages */
 	int z_in_file;                 /* zdata maps a temporary file (collect/pdzstd.h) */
 	size_t zchunk0;                /* then its first chunk in the chunk tables */
 	uint64_t zsize;
@@ -142,19 +144,11 @@ static const uint8_t *rec_at(const struct collect_pdread *r, uint64_t loc)
 	}
 }
 
-/* The file offset to name for the record at loc: a decompressed record's is that of the
- * compressed record its first byte came from. */
-static uint64_t file_offset(const struct collect_pdread *r, uint64_t loc)
+/* The compressed record a decompressed record's first byte (at) came from. */
+static const struct pd_zpiece *zpiece_of(const struct collect_pdread *r, uint64_t at)
 {
-	uint64_t at = loc & ~PD_LOC_TAG;
 	size_t lo = 0, hi = r->nr_zpieces;
 
-	if ((loc & PD_LOC_TAG) == PD_LOC_COPY)
-		return r->copies[at].file_off;
-	if ((loc & PD_LOC_TAG) == PD_LOC_DIR)
-		return loc & PD_DIR_OFF_MASK;   /* in its data file */
-	if ((loc & PD_LOC_TAG) != PD_LOC_Z)
-		return loc;
 	while (hi - lo > 1) {          /* the last piece starting at or before at */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -163,7 +157,35 @@ static uint64_t file_offset(const struct collect_pdread *r, uint64_t loc)
 		else
 			hi = mid;
 	}
-	return r->nr_zpieces ? r->zpieces[lo].file_off : 0;
+	return r->nr_zpieces ? &r->zpieces[lo] : NULL;
+}
+
+/*
+ * Where to say the record at loc is: its file (the recording, or a data file of a
+ * directory) into *where, and the offset there; a decompressed record's is that of the
+ * compressed record its first byte came from.
+ */
+static uint64_t file_offset(const struct collect_pdread *r, uint64_t loc, const char **where)
+{
+	uint64_t at = loc & ~PD_LOC_TAG;
+	const struct pd_zpiece *z;
+
+	*where = r->path;
+	switch (loc & PD_LOC_TAG) {
+	case PD_LOC_COPY:
+		*where = r->copies[at].where;
+		return r->copies[at].file_off;
+	case PD_LOC_DIR:
+		*where = r->dfiles[at >> PD_DIR_SHIFT].path;
+		return loc & PD_DIR_OFF_MASK;
+	case PD_LOC_Z:
+		if (!(z = zpiece_of(r, at)))
+			return 0;
+		*where = z->where;
+		return z->file_off;
+	default:
+		return loc;
+	}
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -821,6 +843,7 @@ static int unzip_record(struct collect_pdread *r, uint64_t off, const uint8_t *r
 	if (PGO_ALLOC_GROW(r->zpieces, r->nr_zpieces + 1, r->alloc_zpieces) < 0)
 		return -1;
 	r->zpieces[r->nr_zpieces].at = zend(r);
+	r->zpieces[r->nr_zpieces].where = r->where;
 	r->zpieces[r->nr_zpieces++].file_off = off;
 	r->stats.compressed++;
 	base = collect_pdzstd_base(r->z);
@@ -860,6 +883,7 @@ static int add_copy(struct collect_pdread *r, uint64_t off, const uint8_t *rec, 
 		return -1;
 	c = &r->copies[r->nr_copies];
 	c->file_off = off;
+	c->where = r->where;
 	c->bytes = malloc(size);
 	if (!c->bytes)
 		return pgo_error("out of memory");
@@ -1242,7 +1266,7 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 	uint64_t st, v;
 
 	if (!a)
-		return pgo_error("'%s': sample at offset %llu has an unknown event id", r->path,
+		return pgo_error("'%s': sample at offset %llu has an unknown event id", r->where,
 				 (unsigned long long)ev->offset);
 	st = a->attr.sample_type;
 	s->attr = a;
@@ -1345,7 +1369,7 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 	return 0;
 bad:
 	return pgo_error("'%s': sample at offset %llu is shorter than its fields (corrupt file)",
-			 r->path, (unsigned long long)ev->offset);
+			 r->where, (unsigned long long)ev->offset);
 }
 
 /* Body end of a non-sample record: before the sample_id_all trailer. */
@@ -1466,7 +1490,7 @@ static int parse_record(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 		return 1;
 	}
 bad:
-	return pgo_error("'%s': malformed record (type %u, %u bytes) at offset %llu", r->path,
+	return pgo_error("'%s': malformed record (type %u, %u bytes) at offset %llu", r->where,
 			 ev->type, size, (unsigned long long)ev->offset);
 }
 
@@ -1488,7 +1512,7 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 		memset(ev, 0, sizeof(*ev));
 		ev->type = rd32(rec);
 		ev->misc = rd16(rec + 4);
-		ev->offset = file_offset(r, rec_off(pr));
+		ev->offset = file_offset(r, rec_off(pr), &r->where);
 		ev->time = pr->time;
 		if (counting) {
 			r->stats_pos = r->pos;

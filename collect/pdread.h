@@ -124,7 +124,9 @@ struct collect_pd_throttle {
 struct collect_pd_event {
 	uint32_t type;               /* PERF_RECORD_* (kernel) */
 	uint16_t misc;
-	uint64_t offset;             /* byte offset of the record in the file, for messages */
+	uint64_t offset;             /* byte offset of the record in its file, for messages (of
+					the compressed record it came from; in a directory, in
+					its data file: the reader's messages name that file) */
 	uint64_t time;               /* sample/sample_id time, or the last time seen before it */
 	const struct collect_pd_attr *attr; /* attr the record belongs to, if known, else NULL */
 	union {

@@ -726,6 +726,36 @@ static int test_directory(void)
 	T_ASSERT(collect_pdread_stats(r)->released >= (uint64_t)(d[0].len + d[1].len) - (4 << 20));
 	collect_pdread_free(r);
 
+	/* a sample in data.1 that claims more callchain than it holds: open() passes (headers
+	 * are sound), the walk fails and names data.1 */
+	{
+		struct pgo_buf bad = PGO_BUF_INIT;
+		char err[512] = "";
+		FILE *cap = tmpfile();
+		int saved = dup(2);
+
+		sample(&bad, 0x100000 * 900, 42, 900, 2, 5000);
+		snprintf(f, sizeof(f), "%s/data.1", dir);
+		T_ASSERT(put_file(f, &bad) == 0);
+		T_ASSERT(collect_pdread_open(dir, &r) == 0);
+		T_ASSERT(cap && saved >= 0);
+		fflush(stderr);
+		dup2(fileno(cap), 2);
+		while ((ret = collect_pdread_next(r, &ev)) > 0)
+			;
+		fflush(stderr);
+		dup2(saved, 2);
+		close(saved);
+		rewind(cap);
+		T_ASSERT(fread(err, 1, sizeof(err) - 1, cap) > 0);
+		fclose(cap);
+		fprintf(stderr, "# %s", err);
+		T_ASSERT(ret < 0);
+		T_ASSERT(strstr(err, "/data.1': sample at offset 0 "));
+		collect_pdread_free(r);
+		T_ASSERT(put_file(f, &d[1]) == 0);
+		pgo_buf_release(&bad);
+	}
 	/* data.1 cut inside a record: an error naming it */
 	snprintf(f, sizeof(f), "%s/data.1", dir);
 	T_ASSERT(truncate(f, (off_t)d[1].len - 100) == 0);
