@@ -568,59 +568,44 @@ static int record_time(const struct collect_pdread *r, const uint8_t *rec, uint3
 }
 
 /*
- * Drop the pages of [lo, hi) from the mapping. The page holding the end of the data
- * section is kept: the feature sections after it (build-id file names) are read during
- * the walk.
+ * Drop the pages of [lo, hi) of a mapping (the recording's, a data file's or the
+ * decompressed records'), none at or past the page holding `end`: the recording's feature
+ * sections follow its data section and are read during the walk (build-id file names).
  */
-static void release_range(struct collect_pdread *r, uint64_t lo, uint64_t hi)
+static void drop_pages(struct collect_pdread *r, const uint8_t *map, uint64_t lo, uint64_t hi,
+		       uint64_t end)
 {
-	uint64_t end = r->data_end & ~(uint64_t)(r->page - 1);
-
+	end &= ~(uint64_t)(r->page - 1);
 	if (hi > end)
 		hi = end;
 	if (!r->page || lo >= hi)
 		return;
-	if (!madvise((void *)(r->map + lo), hi - lo, MADV_DONTNEED))
+	if (!madvise((void *)(map + lo), hi - lo, MADV_DONTNEED))
 		r->stats.released += hi - lo;
 }
 
-/* The same for [lo, hi) of data file k of a directory, all of which is records. */
-static void release_dfile(struct collect_pdread *r, size_t k, uint64_t lo, uint64_t hi)
-{
-	const struct pd_dfile *f = &r->dfiles[k];
-
-	if (hi > f->size)
-		hi = f->size & ~(uint64_t)(r->page - 1);
-	if (!r->page || lo >= hi)
-		return;
-	if (!madvise((void *)(f->map + lo), hi - lo, MADV_DONTNEED))
-		r->stats.released += hi - lo;
-}
-
-/* Drop chunk c, of the main file or of the data file it belongs to. */
+/* Drop chunk c: of the recording, of the decompressed records, or of a data file. */
 static void release_chunk(struct collect_pdread *r, size_t c)
 {
-	size_t k = r->nr_dfiles;
+	const uint8_t *map = r->map;
+	uint64_t end = r->data_end;
+	size_t c0 = 0, k = r->nr_dfiles;
 
-	if (c < r->main_chunks) {
-		release_range(r, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
-		return;
-	}
 	if (r->z_in_file && c >= r->zchunk0) {
-		uint64_t lo = (uint64_t)(c - r->zchunk0) << PD_CHUNK_SHIFT, hi = lo + (1ULL << PD_CHUNK_SHIFT);
-
-		if (hi > r->zsize)
-			hi = r->zsize & ~(uint64_t)(r->page - 1);
-		if (r->page && lo < hi && !madvise((void *)(r->zdata + lo), hi - lo, MADV_DONTNEED))
-			r->stats.released += hi - lo;
-		return;
+		map = r->zdata;
+		end = r->zsize;
+		c0 = r->zchunk0;
+	} else if (c >= r->main_chunks) {
+		while (k > 0 && r->dfiles[k - 1].chunk0 > c)
+			k--;
+		if (!k)
+			return;
+		map = r->dfiles[k - 1].map;
+		end = r->dfiles[k - 1].size;
+		c0 = r->dfiles[k - 1].chunk0;
 	}
-	while (k > 0 && r->dfiles[k - 1].chunk0 > c)
-		k--;
-	if (k > 0) {
-		c -= r->dfiles[k - 1].chunk0;
-		release_dfile(r, k - 1, (uint64_t)c << PD_CHUNK_SHIFT, (uint64_t)(c + 1) << PD_CHUNK_SHIFT);
-	}
+	drop_pages(r, map, (uint64_t)(c - c0) << PD_CHUNK_SHIFT, (uint64_t)(c - c0 + 1) << PD_CHUNK_SHIFT,
+		   end);
 }
 
 /* The chunks of the files an index entry touches: [*first, *last], empty for records the
@@ -895,19 +880,17 @@ static int add_copy(struct collect_pdread *r, uint64_t off, const uint8_t *rec, 
 
 /*
  * Index the records of [off, end) of a mapping: the main file's data section (tag 0), or
- * a whole data file of a directory (tag PD_LOC_DIR | k << PD_DIR_SHIFT, dfile k). Pages
+ * a whole data file k of a directory (tag PD_LOC_DIR | k << PD_DIR_SHIFT). Pages
  * behind the walk are dropped. Messages name `where` and offsets in that file.
  */
 static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off, uint64_t end,
-		      uint64_t tag, size_t dfile, const char *where, uint64_t *last_time)
+		      uint64_t tag, const char *where, uint64_t *last_time)
 {
 	uint64_t dropped = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
 
 	r->where = where;
-	/* perf compresses each data file's records as a stream of their own */
-	if (r->z && r->znext != zend(r))
-		return pgo_error("'%s': the compressed records end inside a record (%llu of its "
-				 "bytes; truncated?)", r->path, (unsigned long long)(zend(r) - r->znext));
+	/* perf compresses each data file's records as a stream of their own (the span before
+	 * ended at a record boundary: checked at its end) */
 	if (r->z && collect_pdzstd_reset(r->z) < 0)
 		return -1;
 	while (off < end) {
@@ -921,10 +904,7 @@ static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off
 		if (off - dropped >= (1ULL << PD_CHUNK_SHIFT)) {
 			uint64_t to = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
 
-			if (tag)
-				release_dfile(r, dfile, dropped, to);
-			else
-				release_range(r, dropped, to);
+			drop_pages(r, map, dropped, to, end);
 			dropped = to;
 		}
 		rec = map + off;
@@ -961,14 +941,14 @@ static int index_records(struct collect_pdread *r)
 	uint64_t last_time = 0;
 	size_t k, chunks;
 
-	if (index_span(r, r->map, r->data_off, r->data_end, 0, 0, r->path, &last_time) < 0)
+	if (index_span(r, r->map, r->data_off, r->data_end, 0, r->path, &last_time) < 0)
 		return -1;
 	chunks = r->main_chunks = (r->data_end >> PD_CHUNK_SHIFT) + 1;
 	for (k = 0; k < r->nr_dfiles; k++) {
 		r->dfiles[k].chunk0 = chunks;
 		chunks += (r->dfiles[k].size >> PD_CHUNK_SHIFT) + 1;
 		if (index_span(r, r->dfiles[k].map, 0, r->dfiles[k].size,
-			       PD_LOC_DIR | (uint64_t)k << PD_DIR_SHIFT, k, r->dfiles[k].path,
+			       PD_LOC_DIR | (uint64_t)k << PD_DIR_SHIFT, r->dfiles[k].path,
 			       &last_time) < 0)
 			return -1;
 	}

@@ -142,7 +142,7 @@ static int open_spill(struct collect_pdzstd *z)
 	if (!dir || !*dir)
 		dir = "/tmp";
 	z->dir = strdup(dir);
-	z->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	z->fd = z->dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
 	if (z->fd < 0) {
 		pgo_debug(1, "no temporary file in '%s' (%s): compressed records stay decompressed "
 			  "in memory", dir, strerror(errno));
