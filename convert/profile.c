@@ -43,6 +43,9 @@ struct mapent {
  */
 struct maptab {
 	struct pgo_cow *b;             /* NULL: no mappings */
+	struct mapent hit;             /* copy of the entry the last sampled IP fell in (end 0:
+					  none): samples mostly land in one binary, and a check of
+					  it skips the binary search. Reset whenever b changes. */
 };
 
 struct proc {
@@ -59,6 +62,10 @@ struct loader {
 	struct proc *procs;
 	size_t nr_procs, alloc_procs;
 	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
+	uint32_t last_pid;             /* the pid proc_find found last (a pid's index never */
+	size_t last_proc;              /* changes), index + 1; 0: none */
+	const struct collect_pd_attr *view_attr; /* the attr of the last sample, and its view */
+	uint32_t view;
 	int per_process_runs;          /* a pgo collect file: every process tree is a run */
 	int first_run;                 /* runs of this file start here (-1: none yet) */
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
@@ -184,9 +191,17 @@ static int default_run(struct loader *L, uint32_t pid, uint32_t *run)
 
 static struct proc *proc_find(struct loader *L, uint32_t pid)
 {
-	uint64_t *v = pgo_u64map_find(&L->pid2proc, pid);
+	uint64_t *v;
 
-	return v ? &L->procs[*v - 1] : NULL;
+	/* consecutive samples are mostly of one process: skip the hash lookup */
+	if (L->last_proc && L->last_pid == pid)
+		return &L->procs[L->last_proc - 1];
+	v = pgo_u64map_find(&L->pid2proc, pid);
+	if (!v)
+		return NULL;
+	L->last_pid = pid;
+	L->last_proc = *v;
+	return &L->procs[*v - 1];
 }
 
 static struct proc *proc_new(struct loader *L, uint32_t pid)
@@ -236,6 +251,7 @@ static struct proc *proc_get(struct loader *L, uint32_t pid)
 static void maptab_release(struct maptab *t)
 {
 	pgo_cow_release(&t->b);
+	t->hit.end = 0;
 }
 
 /* dst shares src's mappings (a fork); dst's own are dropped. */
@@ -243,6 +259,7 @@ static void maptab_share(struct maptab *dst, const struct maptab *src)
 {
 	maptab_release(dst);
 	dst->b = pgo_cow_share(src->b);
+	dst->hit = src->hit;
 }
 
 /*
@@ -261,6 +278,7 @@ static int maptab_insert(struct maptab *t, struct pgo_cow_budget *budget, uint64
 	own = pgo_cow_own(&t->b, nr + 2, sizeof(*e), budget);
 	if (own)
 		return own;
+	t->hit.end = 0;
 	e = PGO_COW_ELEMS(t->b, struct mapent);
 	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
 	for (lo = 0, hi = nr; lo < hi;) {
@@ -319,6 +337,19 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 	return NULL;
 }
 
+/* maptab_find for a sampled IP, through the cached hit (and updating it). */
+static const struct mapent *maptab_lookup(struct maptab *t, uint64_t ip)
+{
+	const struct mapent *m;
+
+	if (ip >= t->hit.start && ip < t->hit.end)
+		return &t->hit;
+	m = maptab_find(t, ip);
+	if (m)
+		t->hit = *m;
+	return m;
+}
+
 /*
  * [*lo, *hi): from the first mapping's start to the last one's end (empty if none). No IP
  * outside it is mapped: a frame-pointer chain through code built without frame pointers
@@ -335,7 +366,8 @@ static void maptab_bounds(const struct maptab *t, uint64_t *lo, uint64_t *hi)
 
 /*
  * maptab_find for the frames of one sample, which mostly lie in the mapping of the frame before:
- * *last (NULL at first) is that mapping. Only valid while the table does not change.
+ * *last (NULL at first) is that mapping, else that of the last sampled IP. Only valid while
+ * the table does not change.
  */
 static const struct mapent *maptab_find_near(const struct maptab *t, uint64_t ip, const struct mapent **last)
 {
@@ -343,6 +375,8 @@ static const struct mapent *maptab_find_near(const struct maptab *t, uint64_t ip
 
 	if (m && ip >= m->start && ip < m->end)
 		return m;
+	if (ip >= t->hit.start && ip < t->hit.end)
+		return *last = &t->hit;
 	m = maptab_find(t, ip);
 	if (m)
 		*last = m;
@@ -492,7 +526,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		nr = 1;
 	}
 	if ((!(s->sample_type & PERF_SAMPLE_CALLCHAIN) || !s->nr_callchain) && !(nr_uw && !kernel)) {
-		const struct mapent *m = kernel ? NULL : maptab_find(&pr->maps, s->ip);
+		const struct mapent *m = kernel ? NULL : maptab_lookup(&pr->maps, s->ip);
 
 		L->frame_buf[2 * nr] = kernel ? DSO_KERNEL : m ? m->dso : DSO_UNKNOWN;
 		L->frame_buf[2 * nr + 1] = m ? s->ip - m->start + m->pgoff : s->ip;
@@ -723,7 +757,12 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	pr = proc_get(L, s->pid);
 	if (!pr || proc_run(L, pr) < 0)
 		return -1;
-	view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU : CONVERT_STACK_CPU;
+	if (s->attr != L->view_attr) {
+		L->view_attr = s->attr;
+		L->view = !strcmp(s->attr->name, PD_OFFCPU_EVENT_NAME) ? CONVERT_STACK_OFFCPU :
+			  CONVERT_STACK_CPU;
+	}
+	view = L->view;
 	ru = &p->runs[pr->run];
 	if (!ru->start_ns || (ev->time && ev->time < ru->start_ns))
 		ru->start_ns = ev->time;
@@ -739,7 +778,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 		if (classify_kernel(s->cpumode, s->ip)) {
 			p->info.samples_kernel++;
 		} else {
-			const struct mapent *m = maptab_find(&pr->maps, s->ip);
+			const struct mapent *m = maptab_lookup(&pr->maps, s->ip);
 			uint64_t off = m ? s->ip - m->start + m->pgoff : 0, *v;
 
 			if (!m || off >= (1ULL << 40)) {
