@@ -43,9 +43,11 @@ struct mapent {
  */
 struct maptab {
 	struct pgo_cow *b;             /* NULL: no mappings */
-	struct mapent hit;             /* copy of the entry the last sampled IP fell in (end 0:
-					  none): samples mostly land in one binary, and a check of
-					  it skips the binary search. Reset whenever b changes. */
+	struct mapent hit[2];          /* copies of the entries the last IPs looked up fell in,
+					  the latest first (end 0: none): samples and their call
+					  chains mostly land in one or two binaries (the program,
+					  libc), and a check of them skips the binary search.
+					  Reset whenever b changes. */
 };
 
 struct proc {
@@ -251,7 +253,7 @@ static struct proc *proc_get(struct loader *L, uint32_t pid)
 static void maptab_release(struct maptab *t)
 {
 	pgo_cow_release(&t->b);
-	t->hit.end = 0;
+	t->hit[0].end = t->hit[1].end = 0;
 }
 
 /* dst shares src's mappings (a fork); dst's own are dropped. */
@@ -259,7 +261,8 @@ static void maptab_share(struct maptab *dst, const struct maptab *src)
 {
 	maptab_release(dst);
 	dst->b = pgo_cow_share(src->b);
-	dst->hit = src->hit;
+	dst->hit[0] = src->hit[0];
+	dst->hit[1] = src->hit[1];
 }
 
 /*
@@ -278,7 +281,7 @@ static int maptab_insert(struct maptab *t, struct pgo_cow_budget *budget, uint64
 	own = pgo_cow_own(&t->b, nr + 2, sizeof(*e), budget);
 	if (own)
 		return own;
-	t->hit.end = 0;
+	t->hit[0].end = t->hit[1].end = 0;
 	e = PGO_COW_ELEMS(t->b, struct mapent);
 	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
 	for (lo = 0, hi = nr; lo < hi;) {
@@ -337,17 +340,29 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 	return NULL;
 }
 
-/* maptab_find for a sampled IP, through the cached hit (and updating it). */
+/*
+ * maptab_find through the cached hits (and updating them). The entry returned is valid
+ * until the table changes, its contents until the next lookup.
+ */
 static const struct mapent *maptab_lookup(struct maptab *t, uint64_t ip)
 {
 	const struct mapent *m;
+	struct mapent e;
 
-	if (ip >= t->hit.start && ip < t->hit.end)
-		return &t->hit;
+	if (ip >= t->hit[0].start && ip < t->hit[0].end)
+		return &t->hit[0];
+	if (ip >= t->hit[1].start && ip < t->hit[1].end) {
+		e = t->hit[1];
+		t->hit[1] = t->hit[0];
+		t->hit[0] = e;
+		return &t->hit[0];
+	}
 	m = maptab_find(t, ip);
-	if (m)
-		t->hit = *m;
-	return m;
+	if (!m)
+		return NULL;
+	t->hit[1] = t->hit[0];
+	t->hit[0] = *m;
+	return &t->hit[0];
 }
 
 /*
@@ -365,19 +380,17 @@ static void maptab_bounds(const struct maptab *t, uint64_t *lo, uint64_t *hi)
 }
 
 /*
- * maptab_find for the frames of one sample, which mostly lie in the mapping of the frame before:
- * *last (NULL at first) is that mapping, else that of the last sampled IP. Only valid while
- * the table does not change.
+ * maptab_lookup for the frames of one sample, which mostly lie in the mapping of the frame
+ * before: *last (NULL at first) is that mapping (a cached hit: the mapping of some IP looked
+ * up since the table last changed). Only valid while the table does not change.
  */
-static const struct mapent *maptab_find_near(const struct maptab *t, uint64_t ip, const struct mapent **last)
+static const struct mapent *maptab_find_near(struct maptab *t, uint64_t ip, const struct mapent **last)
 {
 	const struct mapent *m = *last;
 
 	if (m && ip >= m->start && ip < m->end)
 		return m;
-	if (ip >= t->hit.start && ip < t->hit.end)
-		return *last = &t->hit;
-	m = maptab_find(t, ip);
+	m = maptab_lookup(t, ip);
 	if (m)
 		*last = m;
 	return m;
@@ -621,7 +634,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
  * A user-space IP -> ADDR_KEY through the process's maps; 0 if unmapped. *last as for
  * maptab_find_near: the mapping of the previous IP of the same sample.
  */
-static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key, const struct mapent **last)
+static inline int map_key(struct proc *pr, uint64_t ip, uint64_t *key, const struct mapent **last)
 {
 	const struct mapent *m;
 	uint64_t off;
@@ -643,7 +656,7 @@ static int map_key(const struct proc *pr, uint64_t ip, uint64_t *key, const stru
  * entry i and the source of entry i - 1 the code ran straight through.
  */
 static int add_branches(struct convert_profile *p, const struct collect_pd_sample *s,
-			const struct proc *pr)
+			struct proc *pr)
 {
 	uint64_t i, from = 0, to = 0, prev_from = 0;
 	const struct mapent *last = NULL;
@@ -677,7 +690,7 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
  * end is the sampled IP itself, so it says through which call site that sample came.
  */
 static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
-		     const struct proc *pr, int user_ip)
+		     struct proc *pr, int user_ip)
 {
 	uint64_t i, inner = 0, key, nr_user = 0, lo, hi;
 	const struct mapent *last = NULL;
@@ -721,7 +734,7 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
  * unwinds out of a frameless leaf, so the edge into it is real.
  */
 static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s,
-			     const struct proc *pr)
+			     struct proc *pr)
 {
 	const struct mapent *last = NULL;
 	uint64_t inner, outer;
