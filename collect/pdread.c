@@ -101,7 +101,8 @@ struct collect_pdread {
 	uint32_t *chunk_left;          /* per chunk: index entries touching it not walked yet */
 	uint8_t *chunk_live;           /* per chunk: touched by this walk and not dropped yet */
 	size_t nr_chunks, live;
-	size_t hold;                   /* index entry returned by the last next(), or SIZE_MAX */
+	size_t hold_c, hold_e;         /* chunks of the record the last next() returned (c > e:
+					  none) */
 	size_t page;
 	struct collect_pdread_stats stats;
 	uint64_t stats_pos;            /* records counted so far (stats filled once per pass) */
@@ -677,12 +678,9 @@ static void chunks_reset(struct collect_pdread *r)
 	}
 }
 
-/* Index entry i is about to be read: its chunks are in the window. */
-static void chunks_touch(struct collect_pdread *r, size_t i)
+/* An index entry with chunks [c, e] (rec_chunks()) is about to be read: they are in the window. */
+static void chunks_touch(struct collect_pdread *r, size_t c, size_t e)
 {
-	size_t c, e;
-
-	rec_chunks(r, &r->recs[i], &c, &e);
 	for (; c <= e; c++) {
 		if (r->chunk_live[c])
 			continue;
@@ -693,12 +691,9 @@ static void chunks_touch(struct collect_pdread *r, size_t i)
 		r->stats.max_window = (uint64_t)r->live << PD_CHUNK_SHIFT;
 }
 
-/* The walk has passed index entry i: drop the chunks no entry ahead of it needs. */
-static void chunks_passed(struct collect_pdread *r, size_t i)
+/* The walk has passed an index entry with chunks [c, e]: drop those no entry ahead of it needs. */
+static void chunks_passed(struct collect_pdread *r, size_t c, size_t e)
 {
-	size_t c, e;
-
-	rec_chunks(r, &r->recs[i], &c, &e);
 	for (; c <= e; c++) {
 		if (--r->chunk_left[c])
 			continue;
@@ -791,8 +786,16 @@ static int add_rec(struct collect_pdread *r, uint64_t loc, const uint8_t *rec, u
 
 	if (record_time(r, rec, type, size, &t))
 		*last_time = t;
-	if (PGO_ALLOC_GROW(r->recs, r->nr_recs + 1, r->alloc_recs) < 0)
-		return -1;
+	if (r->nr_recs == r->alloc_recs) {
+		/* PGO_ALLOC_GROW but without zeroing what every add_rec() writes anyway */
+		size_t n = r->alloc_recs ? 2 * r->alloc_recs : 1024;
+		struct pd_rec *p = n <= SIZE_MAX / sizeof(*p) ? realloc(r->recs, n * sizeof(*p)) : NULL;
+
+		if (!p)
+			return pgo_error("out of memory (%zu index entries)", n);
+		r->recs = p;
+		r->alloc_recs = n;
+	}
 	r->recs[r->nr_recs].time = *last_time;
 	r->recs[r->nr_recs].pos = loc | (uint64_t)size << PD_OFF_BITS;
 	r->nr_recs++;
@@ -1116,7 +1119,7 @@ int collect_pdread_open(const char *path, struct collect_pdread **out)
 	if (!r)
 		return -1;
 	r->fd = -1;
-	r->hold = SIZE_MAX;
+	r->hold_c = 1;
 	{
 		long pg = sysconf(_SC_PAGESIZE);
 
@@ -1526,23 +1529,32 @@ bad:
 
 int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 {
-	if (r->hold != SIZE_MAX) {
-		chunks_passed(r, r->hold);
-		r->hold = SIZE_MAX;
-	}
+	chunks_passed(r, r->hold_c, r->hold_e);
+	r->hold_c = 1;
+	r->hold_e = 0;
 	while (r->pos < r->nr_recs) {
-		size_t i = r->pos++;
-		const struct pd_rec *pr = &r->recs[i];
-		const uint8_t *rec = rec_at(r, rec_off(pr));
+		const struct pd_rec *pr = &r->recs[r->pos++];
+		uint64_t loc = rec_off(pr);
 		uint16_t size = rec_size(pr);
 		int counting = r->pos > r->stats_pos;
+		const uint8_t *rec;
+		size_t c, e;
 		int ret;
 
-		chunks_touch(r, i);
+		rec_chunks(r, pr, &c, &e);
+		chunks_touch(r, c, e);
 		/* parse_record() clears the member of ev->u it fills */
+		if (!(loc & PD_LOC_TAG)) {
+			/* the recording's own records, the common case: no dispatch on the tag */
+			rec = r->map + loc;
+			ev->offset = loc;
+			r->where = r->path;
+		} else {
+			rec = rec_at(r, loc);
+			ev->offset = file_offset(r, loc, &r->where);
+		}
 		ev->type = rd32(rec);
 		ev->misc = rd16(rec + 4);
-		ev->offset = file_offset(r, rec_off(pr), &r->where);
 		ev->time = pr->time;
 		if (counting) {
 			r->stats_pos = r->pos;
@@ -1553,7 +1565,7 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 				r->stats.unknown++;
 		}
 		if (ev->type >= 64) {
-			chunks_passed(r, i);
+			chunks_passed(r, c, e);
 			continue;
 		}
 		ev->attr = record_attr(r, rec, ev->type, size);
@@ -1566,10 +1578,11 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 			ret = parse_record(r, rec, size, ev);
 		}
 		if (ret == 0) {
-			r->hold = i;
+			r->hold_c = c;
+			r->hold_e = e;
 			return 1;
 		}
-		chunks_passed(r, i);
+		chunks_passed(r, c, e);
 		if (ret < 0)
 			return -1;
 	}
@@ -1579,7 +1592,8 @@ int collect_pdread_next(struct collect_pdread *r, struct collect_pd_event *ev)
 void collect_pdread_rewind(struct collect_pdread *r)
 {
 	r->pos = 0;
-	r->hold = SIZE_MAX;
+	r->hold_c = 1;
+	r->hold_e = 0;
 	chunks_reset(r);
 }
 
