@@ -1330,6 +1330,12 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 		s->callchain = (const uint64_t *)c.p;
 		c.p += s->nr_callchain * 8;
 	}
+	/* most recordings have none of the rest: one test instead of ten */
+	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |
+		    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+		    PERF_SAMPLE_PHYS_ADDR)))
+		goto done;
 	if (st & PERF_SAMPLE_RAW) {
 		if (c.end - c.p < 4)
 			goto bad;
@@ -1388,6 +1394,7 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 	}
 	if (st & PERF_SAMPLE_PHYS_ADDR)
 		s->phys_addr = cur64(&c);
+done:
 	if (c.bad)
 		goto bad;
 	ev->time = (st & PERF_SAMPLE_TIME) ? s->time : ev->time;
