@@ -540,7 +540,7 @@ static int sample_id_pos(uint64_t st)
 }
 
 /* The attr a record belongs to (NULL if it cannot be told). */
-static const struct collect_pd_attr *record_attr(const struct collect_pdread *r, const uint8_t *rec,
+static inline const struct collect_pd_attr *record_attr(const struct collect_pdread *r, const uint8_t *rec,
 						 uint32_t type, uint16_t size)
 {
 	const struct collect_pd_attr *a0 = &r->attrs[0];

@@ -767,8 +767,10 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	p->info.samples++;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
-	pr = proc_get(L, s->pid);
-	if (!pr || proc_run(L, pr) < 0)
+	/* proc_find()'s shortcut, here without the calls */
+	if (L->last_proc && L->last_pid == s->pid && L->procs[L->last_proc - 1].run != NO_RUN)
+		pr = &L->procs[L->last_proc - 1];
+	else if (!(pr = proc_get(L, s->pid)) || proc_run(L, pr) < 0)
 		return -1;
 	if (s->attr != L->view_attr) {
 		L->view_attr = s->attr;
