@@ -108,7 +108,7 @@ static int name_add(struct names *n, uint32_t id)
 
 	if (ret <= 0)
 		return ret;
-	if (PGO_ALLOC_GROW(n->ids, n->nr + 1, n->alloc) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(n->ids, n->nr + 1, n->alloc) < 0)
 		return -1;
 	n->ids[n->nr++] = id;
 	*v = n->nr; /* index 0 is "" */

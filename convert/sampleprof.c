@@ -91,7 +91,7 @@ static struct sp_pos *pos_get(struct sp_fn *f, uint32_t offset)
 
 	if (p)
 		return p;
-	if (PGO_ALLOC_GROW(f->pos, f->nr_pos + 1, f->alloc_pos) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(f->pos, f->nr_pos + 1, f->alloc_pos) < 0)
 		return NULL;
 	p = &f->pos[f->nr_pos++];
 	memset(p, 0, sizeof(*p));
@@ -139,7 +139,7 @@ static struct sp_fn *callee_get(struct sp_fn *f, uint32_t offset, uint32_t calle
 
 	if (i < f->nr_cs && f->cs[i].offset == offset && f->cs[i].callee == callee)
 		return f->cs[i].fn;
-	if (PGO_ALLOC_GROW(f->cs, f->nr_cs + 1, f->alloc_cs) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(f->cs, f->nr_cs + 1, f->alloc_cs) < 0)
 		return NULL;
 	c = fn_new(callee);
 	if (!c)
@@ -209,7 +209,7 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 		*out = sp->fns[*v - 1];
 		return 0;
 	}
-	if (PGO_ALLOC_GROW(sp->fns, sp->nr_fns + 1, sp->alloc_fns) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(sp->fns, sp->nr_fns + 1, sp->alloc_fns) < 0)
 		return -1;
 	sp->fns[sp->nr_fns] = fn_new(name);
 	if (!sp->fns[sp->nr_fns])
@@ -231,7 +231,7 @@ static int note_entry(struct sp_fn *f, uint64_t entry)
 	for (i = 0; i < f->nr_entries; i++)
 		if (f->entries[i] == entry)
 			return 0;
-	if (PGO_ALLOC_GROW(f->entries, f->nr_entries + 1, f->alloc_entries) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(f->entries, f->nr_entries + 1, f->alloc_entries) < 0)
 		return -1;
 	f->entries[f->nr_entries++] = entry;
 	return 0;
@@ -537,7 +537,7 @@ static int add_point(uint64_t addr, void *data)
 {
 	struct points *pt = data;
 
-	if (PGO_ALLOC_GROW(pt->v, pt->nr + 1, pt->alloc) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(pt->v, pt->nr + 1, pt->alloc) < 0)
 		return -1;
 	pt->v[pt->nr++] = addr;
 	return 0;
@@ -1276,7 +1276,7 @@ static int find_offline(struct offl *o, struct sp_fn *f)
 		if (c->total && !on_path &&
 		    (units_differ(f->unit, c->unit) ||
 		     (o->nested && inlines(c) && !pgo_u64map_find(&o->copies, c->name)))) {
-			if (PGO_ALLOC_GROW(o->v, o->nr + 1, o->alloc) < 0)
+			if (PGO_ALLOC_GROW_UNINIT(o->v, o->nr + 1, o->alloc) < 0)
 				return -1;
 			site = &o->v[o->nr++];
 			site->inst = c;

@@ -7,7 +7,7 @@
 #include "lib/alloc.h"
 #include "lib/report.h"
 
-int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size)
+int pgo_alloc_grow_uninit(void **ptr, size_t nr, size_t *alloc, size_t size)
 {
 	size_t n;
 	void *p;
@@ -25,9 +25,20 @@ int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size)
 	p = realloc(*ptr, n * size);
 	if (!p)
 		return pgo_error("out of memory (%zu bytes)", n * size);
-	memset((char *)p + *alloc * size, 0, (n - *alloc) * size);
 	*ptr = p;
 	*alloc = n;
+	return 0;
+}
+
+int pgo_alloc_grow(void **ptr, size_t nr, size_t *alloc, size_t size)
+{
+	size_t old = *alloc;
+
+	if (nr <= old)
+		return 0;
+	if (pgo_alloc_grow_uninit(ptr, nr, alloc, size) < 0)
+		return -1;
+	memset((char *)*ptr + old * size, 0, (*alloc - old) * size);
 	return 0;
 }
 

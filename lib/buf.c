@@ -11,7 +11,13 @@ int pgo_buf_grow(struct pgo_buf *b, size_t extra)
 {
 	if (b->len + extra + 1 < b->len)
 		return pgo_error("out of memory");
-	return pgo_alloc_grow((void **)&b->data, b->len + extra + 1, &b->alloc, 1);
+	if (b->len + extra + 1 <= b->alloc)
+		return 0;
+	/* nothing reads past data[len]: the new tail need not be zeroed */
+	if (pgo_alloc_grow_uninit((void **)&b->data, b->len + extra + 1, &b->alloc, 1) < 0)
+		return -1;
+	b->data[b->len] = '\0';
+	return 0;
 }
 
 int pgo_buf_add(struct pgo_buf *b, const void *data, size_t len)

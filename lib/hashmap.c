@@ -129,8 +129,8 @@ long pgo_strtab_intern_len(struct pgo_strtab *t, const char *s, size_t len)
 		return id;
 	if (t->nr >= UINT32_MAX - 1)
 		return pgo_error("too many distinct names");
-	if (PGO_ALLOC_GROW(t->strs, t->nr + 1, t->alloc) ||
-	    PGO_ALLOC_GROW(t->next, t->nr + 1, t->next_alloc))
+	if (PGO_ALLOC_GROW_UNINIT(t->strs, t->nr + 1, t->alloc) ||
+	    PGO_ALLOC_GROW_UNINIT(t->next, t->nr + 1, t->next_alloc))
 		return -1;
 	copy = pgo_strndup(s, len);
 	if (!copy)
