@@ -58,7 +58,9 @@ struct sp_fn {
 	uint64_t head, total;
 	struct sp_pos *pos;            /* as added while building; by offset after sp_build */
 	size_t nr_pos, alloc_pos;
-	struct pgo_u64map pos_ix;      /* while building, past a few: offset -> index + 1 */
+	uint32_t *pos_ix;              /* while building, past a few: open addressing,
+					  index + 1 of the position (0: empty) */
+	size_t pos_ix_cap;             /* a power of two, or 0 */
 	struct sp_callsite *cs;
 	size_t nr_cs, alloc_cs;
 	int from_stacks;               /* an instance made from call stacks: a copy of the
