@@ -15,6 +15,23 @@
 /* instructions looked at for a function's entry block */
 #define ENTRY_INSNS_MAX 32
 
+/*
+ * add_zero's last inline path: the line-table rows of a function come in address order,
+ * and consecutive rows mostly share their inline chain and often their line. Valid while
+ * no record is freed (during the explicit-zeros pass).
+ */
+#define ZERO_DEPTH 32
+
+struct zero_path {
+	const struct sp_fn *top;       /* NULL: nothing cached */
+	uint32_t depth;                /* levels below top cached */
+	uint32_t off[ZERO_DEPTH];      /* level i: call-site offset in fn[i - 1] (top for 0) */
+	uint32_t name[ZERO_DEPTH];     /* and callee */
+	struct sp_fn *fn[ZERO_DEPTH];  /* its instance */
+	const struct sp_fn *leaf;      /* the record and offset of the last position */
+	uint32_t leaf_off;
+};
+
 /* Top-level functions while building: keyed by full ELF symbol name (clones apart). */
 struct builder {
 	struct sp_profile *sp;
@@ -25,6 +42,7 @@ struct builder {
 	uint32_t last_name;            /* top_get's previous name (CONVERT_NO_NAME: none) */
 	size_t last_idx;               /* and its index in sp->fns */
 	size_t first;                  /* this binary's records: sp->fns[first..] */
+	struct zero_path zp;           /* add_zero's */
 };
 
 const char *sp_str(const struct sp_profile *sp, uint32_t id)
@@ -444,9 +462,55 @@ static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 	return count_of(B, f, &sym);
 }
 
+/*
+ * add_count_sym(data, sym, 0, NULL): the position of sym's line, created with its inline
+ * path if missing. A count of 0 adds nothing anywhere else, so the levels and the leaf of
+ * the previous row are reused where they are the same (binary searches and position
+ * lookups were most of this pass).
+ */
 static int add_zero(const struct convert_sym *sym, void *data)
 {
-	return add_count_sym(data, sym, 0, NULL);
+	struct builder *B = data;
+	struct zero_path *z = &B->zp;
+	struct sp_fn *f;
+	uint32_t i, n = sym->nr_frames, off;
+
+	if (sym->sym_name == CONVERT_NO_NAME || !n || !sym->frames[n - 1].line)
+		return 0;
+	if (n > ZERO_DEPTH)
+		return add_count_sym(B, sym, 0, NULL);
+	if (top_get(B, sym->sym_name, &f) < 0)
+		return -1;
+	if (z->top != f) {
+		z->top = f;
+		z->depth = 0;
+	}
+	for (i = 0; i + 1 < n; i++) {
+		if (!f->unit)
+			f->unit = sym->frames[i].unit;
+		off = frame_offset(B->sp, &sym->frames[i]);
+		if (i < z->depth && z->off[i] == off && z->name[i] == sym->frames[i + 1].name) {
+			f = z->fn[i];
+			continue;
+		}
+		f = callee_get(f, off, sym->frames[i + 1].name);
+		if (!f)
+			return -1;
+		z->off[i] = off;
+		z->name[i] = sym->frames[i + 1].name;
+		z->fn[i] = f;
+		z->depth = i + 1;
+	}
+	if (!f->unit)
+		f->unit = sym->frames[n - 1].unit;
+	off = frame_offset(B->sp, &sym->frames[n - 1]);
+	if (z->leaf == f && z->leaf_off == off)
+		return 0;
+	if (!pos_get(f, off))
+		return -1;
+	z->leaf = f;
+	z->leaf_off = off;
+	return 0;
 }
 
 static int merge_fn(struct sp_fn *dst, struct sp_fn *src)
@@ -1504,12 +1568,14 @@ static int build_binary(struct builder *B)
 	if (!lbr && add_counts_sorted(B) < 0)
 		return -1;
 	/* explicit zeros for every line with code in a sampled function */
+	memset(&B->zp, 0, sizeof(B->zp));
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 
 		if (s->used && convert_symtab_foreach_line(b->st, s->key, s->value, add_zero, B))
 			return -1;
 	}
+	memset(&B->zp, 0, sizeof(B->zp));
 	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0 ||
 	    convert_entryblock_open(b->st, &eb) < 0) {
 		pgo_u64map_release(&heads);
