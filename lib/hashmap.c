@@ -107,41 +107,92 @@ void pgo_u64map_release(struct pgo_u64map *m)
 
 static long find_len(const struct pgo_strtab *t, const char *s, size_t len, uint64_t h)
 {
-	uint64_t *head = pgo_u64map_find(&t->index, h);
-	uint32_t id;
+	size_t i;
 
-	for (id = head ? (uint32_t)*head : 0; id; id = t->next[id - 1]) {
-		const char *c = t->strs[id - 1];
+	if (!t->cap)
+		return -1;
+	for (i = (size_t)h & (t->cap - 1); t->slots[i].id; i = (i + 1) & (t->cap - 1)) {
+		const char *c;
 
+		if (t->slots[i].hash != (uint32_t)h)
+			continue;
+		c = t->strs[t->slots[i].id - 1];
 		if (!strncmp(c, s, len) && c[len] == '\0')
-			return (long)id - 1;
+			return (long)t->slots[i].id - 1;
 	}
 	return -1;
 }
 
+static int strtab_rehash(struct pgo_strtab *t, size_t cap)
+{
+	struct pgo_strtab_slot *slots = pgo_calloc(cap, sizeof(*slots));
+	size_t i, j;
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < t->cap; i++) {
+		if (!t->slots[i].id)
+			continue;
+		for (j = t->slots[i].hash & (cap - 1); slots[j].id; j = (j + 1) & (cap - 1))
+			;
+		slots[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+	return 0;
+}
+
+/* A copy of s's first n bytes (n without a NUL among them), NUL-terminated, in t's chunks. */
+static char *strtab_copy(struct pgo_strtab *t, const char *s, size_t n)
+{
+	char *c;
+
+	if (t->room_len < n + 1) {
+		size_t size = n + 1 > 32768 ? n + 1 : 32768;
+
+		if (PGO_ALLOC_GROW_UNINIT(t->chunks, t->nr_chunks + 1, t->alloc_chunks))
+			return NULL;
+		if (!(c = malloc(size))) {
+			pgo_error("out of memory (%zu bytes)", size);
+			return NULL;
+		}
+		t->chunks[t->nr_chunks++] = c;
+		t->room = c;
+		t->room_len = size;
+	}
+	c = t->room;
+	memcpy(c, s, n);
+	c[n] = '\0';
+	t->room += n + 1;
+	t->room_len -= n + 1;
+	return c;
+}
+
 long pgo_strtab_intern_len(struct pgo_strtab *t, const char *s, size_t len)
 {
-	uint64_t h = pgo_hash_bytes(s, len), *head;
+	uint64_t h = pgo_hash_bytes(s, len);
 	long id = find_len(t, s, len, h);
+	size_t i;
 	char *copy;
 
 	if (id >= 0)
 		return id;
 	if (t->nr >= UINT32_MAX - 1)
 		return pgo_error("too many distinct names");
-	if (PGO_ALLOC_GROW_UNINIT(t->strs, t->nr + 1, t->alloc) ||
-	    PGO_ALLOC_GROW_UNINIT(t->next, t->nr + 1, t->next_alloc))
+	if (PGO_ALLOC_GROW_UNINIT(t->strs, t->nr + 1, t->alloc))
 		return -1;
-	copy = pgo_strndup(s, len);
+	if ((t->nr + 1) * 2 > t->cap && strtab_rehash(t, t->cap ? t->cap * 2 : 64) < 0)
+		return -1;
+	/* as strndup did: up to a NUL within len */
+	copy = strtab_copy(t, s, strnlen(s, len));
 	if (!copy)
 		return -1;
-	if (pgo_u64map_get(&t->index, h, &head) < 0) {
-		free(copy);
-		return -1;
-	}
+	for (i = (size_t)h & (t->cap - 1); t->slots[i].id; i = (i + 1) & (t->cap - 1))
+		;
+	t->slots[i].id = (uint32_t)t->nr + 1;
+	t->slots[i].hash = (uint32_t)h;
 	t->strs[t->nr] = copy;
-	t->next[t->nr] = (uint32_t)*head;
-	*head = t->nr + 1;
 	return (long)t->nr++;
 }
 
@@ -166,10 +217,10 @@ void pgo_strtab_release(struct pgo_strtab *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->nr; i++)
-		free(t->strs[i]);
+	for (i = 0; i < t->nr_chunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
 	free(t->strs);
-	free(t->next);
-	pgo_u64map_release(&t->index);
+	free(t->slots);
 	*t = (struct pgo_strtab)PGO_STRTAB_INIT;
 }

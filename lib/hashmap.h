@@ -5,7 +5,8 @@
  *
  * struct pgo_u64map: u64 key -> u64 value, open addressing with linear probing.
  * struct pgo_strtab: string interning, string -> dense id (0, 1, 2, ... in insertion
- * order). Strings are copied into the table, which owns them.
+ * order). Strings are copied into the table, which owns them (in large chunks: a malloc
+ * and a free per name were a third of interning).
  */
 #ifndef PGO_LIB_HASHMAP_H
 #define PGO_LIB_HASHMAP_H
@@ -35,14 +36,21 @@ int pgo_u64map_get(struct pgo_u64map *m, uint64_t key, uint64_t **value);
 int pgo_u64map_put(struct pgo_u64map *m, uint64_t key, uint64_t value);
 void pgo_u64map_release(struct pgo_u64map *m);
 
-struct pgo_strtab {
-	char **strs;        /* id -> string (owned) */
-	size_t nr, alloc;
-	struct pgo_u64map index; /* hash -> chain head id+1 */
-	uint32_t *next;     /* id -> next id+1 with the same hash */
-	size_t next_alloc;
+struct pgo_strtab_slot {
+	uint32_t id;        /* id + 1, 0: empty */
+	uint32_t hash;      /* low bits of the string's hash: the slot, and a quick compare */
 };
-#define PGO_STRTAB_INIT { NULL, 0, 0, PGO_U64MAP_INIT, NULL, 0 }
+struct pgo_strtab {
+	char **strs;        /* id -> string (owned: in chunks) */
+	size_t nr, alloc;
+	struct pgo_strtab_slot *slots; /* open addressing, at most half full */
+	size_t cap;         /* power of two, or 0 */
+	char **chunks;      /* where the strings are stored */
+	size_t nr_chunks, alloc_chunks;
+	char *room;         /* free space in the last chunk */
+	size_t room_len;
+};
+#define PGO_STRTAB_INIT { NULL, 0, 0, NULL, 0, NULL, 0, 0, NULL, 0 }
 
 /* Id of s, adding it if new. Returns id >= 0, or -1 on allocation failure. */
 long pgo_strtab_intern(struct pgo_strtab *t, const char *s);
