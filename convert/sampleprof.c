@@ -234,7 +234,7 @@ static unsigned llvm_dup_factor(unsigned d)
 	return f ? f : 1;
 }
 
-static uint32_t frame_offset(const struct sp_profile *sp, const struct convert_sym_frame *fr)
+static inline uint32_t frame_offset(const struct sp_profile *sp, const struct convert_sym_frame *fr)
 {
 	uint32_t off = (fr->line - fr->start_line) << 16;
 
@@ -248,17 +248,12 @@ static uint32_t frame_offset(const struct sp_profile *sp, const struct convert_s
 	}
 }
 
-static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
+static int top_get_slow(struct builder *B, uint32_t name, struct sp_fn **out)
 {
 	struct sp_profile *sp = B->sp;
 	uint64_t *v;
 	int ret;
 
-	/* the addresses of a function come one after another (sorted, or its lines) */
-	if (name == B->last_name) {
-		*out = sp->fns[B->last_idx];
-		return 0;
-	}
 	ret = pgo_u64map_get(&B->by_name, name, &v);
 	if (ret < 0)
 		return -1;
@@ -278,6 +273,16 @@ static int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
 	B->last_idx = sp->nr_fns;
 	*out = sp->fns[sp->nr_fns++];
 	return 0;
+}
+
+static inline int top_get(struct builder *B, uint32_t name, struct sp_fn **out)
+{
+	/* the addresses of a function come one after another (sorted, or its lines) */
+	if (name == B->last_name) {
+		*out = B->sp->fns[B->last_idx];
+		return 0;
+	}
+	return top_get_slow(B, name, out);
 }
 
 /* Note that instance f was sampled in its inlined copy that begins at entry (0: unknown). */
