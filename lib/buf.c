@@ -41,18 +41,33 @@ int pgo_buf_addch(struct pgo_buf *b, char c)
 	return pgo_buf_add(b, &c, 1);
 }
 
+/*
+ * Formatted straight into the room the buffer has; only what does not fit is formatted
+ * twice (measuring first was half of writing a text profile).
+ */
 int pgo_buf_vaddf(struct pgo_buf *b, const char *fmt, va_list ap)
 {
+	size_t room = b->alloc - b->len;
 	va_list cp;
 	int n;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = b->data ? vsnprintf(b->data + b->len, room, fmt, cp) : vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		if (b->data)
+			b->data[b->len] = '\0';
 		return pgo_error("bad format string");
-	if (pgo_buf_grow(b, (size_t)n))
+	}
+	if (b->data && (size_t)n < room) {
+		b->len += (size_t)n;
+		return 0;
+	}
+	if (pgo_buf_grow(b, (size_t)n)) {
+		if (b->data)
+			b->data[b->len] = '\0';
 		return -1;
+	}
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
 	return 0;
