@@ -84,8 +84,11 @@ struct sp_density {
 	uint64_t sampled, once, twice;
 };
 
+struct sp_fn_block;
+
 struct sp_profile {
 	struct convert_profile *p;     /* strings live there */
+	struct sp_fn_block *blocks;    /* where every sp_fn of the profile is allocated */
 	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
 	size_t nr_fns, alloc_fns;
 	enum sp_discr discr;
