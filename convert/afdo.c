@@ -115,23 +115,28 @@ static int name_add(struct names *n, uint32_t id)
 	return 0;
 }
 
-static int collect_names(struct names *n, const struct sp_fn *f)
+/* f's names into n; *bytes gets the size put_instance will write for f. */
+static int collect_names(struct names *n, const struct sp_fn *f, size_t *bytes)
 {
-	size_t i, k;
+	size_t i, k, sub;
 
+	*bytes = 12;
 	if (name_add(n, f->name) < 0)
 		return -1;
-	for (i = 0; i < f->nr_pos; i++)
+	for (i = 0; i < f->nr_pos; i++) {
+		*bytes += 16 + 20 * (size_t)f->pos[i].nr_targets;
 		for (k = 0; k < f->pos[i].nr_targets; k++)
 			if (name_add(n, f->pos[i].targets[k].name) < 0)
 				return -1;
+	}
 	for (i = 0; i < f->nr_cs; i++) {
 		uint32_t a, b;
 		int r = cdtor_aliases(n, f->cs[i].fn->name, &a, &b);
 
 		if (r < 0 || (r && (name_add(n, a) < 0 || name_add(n, b) < 0)) ||
-		    collect_names(n, f->cs[i].fn) < 0)
+		    collect_names(n, f->cs[i].fn, &sub) < 0)
 			return -1;
+		*bytes += (r ? 3 : 1) * (4 + sub);
 	}
 	return 0;
 }
@@ -277,14 +282,22 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert_afdo_summary *s)
 {
 	struct names n = { PGO_U64MAP_INIT, NULL, 0, 0, sp->p, PGO_U64MAP_INIT };
-	size_t i, mark;
+	/* header, string and function and module section headers, the empty string */
+	size_t i, mark, sub, bytes = 12 + 12 + 12 + 12 + 5;
 	int err = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->version = AFDO_VERSION;
-	for (i = 0; i < sp->nr_fns; i++)
-		if (collect_names(&n, sp->fns[i]) < 0)
+	/* the whole file's size, made room for at once: growing copied it about once more */
+	for (i = 0; i < sp->nr_fns; i++) {
+		if (collect_names(&n, sp->fns[i], &sub) < 0)
 			goto out;
+		bytes += 8 + sub;
+	}
+	for (i = 0; i < n.nr; i++)
+		bytes += 4 + strlen(sp_str(sp, n.ids[i])) + 1;
+	if (pgo_buf_grow(b, bytes) < 0)
+		goto out;
 	if (put32(b, AFDO_MAGIC) || put32(b, AFDO_VERSION) || put32(b, 0))
 		goto out;
 	if (put32(b, AFDO_TAG_NAMES) || put32(b, 0) || put32(b, n.nr + 1))
