@@ -111,13 +111,11 @@ static void fn_free(struct sp_fn *f)
  * have a few lines, and PGO_ALLOC_GROW's first 16 were a tenth of a convert's page faults
  * (sqlite3: ~3000 instances).
  */
-static int grow_small(void **p, size_t nr, size_t *alloc, size_t size)
+static int grow_small(void **p, size_t *alloc, size_t size)
 {
 	size_t n = *alloc ? 2 * *alloc : 4;
 	void *q;
 
-	if (nr < *alloc)
-		return 0;
 	if (n > SIZE_MAX / 2 / size)
 		return pgo_error("out of memory (%zu elements)", n);
 	q = realloc(*p, n * size);
@@ -127,6 +125,8 @@ static int grow_small(void **p, size_t nr, size_t *alloc, size_t size)
 	*alloc = n;
 	return 0;
 }
+
+#define GROW_SMALL(p, nr, alloc) ((nr) < (alloc) ? 0 : grow_small((void **)&(p), &(alloc), sizeof(*(p))))
 
 /*
  * The index holds position numbers only, the keys are in f->pos: 4 bytes a slot instead of
@@ -194,7 +194,7 @@ static struct sp_pos *pos_get(struct sp_fn *f, uint32_t offset)
 		pgo_error("out of memory (%zu line positions)", f->nr_pos);
 		return NULL;
 	}
-	if (grow_small((void **)&f->pos, f->nr_pos, &f->alloc_pos, sizeof(*f->pos)) < 0)
+	if (GROW_SMALL(f->pos, f->nr_pos, f->alloc_pos) < 0)
 		return NULL;
 	p = &f->pos[f->nr_pos++];
 	memset(p, 0, sizeof(*p));
@@ -240,7 +240,7 @@ static struct sp_fn *callee_get(struct sp_profile *sp, struct sp_fn *f, uint32_t
 
 	if (i < f->nr_cs && f->cs[i].offset == offset && f->cs[i].callee == callee)
 		return f->cs[i].fn;
-	if (grow_small((void **)&f->cs, f->nr_cs, &f->alloc_cs, sizeof(*f->cs)) < 0)
+	if (GROW_SMALL(f->cs, f->nr_cs, f->alloc_cs) < 0)
 		return NULL;
 	c = fn_new(sp, callee);
 	if (!c)
