@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/alloc.h"
 #include "lib/atomicfile.h"
 #include "lib/buf.h"
 #include "lib/cow.h"
@@ -61,6 +62,51 @@ static int test_buf(void)
 	T_ASSERT(b.data == NULL && b.len == 0);
 	T_ASSERT_STR(s, "ab42-x!");
 	free(s);
+	return T_OK;
+}
+
+/* addf into the room there is, and past it (formatted again after growing) */
+static int test_buf_grow(void)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	char want[64];
+	int i;
+
+	T_ASSERT(pgo_buf_grow(&b, 100) == 0);
+	T_ASSERT(b.len == 0 && b.alloc > 100);
+	T_ASSERT_STR(pgo_buf_str(&b), "");
+	for (i = 0; i < 2000; i++)
+		T_ASSERT(pgo_buf_addf(&b, "%05d,", i) == 0);
+	T_ASSERT(b.len == 2000 * 6 && b.data[b.len] == '\0');
+	T_ASSERT(pgo_buf_addf(&b, "%s", "") == 0 && b.len == 2000 * 6);
+	for (i = 0; i < 2000; i += 499) {
+		snprintf(want, sizeof(want), "%05d,", i);
+		T_ASSERT(!memcmp(b.data + 6 * i, want, 6));
+	}
+	pgo_buf_reset(&b);
+	T_ASSERT(pgo_buf_addf(&b, "%0*d", (int)b.alloc + 10, 7) == 0);
+	T_ASSERT(b.len == strlen(b.data) && b.data[b.len - 1] == '7' && b.data[0] == '0');
+	pgo_buf_release(&b);
+	return T_OK;
+}
+
+static int test_alloc_grow(void)
+{
+	uint32_t *z = NULL, *u = NULL;
+	size_t za = 0, ua = 0, i;
+
+	for (i = 0; i < 1000; i++) {
+		T_ASSERT(PGO_ALLOC_GROW(z, i + 1, za) == 0);
+		T_ASSERT(z[i] == 0 && z[za - 1] == 0); /* the zeroing grow zeroes the tail */
+		z[i] = (uint32_t)i + 1;
+		T_ASSERT(PGO_ALLOC_GROW_UNINIT(u, i + 1, ua) == 0);
+		u[i] = (uint32_t)i + 1;
+	}
+	T_ASSERT(za >= 1000 && ua >= 1000);
+	for (i = 0; i < 1000; i++)
+		T_ASSERT(z[i] == i + 1 && u[i] == i + 1);
+	free(z);
+	free(u);
 	return T_OK;
 }
 
@@ -158,6 +204,35 @@ static int test_strtab(void)
 	return T_OK;
 }
 
+/* strings longer than a chunk, many chunks, prefixes */
+static int test_strtab_chunks(void)
+{
+	struct pgo_strtab t = PGO_STRTAB_INIT;
+	size_t big = 100000, i;
+	char *s = malloc(big + 1), name[32];
+	const char *first;
+
+	T_ASSERT(s);
+	memset(s, 'x', big);
+	s[big] = '\0';
+	T_ASSERT(pgo_strtab_intern(&t, "a") == 0);
+	T_ASSERT(pgo_strtab_intern(&t, s) == 1);
+	T_ASSERT(pgo_strtab_intern_len(&t, s, big - 1) == 2);
+	first = pgo_strtab_str(&t, 0);
+	for (i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "name-%zu", i);
+		T_ASSERT(pgo_strtab_intern(&t, name) == (long)i + 3);
+	}
+	T_ASSERT(pgo_strtab_str(&t, 0) == first); /* strings do not move */
+	T_ASSERT(strlen(pgo_strtab_str(&t, 1)) == big && strlen(pgo_strtab_str(&t, 2)) == big - 1);
+	T_ASSERT(pgo_strtab_find(&t, s) == 1);
+	T_ASSERT(pgo_strtab_intern_len(&t, "name-7junk", 6) == 10);
+	T_ASSERT_STR(pgo_strtab_str(&t, 20002), "name-19999");
+	pgo_strtab_release(&t);
+	free(s);
+	return T_OK;
+}
+
 static int test_atomic_file(void)
 {
 	char dir[] = "/tmp/pgo-unit-XXXXXX", path[256], *data = NULL;
@@ -232,8 +307,11 @@ static const struct t_case cases[] = {
 	{ "parse_u64 is strict", test_parse_u64 },
 	{ "parse_double and durations", test_parse_double_duration },
 	{ "buf appends and detaches", test_buf },
+	{ "buf formats into its room and past it", test_buf_grow },
+	{ "alloc grows, zeroed or not", test_alloc_grow },
 	{ "u64map stores 10k keys", test_u64map },
 	{ "strtab interns", test_strtab },
+	{ "strtab: long strings, many chunks", test_strtab_chunks },
 	{ "cow arrays copy on write only when shared", test_cow },
 	{ "cow budget caps the copies", test_cow_budget },
 	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
