@@ -4,6 +4,7 @@
  * LLVM text sample profile for clang; --dump prints any .afdo as text.
  */
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,15 @@ int cmd_convert(int argc, char **argv)
 	char *default_out = NULL;
 	int c, verbose = 0, quiet = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
+	/*
+	 * A convert is one short process that grows and frees tables of a few MB: keep freed
+	 * memory in the heap (no mmap per large block, no trim) and grow the heap 16 MB at a
+	 * time, so pages already faulted in are reused. An anonymous page fault costs about
+	 * 1.2 us here: 7-12% fewer of them, 1.4-2.3% less CPU (bench/NOTES.md, session 20).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_TOP_PAD, 16 << 20);
 	optind = 1;
 	opterr = 0; /* our own messages, in the form of every other error */
 	while ((c = getopt_long(argc, argv, ":t:i:b:o:qvh", longopts, NULL)) != -1) {
