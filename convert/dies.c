@@ -13,6 +13,8 @@ struct convert_abbrev_attr {
 	unsigned name, form;
 	int size;                     /* the form's size, -1 if the value says */
 	int noted;                    /* one of the attributes note() reads */
+	int slot;                     /* its enum convert_die_at, or -1 */
+	int64_t implicit;             /* DW_FORM_implicit_const's value */
 };
 
 struct convert_abbrev {
@@ -62,6 +64,27 @@ static int form_size(const struct convert_dieunit *u, unsigned form)
 	}
 }
 
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+/* Which of the attributes convert_die_attrs reads name is, or -1. */
+static int at_slot(uint64_t name)
+{
+	switch (name) {
+	case DW_AT_name: return CONVERT_AT_NAME;
+	case DW_AT_linkage_name: return CONVERT_AT_LINKAGE_NAME;
+	case DW_AT_MIPS_linkage_name: return CONVERT_AT_MIPS_LINKAGE_NAME;
+	case DW_AT_decl_line: return CONVERT_AT_DECL_LINE;
+	case DW_AT_abstract_origin: return CONVERT_AT_ABSTRACT_ORIGIN;
+	case DW_AT_specification: return CONVERT_AT_SPECIFICATION;
+	case DW_AT_call_file: return CONVERT_AT_CALL_FILE;
+	case DW_AT_call_line: return CONVERT_AT_CALL_LINE;
+	case DW_AT_GNU_discriminator: return CONVERT_AT_DISCRIMINATOR;
+	default: return -1;
+	}
+}
+
 /* The abbreviation table at off: codes 1..MAX_CODE. Returns 0, or -1. */
 static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *s, uint64_t off)
 {
@@ -101,18 +124,17 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 		a->has_children = *p++ != 0;
 		a->first = (uint32_t)u->nr_attrs;
 		for (;;) {
+			int64_t implicit = 0;
+
 			name = uleb(&p, end);
 			form = p ? uleb(&p, end) : 0;
 			if (!p)
 				return -1;
 			if (!name && !form)
 				break;
-			/* implicit_const's value is in the table: DW_AT_sibling and pcs never use it */
-			if (form == DW_FORM_implicit_const)
-				do {
-					if (p >= end)
-						return -1;
-				} while (*p++ & 0x80);
+			/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
+			if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
+				return -1;
 			if (name > UINT32_MAX || form > UINT32_MAX)
 				return -1;
 			if (u->nr_attrs == alloc_attrs) {
@@ -127,6 +149,8 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			u->attrs[u->nr_attrs].name = (unsigned)name;
 			u->attrs[u->nr_attrs].form = (unsigned)form;
 			u->attrs[u->nr_attrs].size = form_size(u, (unsigned)form);
+			u->attrs[u->nr_attrs].implicit = implicit;
+			u->attrs[u->nr_attrs].slot = at_slot(name);
 			u->attrs[u->nr_attrs++].noted = name == DW_AT_sibling || name == DW_AT_low_pc ||
 							name == DW_AT_high_pc || name == DW_AT_ranges;
 		}
@@ -162,6 +186,15 @@ int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs 
 	u->version = version;
 	u->addr_size = addr_size;
 	u->offset_size = offset_size;
+	/* a string runs to a NUL: one at the end keeps the last inside the section */
+	if (s->str && s->str_size && !s->str[s->str_size - 1]) {
+		u->str = (const char *)s->str;
+		u->str_size = s->str_size;
+	}
+	if (s->line_str && s->line_str_size && !s->line_str[s->line_str_size - 1]) {
+		u->line_str = (const char *)s->line_str;
+		u->line_str_size = s->line_str_size;
+	}
 	if (read_abbrevs(u, s, abbrev_off) < 0) {
 		convert_dieunit_release(u);
 		return -1;
@@ -322,4 +355,85 @@ const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct co
 int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out)
 {
 	return dwarf_offdie(u->dwarf, convert_die_offset(u, p), out) ? 0 : -1;
+}
+
+int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct convert_die_attrs *a)
+{
+	const struct convert_abbrev *ab;
+	const struct convert_abbrev_attr *at;
+	const uint8_t *end = u->end;
+	uint64_t code;
+	uint32_t i;
+
+	memset(a, 0, sizeof(*a));
+	code = uleb(&p, end);
+	if (!p || !code || code >= u->nr_abbrevs || !(ab = &u->abbrevs[code])->tag)
+		return -1;
+	a->tag = ab->tag;
+	for (i = 0, at = u->attrs + ab->first; i < ab->n; i++, at++) {
+		uint64_t value;
+		int64_t len = at->size >= 0 ? at->size : var_size(p, end, at->form, &value);
+
+		if (len < 0 || len > end - p)
+			return -1;
+		if (at->slot >= 0 && !a->at[at->slot].form) {
+			a->at[at->slot].form = at->form;
+			a->at[at->slot].p = p;
+			a->at[at->slot].implicit = at->implicit;
+		}
+		p += len;
+	}
+	return 1;
+}
+
+int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v)
+{
+	const uint8_t *p = a->p;
+
+	/* the DIE was read whole: every value lies inside the unit */
+	switch (a->form) {
+	case DW_FORM_data1: *v = p[0]; return 0;
+	case DW_FORM_data2: *v = pgo_le(p, 2); return 0;
+	case DW_FORM_data4: *v = pgo_le(p, 4); return 0;
+	case DW_FORM_data8: *v = pgo_le(p, 8); return 0;
+	case DW_FORM_udata: *v = uleb(&p, u->end); return 0;
+	case DW_FORM_implicit_const: *v = (uint64_t)a->implicit; return 0;
+	default: return -1;
+	}
+}
+
+const char *convert_die_string(const struct convert_dieunit *u, const struct convert_die_attr *a)
+{
+	uint64_t off;
+
+	switch (a->form) {
+	case DW_FORM_string:
+		return (const char *)a->p;
+	case DW_FORM_strp:
+		off = pgo_le(a->p, u->offset_size);
+		return u->str && off < u->str_size ? u->str + off : NULL;
+	case DW_FORM_line_strp:
+		off = pgo_le(a->p, u->offset_size);
+		return u->line_str && off < u->line_str_size ? u->line_str + off : NULL;
+	default:
+		return NULL;
+	}
+}
+
+const uint8_t *convert_die_ref(const struct convert_dieunit *u, const struct convert_die_attr *a)
+{
+	const uint8_t *p = a->p;
+
+	switch (a->form) {
+	case DW_FORM_ref1: return unit_ref(u, p[0]);
+	case DW_FORM_ref2: return unit_ref(u, pgo_le(p, 2));
+	case DW_FORM_ref4: return unit_ref(u, pgo_le(p, 4));
+	case DW_FORM_ref8: return unit_ref(u, pgo_le(p, 8));
+	case DW_FORM_ref_udata: return unit_ref(u, uleb(&p, u->end));
+	case DW_FORM_ref_addr:
+		/* into .debug_info: followed here only inside the unit */
+		return convert_die_pos(u, pgo_le(p, u->version == 2 ? u->addr_size : u->offset_size));
+	default:
+		return NULL;
+	}
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "convert/debuglink.h"
+#include "convert/dies.h"
 #include "convert/dwcompress.h"
 #include "convert/linetab.h"
 #include "convert/scopetree.h"
@@ -123,6 +124,7 @@ struct convert_symtab {
 	struct die_info *dies;
 	size_t nr_dies, alloc_dies;
 	struct pgo_u64map file_ids;   /* libdw's file name pointer -> name id */
+	uint64_t *unit_ids;           /* per unit: own_unit_id + 1, 0 until asked */
 };
 
 /* Report through `report` (pgo_error, pgo_warn), or as debug output for a quiet open. */
@@ -452,6 +454,7 @@ void convert_symtab_free(struct convert_symtab *st)
 	pgo_u64map_release(&st->inl_entries);
 	pgo_u64map_release(&st->file_ids);
 	free(st->dies);
+	free(st->unit_ids);
 	for (size_t i = 0; st->have_tree && i < st->nr_cus; i++)
 		if (st->have_tree[i])
 			convert_scopetree_release(&st->trees[i]);
@@ -784,18 +787,13 @@ static uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t 
 	return l->file_ids[idx];
 }
 
-static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl)
+/* A unit's file index idx (DW_AT_call_file) as a name id. */
+static uint32_t file_of_index(struct convert_symtab *st, Dwarf_Die *cudie, uint32_t idx)
 {
-	struct cu_lines *l;
+	struct cu_lines *l = lines_of(st, (size_t)(cudie - st->cus), 0, 0);
 	Dwarf_Files *files;
 	size_t nfiles;
-	uint32_t idx;
-	Dwarf_Attribute attr;
 
-	if (!dwarf_attr(inl, DW_AT_call_file, &attr))
-		return CONVERT_NO_NAME;
-	idx = die_udata(inl, DW_AT_call_file, 0);
-	l = lines_of(st, (size_t)(cudie - st->cus), 0, 0);
 	if (l)
 		return file_id(st, l, idx);
 	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
@@ -805,14 +803,17 @@ static uint32_t call_file(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die
 
 static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl, struct die_info *d)
 {
-	d->call_file = call_file(st, cudie, inl);
+	Dwarf_Attribute attr;
+
+	d->call_file = dwarf_attr(inl, DW_AT_call_file, &attr)
+		       ? file_of_index(st, cudie, die_udata(inl, DW_AT_call_file, 0)) : CONVERT_NO_NAME;
 	d->call_line = die_udata(inl, DW_AT_call_line, 0);
 	d->call_discr = die_udata(inl, DW_AT_GNU_discriminator, 0);
 	d->has_call = 1;
 }
 
-static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
-				    int need_call, int depth, struct die_info *tmp);
+static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
+				int need_call, int depth, struct die_info *tmp);
 
 /*
  * The line gcc gives a member function that has no DW_AT_decl_line of its own: a lambda's
@@ -897,7 +898,7 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 	    /* an origin in the same file (not a dwz alt file's) */
 	    dwarf_cu_getdwarf(origin.cu) == dwarf_cu_getdwarf(die->cu)) {
 		struct die_info tmp;
-		const struct die_info *o = fn_die_info(st, NULL, &origin, 0, depth + 1, &tmp);
+		const struct die_info *o = fn_info(st, SIZE_MAX, &origin, NULL, 0, depth + 1, &tmp);
 
 		*name = o->name;
 		*decl_line = o->decl_line;
@@ -911,6 +912,131 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 		*decl_line = class_decl_line(die);
 }
 
+/* Unit cu's DIEs as convert/dies.h reads them (its scope tree's), or NULL. */
+static const struct convert_dieunit *own_unit(const struct convert_symtab *st, size_t cu)
+{
+	return cu < st->nr_cus && st->have_tree[cu] ? st->trees[cu].unit : NULL;
+}
+
+/* Where die is in u's data, or NULL if in another unit or file. */
+static const uint8_t *own_pos(const struct convert_dieunit *u, const Dwarf_Die *die)
+{
+	uintptr_t a = (uintptr_t)die->addr;
+
+	return a > (uintptr_t)(u->info + u->unit_off) && a < (uintptr_t)u->end ? die->addr : NULL;
+}
+
+/* unit_of_die for the DIEs of unit cu, the same for all of them: asked once. */
+static uint32_t own_unit_id(struct convert_symtab *st, size_t cu)
+{
+	if (!st->unit_ids && !(st->unit_ids = calloc(st->nr_cus, sizeof(*st->unit_ids))))
+		return unit_of_die(st, &st->scope_dies[cu]);
+	if (!st->unit_ids[cu])
+		st->unit_ids[cu] = (uint64_t)unit_of_die(st, &st->scope_dies[cu]) + 1;
+	return (uint32_t)(st->unit_ids[cu] - 1);
+}
+
+static uint32_t clamp_u32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* The DIEs dwarf_attr_integrate looks at: the DIE and the chain of its origins/specifications. */
+#define INTEGRATE_MAX 16
+
+/*
+ * read_name for the DIE at p of unit cu (attributes a), from what convert/dies.h reads:
+ * the same answers with one pass over each DIE's attributes instead of a libdw scan for
+ * each attribute. Returns 0, or -1 where a form or a reference is libdw's to read.
+ */
+static int own_name(struct convert_symtab *st, size_t cu, const struct convert_dieunit *u,
+		    const uint8_t *p, const struct convert_die_attrs *a, int depth, uint32_t *name,
+		    uint32_t *decl_line, uint32_t *unit)
+{
+	enum { LINK, MIPS, NAME, DECL, NR };
+	static const int slot[NR] = { CONVERT_AT_LINKAGE_NAME, CONVERT_AT_MIPS_LINKAGE_NAME,
+				      CONVERT_AT_NAME, CONVERT_AT_DECL_LINE };
+	struct convert_die_attr got[NR];
+	struct convert_die_attrs next;
+	const char *s = NULL;
+	const uint8_t *q;
+	uint64_t line = 0;
+	int i, k, missing = NR;
+
+	if (depth < 8 && a->at[CONVERT_AT_ABSTRACT_ORIGIN].form && !a->at[CONVERT_AT_LINKAGE_NAME].form &&
+	    !a->at[CONVERT_AT_MIPS_LINKAGE_NAME].form && !a->at[CONVERT_AT_NAME].form &&
+	    !a->at[CONVERT_AT_DECL_LINE].form) {
+		const uint8_t *o = convert_die_ref(u, &a->at[CONVERT_AT_ABSTRACT_ORIGIN]);
+		struct die_info tmp;
+		const struct die_info *d;
+
+		if (!o)
+			return -1;
+		d = fn_info(st, cu, NULL, o, 0, depth + 1, &tmp);
+		*name = d->name;
+		*decl_line = d->decl_line;
+		*unit = d->unit;
+		return 0;
+	}
+	/* each attribute from the first DIE of the chain that has it, as dwarf_attr_integrate */
+	memset(got, 0, sizeof(got));
+	for (i = 0;;) {
+		const struct convert_die_attr *ref;
+
+		for (k = 0; k < NR; k++)
+			if (!got[k].form && a->at[slot[k]].form) {
+				got[k] = a->at[slot[k]];
+				missing--;
+			}
+		if (!missing || ++i == INTEGRATE_MAX)
+			break;
+		ref = a->at[CONVERT_AT_ABSTRACT_ORIGIN].form ? &a->at[CONVERT_AT_ABSTRACT_ORIGIN]
+			: a->at[CONVERT_AT_SPECIFICATION].form ? &a->at[CONVERT_AT_SPECIFICATION] : NULL;
+		if (!ref)
+			break;
+		if (!(q = convert_die_ref(u, ref)) || convert_die_attrs(u, q, &next) < 0)
+			return -1;
+		a = &next;
+	}
+	/* die_name: the linkage name (DW_AT_linkage_name's chain first), else the name */
+	if (got[LINK].form || got[MIPS].form) {
+		if (!(s = convert_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
+			return -1;
+	} else if (got[NAME].form && !(s = convert_die_string(u, &got[NAME]))) {
+		return -1;
+	}
+	if (got[DECL].form && convert_die_udata(u, &got[DECL], &line) < 0)
+		return -1;
+	*unit = own_unit_id(st, cu);
+	*name = intern(st, s ? s : "[unknown]");
+	*decl_line = clamp_u32(line);
+	if (!got[DECL].form) {
+		Dwarf_Die die;
+
+		*decl_line = convert_die_libdw(u, p, &die) == 0 ? class_decl_line(&die) : 0;
+	}
+	return 0;
+}
+/* read_call for the DIE at p of unit cu (attributes a). Returns 0, or -1 as own_name. */
+static int own_call(struct convert_symtab *st, size_t cu, const struct convert_dieunit *u,
+		    const struct convert_die_attrs *a, struct die_info *d)
+{
+	const struct convert_die_attr *file = &a->at[CONVERT_AT_CALL_FILE];
+	const struct convert_die_attr *line = &a->at[CONVERT_AT_CALL_LINE];
+	const struct convert_die_attr *discr = &a->at[CONVERT_AT_DISCRIMINATOR];
+	uint64_t f = 0, l = 0, c = 0;
+
+	if ((file->form && convert_die_udata(u, file, &f) < 0) ||
+	    (line->form && convert_die_udata(u, line, &l) < 0) ||
+	    (discr->form && convert_die_udata(u, discr, &c) < 0))
+		return -1;
+	d->call_file = file->form ? file_of_index(st, &st->cus[cu], clamp_u32(f)) : CONVERT_NO_NAME;
+	d->call_line = clamp_u32(l);
+	d->call_discr = clamp_u32(c);
+	d->has_call = 1;
+	return 0;
+}
+
 /*
  * Name and DW_AT_decl_line of a subprogram or inlined-subroutine DIE, and the call site
  * of an inlined one (DW_AT_call_*), once per DIE: the names follow
@@ -918,23 +1044,41 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
  * explicit zeros) resolves the same few DIEs again; that lookup was a third of
  * convert's instructions on a 2777-sample recording. *tmp receives the result when it
  * cannot be kept (out of memory). The pointer is valid until the next call.
- * need_call: read the call site too; depth: how many abstract origins led here.
+ * The DIE is die, of unit cu (SIZE_MAX: not known), or the one at p of unit cu as
+ * convert/dies.h reads it (die NULL). need_call: read the call site too (die and cu
+ * given); depth: how many abstract origins led here.
  */
-static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *die,
-				    int need_call, int depth, struct die_info *tmp)
+static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
+				int need_call, int depth, struct die_info *tmp)
 {
+	const struct convert_dieunit *u = own_unit(st, cu);
+	struct convert_die_attrs a;
 	struct die_info *d = tmp;
-	uint64_t off = die_key(die), *v;
-	const uint64_t *have = pgo_u64map_find(&st->fn_dies, off);
+	uint64_t off, *v;
+	const uint64_t *have;
 	uint32_t name, decl_line, unit;
-	int ret;
+	Dwarf_Die mem;
+	int ret, read = -1;            /* a: 1 read, -1 not (yet) */
 
+	if (!p && u)
+		p = own_pos(u, die);
+	off = p ? (uint64_t)(uintptr_t)p : die_key(die);
+	have = pgo_u64map_find(&st->fn_dies, off);
 	/* a 0 slot: the DIE could not be kept (out of memory), read it again */
 	if (have && *have) {
 		d = &st->dies[*have - 1];
 	} else {
 		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
-		read_name(st, die, depth, &name, &decl_line, &unit);
+		if (!p || (read = convert_die_attrs(u, p, &a)) < 0 ||
+		    own_name(st, cu, u, p, &a, depth, &name, &decl_line, &unit) < 0) {
+			if (die || convert_die_libdw(u, p, die = &mem) == 0) {
+				read_name(st, die, depth, &name, &decl_line, &unit);
+			} else {
+				/* not for libdw either: as a DIE without attributes */
+				name = intern(st, "[unknown]");
+				decl_line = unit = 0;
+			}
+		}
 		ret = pgo_u64map_get(&st->fn_dies, off, &v);
 		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
@@ -947,10 +1091,12 @@ static struct die_info *fn_die_info(struct convert_symtab *st, Dwarf_Die *cudie,
 		d->decl_line = decl_line;
 		d->unit = unit;
 	}
-	if (need_call && !d->has_call)
-		read_call(st, cudie, die, d);
+	if (need_call && !d->has_call &&
+	    !(p && (read > 0 || convert_die_attrs(u, p, &a) > 0) && own_call(st, cu, u, &a, d) == 0))
+		read_call(st, &st->cus[cu], die, d);
 	return d;
 }
+
 
 int convert_symtab_foreach_function(const struct convert_symtab *st,
 				    int (*fn)(uint32_t name, void *data), void *data)
@@ -1012,6 +1158,7 @@ static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cud
 static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *chain, int n,
 			struct convert_sym_frame *out)
 {
+	size_t cu = (size_t)(cudie - st->cus);
 	int i, k, fn[MAX_DEPTH], nfn = 0;
 
 	for (i = 0; i < n; i++) {
@@ -1021,7 +1168,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 			fn[nfn++] = i;
 	}
 	for (k = 0; k < nfn; k++) {
-		struct die_info tmp, *d = fn_die_info(st, cudie, &chain[fn[k]], 0, 0, &tmp);
+		struct die_info tmp, *d = fn_info(st, cu, &chain[fn[k]], NULL, 0, 0, &tmp);
 		struct convert_sym_frame *f = &out[k];
 
 		f->name = d->name;
@@ -1032,7 +1179,7 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 		f->inl = k ? inl_handle(st, cudie, &chain[fn[k]]) : 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
-			d = fn_die_info(st, cudie, &chain[fn[k + 1]], 1, 0, &tmp);
+			d = fn_info(st, cu, &chain[fn[k + 1]], NULL, 1, 0, &tmp);
 			f->file = d->call_file;
 			f->line = d->call_line;
 			f->discr = d->call_discr;
