@@ -10,6 +10,8 @@
 
 struct convert_scope {
 	Dwarf_Die die;
+	int tag;
+	uint32_t user;                /* the caller's (convert_scopetree_user) */
 	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
 	uint32_t range0, nr_ranges;
 	uint32_t ix0, nr_ix;          /* first scope of a list: the list's index, if any */
@@ -98,8 +100,8 @@ static int add_range(struct convert_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
 	return 0;
 }
 
-/* Append a scope for k with its address ranges; CONVERT_SCOPE_NONE if it has none. */
-static int add_scope(struct convert_scopetree *t, struct kid *k, uint32_t *idx)
+/* Append a scope for k (tag) with its address ranges; CONVERT_SCOPE_NONE if it has none. */
+static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32_t *idx)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t o = 0;
@@ -130,6 +132,8 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, uint32_t *idx)
 		return -1;
 	s = &t->scopes[t->nr_scopes];
 	s->die = k->die;
+	s->tag = tag;
+	s->user = 0;
 	s->first_child = s->next = CONVERT_SCOPE_NONE;
 	s->range0 = (uint32_t)first;
 	s->nr_ranges = (uint32_t)(t->nr_ranges - first);
@@ -207,7 +211,7 @@ static int build_children(struct convert_scopetree *t, struct kid *parent, int d
 		}
 		if (!is_scope(tag))
 			continue;
-		if (add_scope(t, &child, &idx) < 0)
+		if (add_scope(t, &child, tag, &idx) < 0)
 			return child.u ? -2 : -1;
 		if (idx == CONVERT_SCOPE_NONE)
 			continue;
@@ -368,8 +372,9 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 	return best;
 }
 
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
-			    Dwarf_Addr *end)
+/* The chain of pc into ids or dies (either may be NULL). */
+static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwarf_Die *dies, int max,
+		 Dwarf_Addr *end)
 {
 	uint32_t idx = CONVERT_SCOPE_NONE;
 	int n = 0;
@@ -402,11 +407,42 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 		t->scopes[idx].first_child = ch;
 	}
 	while (idx != CONVERT_SCOPE_NONE && n < max) {
-		out[n++] = t->scopes[idx].die;
+		if (ids)
+			ids[n] = idx;
+		if (dies)
+			dies[n] = t->scopes[idx].die;
+		n++;
 		if (n < max)
 			idx = find_in(t, t->scopes[idx].first_child, pc, end);
 	}
 	return n;
+}
+
+int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
+			    Dwarf_Addr *end)
+{
+	return chain(t, pc, NULL, out, max, end);
+}
+
+int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, int max,
+				Dwarf_Addr *end)
+{
+	return chain(t, pc, ids, NULL, max, end);
+}
+
+Dwarf_Die *convert_scopetree_die(struct convert_scopetree *t, uint32_t id)
+{
+	return &t->scopes[id].die;
+}
+
+int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id)
+{
+	return t->scopes[id].tag;
+}
+
+uint32_t *convert_scopetree_user(struct convert_scopetree *t, uint32_t id)
+{
+	return &t->scopes[id].user;
 }
 
 void convert_scopetree_release(struct convert_scopetree *t)

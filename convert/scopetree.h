@@ -64,6 +64,22 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
 int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
 			    int max, Dwarf_Addr *end);
 
+/*
+ * The same chain as indices of the tree's scopes (valid until the tree is released), for
+ * the functions below: the tag and a slot of the caller's come with each scope, where
+ * asking libdw for a DIE's tag and looking a DIE up in a hash table per chain were 3% of
+ * a convert.
+ */
+int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids,
+				int max, Dwarf_Addr *end);
+
+/* Scope id's DIE; the pointer holds until the next chain (a lookup may read more scopes). */
+Dwarf_Die *convert_scopetree_die(struct convert_scopetree *t, uint32_t id);
+int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id);
+
+/* A value the caller keeps with scope id, 0 when the tree is built. */
+uint32_t *convert_scopetree_user(struct convert_scopetree *t, uint32_t id);
+
 void convert_scopetree_release(struct convert_scopetree *t);
 
 #endif

@@ -1151,24 +1151,44 @@ static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cud
 }
 
 /*
- * The frames of chain[0..n), its subprograms and inlined subroutines outermost first, into
- * out; the innermost one's file, line and discriminator are left for the caller (the
- * address's row). Returns how many.
+ * fn_info for scope id of unit cu's tree: the DIE's entry is kept with the scope, so that
+ * the chains that share it (every span of a function's addresses) find it without a hash
+ * lookup.
  */
-static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *chain, int n,
+static struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_t id, int need_call,
+				   struct die_info *tmp)
+{
+	struct convert_scopetree *t = &st->trees[cu];
+	uint32_t *slot = convert_scopetree_user(t, id);
+	struct die_info *d;
+
+	if (*slot && (!need_call || st->dies[*slot - 1].has_call))
+		return &st->dies[*slot - 1];
+	d = fn_info(st, cu, convert_scopetree_die(t, id), NULL, need_call, 0, tmp);
+	if (d != tmp)
+		*slot = (uint32_t)(d - st->dies) + 1;
+	return d;
+}
+
+/*
+ * The frames of chain ids[0..n) of unit cu's tree, its subprograms and inlined subroutines
+ * outermost first, into out; the innermost one's file, line and discriminator are left for
+ * the caller (the address's row). Returns how many.
+ */
+static int chain_frames(struct convert_symtab *st, size_t cu, const uint32_t *ids, int n,
 			struct convert_sym_frame *out)
 {
-	size_t cu = (size_t)(cudie - st->cus);
+	struct convert_scopetree *t = &st->trees[cu];
 	int i, k, fn[MAX_DEPTH], nfn = 0;
 
 	for (i = 0; i < n; i++) {
-		int tag = dwarf_tag(&chain[i]);
+		int tag = convert_scopetree_tag(t, ids[i]);
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			fn[nfn++] = i;
 	}
 	for (k = 0; k < nfn; k++) {
-		struct die_info tmp, *d = fn_info(st, cu, &chain[fn[k]], NULL, 0, 0, &tmp);
+		struct die_info tmp, *d = scope_info(st, cu, ids[fn[k]], 0, &tmp);
 		struct convert_sym_frame *f = &out[k];
 
 		f->name = d->name;
@@ -1176,10 +1196,10 @@ static int chain_frames(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *
 		f->unit = d->unit;
 		f->file = CONVERT_NO_NAME;
 		f->line = f->discr = 0;
-		f->inl = k ? inl_handle(st, cudie, &chain[fn[k]]) : 0;
+		f->inl = k ? inl_handle(st, &st->cus[cu], convert_scopetree_die(t, ids[fn[k]])) : 0;
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
-			d = fn_info(st, cu, &chain[fn[k + 1]], NULL, 1, 0, &tmp);
+			d = scope_info(st, cu, ids[fn[k + 1]], 1, &tmp);
 			f->file = d->call_file;
 			f->line = d->call_line;
 			f->discr = d->call_discr;
@@ -1234,7 +1254,7 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 	struct span *sp = &st->span;
 
 	if (!sp->valid || sp->cu != cu || pc < sp->lo || pc >= sp->end) {
-		Dwarf_Die chain[MAX_DEPTH];
+		uint32_t chain[MAX_DEPTH];
 		int n;
 
 		sp->valid = 0;
@@ -1245,10 +1265,10 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 				return 0;
 			st->have_tree[cu] = 1;
 		}
-		n = convert_scopetree_chain(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
+		n = convert_scopetree_chain_ids(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
 		if (n < 0)
 			return 0;
-		sp->nr = chain_frames(st, cudie, chain, n, sp->frames);
+		sp->nr = chain_frames(st, cu, chain, n, sp->frames);
 		sp->cu = cu;
 		sp->lo = pc;
 		sp->valid = 1;
