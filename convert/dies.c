@@ -81,6 +81,8 @@ static int at_slot(uint64_t name)
 	case DW_AT_call_file: return CONVERT_AT_CALL_FILE;
 	case DW_AT_call_line: return CONVERT_AT_CALL_LINE;
 	case DW_AT_GNU_discriminator: return CONVERT_AT_DISCRIMINATOR;
+	case DW_AT_entry_pc: return CONVERT_AT_ENTRY_PC;
+	case DW_AT_low_pc: return CONVERT_AT_LOW_PC;
 	default: return -1;
 	}
 }
@@ -195,6 +197,18 @@ int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs 
 		u->line_str = (const char *)s->line_str;
 		u->line_str_size = s->line_str_size;
 	}
+	if (version <= 4 && s->ranges) {
+		Dwarf_Attribute attr;
+		Dwarf_Addr base;
+
+		/* libdw's base for range lists: DW_AT_low_pc, else DW_AT_entry_pc, else 0 */
+		if (dwarf_lowpc(&cu, &base) != 0 &&
+		    dwarf_formaddr(dwarf_attr(&cu, DW_AT_entry_pc, &attr), &base) != 0)
+			base = 0;
+		u->ranges = s->ranges;
+		u->ranges_size = s->ranges_size;
+		u->base = base;
+	}
 	if (read_abbrevs(u, s, abbrev_off) < 0) {
 		convert_dieunit_release(u);
 		return -1;
@@ -242,6 +256,7 @@ static int note(const struct convert_dieunit *u, struct convert_die *d, unsigned
 		}
 		return 0;
 	case DW_AT_high_pc:
+		d->has_highpc = 1;
 		if (form == DW_FORM_addr || form == DW_FORM_data1 || form == DW_FORM_data2 ||
 		    form == DW_FORM_data4 || form == DW_FORM_data8 || form == DW_FORM_udata) {
 			d->hi = form == DW_FORM_udata ? value : pgo_le(p, (unsigned)len);
@@ -250,6 +265,10 @@ static int note(const struct convert_dieunit *u, struct convert_die *d, unsigned
 		}
 		return 0;
 	case DW_AT_ranges:
+		if (!d->has_ranges) {
+			d->ranges_form = form;
+			d->ranges_p = p;
+		}
 		d->has_ranges = 1;
 		return 0;
 	default:
@@ -352,6 +371,44 @@ const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct co
 	return p;
 }
 
+int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die *d,
+		       int (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg)
+{
+	unsigned w = u->addr_size;
+	uint64_t off, base = u->base, escape = w == 8 ? UINT64_MAX : UINT32_MAX;
+	const uint8_t *p, *end;
+	int err;
+
+	if (!u->ranges || !d->has_ranges || d->has_lowpc || d->has_highpc)
+		return 0;
+	/* the list's offset, as libdw's __libdw_formptr reads it */
+	if (d->ranges_form == DW_FORM_sec_offset && u->version == 4)
+		off = pgo_le(d->ranges_p, u->offset_size);
+	else if ((d->ranges_form == DW_FORM_data4 || d->ranges_form == DW_FORM_data8) && u->version < 4)
+		off = pgo_le(d->ranges_p, d->ranges_form == DW_FORM_data4 ? 4 : 8);
+	else
+		return 0;
+	/* an offset outside the section or an all-ones base: dwarf_ranges fails, no ranges */
+	if (off >= u->ranges_size || base == UINT64_MAX)
+		return 1;
+	end = u->ranges + u->ranges_size;
+	for (p = u->ranges + off; end - p >= 2 * (ptrdiff_t)w; p += 2 * w) {
+		uint64_t begin = pgo_le(p, w), last = pgo_le(p + w, w);
+
+		if (begin == escape) {
+			if (last == escape)
+				break;             /* invalid: libdw stops */
+			base = last;
+			continue;
+		}
+		if (!begin && !last)
+			break;
+		if ((err = fn(arg, begin + base, last + base)) < 0)
+			return err;
+	}
+	return 1;
+}
+
 int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out)
 {
 	return dwarf_offdie(u->dwarf, convert_die_offset(u, p), out) ? 0 : -1;
@@ -400,6 +457,16 @@ int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_
 	case DW_FORM_implicit_const: *v = (uint64_t)a->implicit; return 0;
 	default: return -1;
 	}
+}
+
+int convert_die_addr(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v)
+{
+	if (!a->form)
+		return 0;
+	if (a->form != DW_FORM_addr)
+		return -1;
+	*v = pgo_le(a->p, u->addr_size);
+	return 1;
 }
 
 const char *convert_die_string(const struct convert_dieunit *u, const struct convert_die_attr *a)

@@ -41,6 +41,9 @@ struct convert_dieunit {
 	size_t nr_attrs;
 	const char *str, *line_str;   /* .debug_str, .debug_line_str if NUL-terminated, or NULL */
 	size_t str_size, line_str_size;
+	const uint8_t *ranges;        /* .debug_ranges for a unit of DWARF 2 to 4, or NULL */
+	size_t ranges_size;
+	uint64_t base;                /* the unit's base address, as libdw takes it for ranges */
 };
 
 /* One DIE, read: where it starts and ends, and what the scope tree asks about it. */
@@ -50,9 +53,11 @@ struct convert_die {
 	const uint8_t *sibling;       /* DW_AT_sibling's target, or NULL */
 	unsigned tag;
 	int has_children;
-	int has_lowpc, has_ranges;    /* its own attributes, as dwarf_hasattr sees them */
+	int has_lowpc, has_highpc, has_ranges; /* its own attributes, as dwarf_hasattr sees them */
 	int simple_pc;                /* [lo, hi) read: what dwarf_ranges gives for it */
 	uint64_t lo, hi;
+	unsigned ranges_form;         /* DW_AT_ranges: its form and value */
+	const uint8_t *ranges_p;
 };
 
 /*
@@ -82,6 +87,18 @@ static inline uint64_t convert_die_offset(const struct convert_dieunit *u, const
 	return (uint64_t)(p - u->info);
 }
 
+/*
+ * What dwarf_ranges gives for d, where d has DW_AT_ranges into .debug_ranges and neither
+ * DW_AT_low_pc nor DW_AT_high_pc (a function split in hot and cold parts, a lexical block
+ * of inlined code): each range [lo, hi) through fn(arg, lo, hi), as dwarf_ranges gives
+ * them, up to the end of the list or data it stops at. libdw found the range list
+ * through a scan of the DIE's attributes per call, after two more for the pcs, and read
+ * the unit's abbreviations for it a second time: 3% of a convert. Returns 1, 0 if
+ * libdw is to read them (another form, DWARF 5's lists), or fn's error (< 0).
+ */
+int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die *d,
+		       int (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg);
+
 /* The DIE at p for libdw. Returns 0, or -1. */
 int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out);
 
@@ -93,7 +110,7 @@ int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_D
 enum convert_die_at {
 	CONVERT_AT_NAME, CONVERT_AT_LINKAGE_NAME, CONVERT_AT_MIPS_LINKAGE_NAME, CONVERT_AT_DECL_LINE,
 	CONVERT_AT_ABSTRACT_ORIGIN, CONVERT_AT_SPECIFICATION, CONVERT_AT_CALL_FILE, CONVERT_AT_CALL_LINE,
-	CONVERT_AT_DISCRIMINATOR, CONVERT_NR_AT
+	CONVERT_AT_DISCRIMINATOR, CONVERT_AT_ENTRY_PC, CONVERT_AT_LOW_PC, CONVERT_NR_AT
 };
 
 /* One attribute's value as read: form 0 if the DIE has none of that name. */
@@ -113,6 +130,9 @@ int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct 
 
 /* The constant a holds, as dwarf_formudata reads it. Returns 0, or -1 for a form left to libdw. */
 int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v);
+
+/* The address a holds, as dwarf_formaddr reads it: 1, 0 if a is absent, -1 for a form left to libdw. */
+int convert_die_addr(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v);
 
 /* The string a holds, as dwarf_formstring reads it, or NULL for a form left to libdw. */
 const char *convert_die_string(const struct convert_dieunit *u, const struct convert_die_attr *a);

@@ -96,6 +96,8 @@ int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s)
 			ptr = &s->info, size = &s->info_size;
 		else if (!strcmp(name, ".debug_abbrev"))
 			ptr = &s->abbrev, size = &s->abbrev_size;
+		else if (!strcmp(name, ".debug_ranges"))
+			ptr = &s->ranges, size = &s->ranges_size;
 		else
 			continue;
 		/* libdw decompresses the sections it uses in place; anything else is not ours */

@@ -25,8 +25,8 @@
 /* The sections line programs (and convert/dies.h) read, from the ELF file libdw reads
  * (decompressed). */
 struct convert_dwsecs {
-	const uint8_t *line, *line_str, *str, *info, *abbrev;
-	size_t line_size, line_str_size, str_size, info_size, abbrev_size;
+	const uint8_t *line, *line_str, *str, *info, *abbrev, *ranges;
+	size_t line_size, line_str_size, str_size, info_size, abbrev_size, ranges_size;
 };
 
 /*

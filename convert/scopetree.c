@@ -100,6 +100,11 @@ static int add_range(struct convert_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
 	return 0;
 }
 
+static int add_range_cb(void *arg, uint64_t lo, uint64_t hi)
+{
+	return add_range(arg, lo, hi);
+}
+
 /* Append a scope for k (tag) with its address ranges; CONVERT_SCOPE_NONE if it has none. */
 static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32_t *idx)
 {
@@ -107,6 +112,7 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	ptrdiff_t o = 0;
 	size_t first = t->nr_ranges;
 	struct convert_scope *s;
+	int r;
 
 	*idx = CONVERT_SCOPE_NONE;
 	/*
@@ -120,6 +126,9 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 		return -1;
 	if (k->u && k->d.simple_pc) {
 		if (add_range(t, k->d.lo, k->d.hi) < 0)
+			return -1;
+	} else if (k->u && (r = convert_die_ranges(k->u, &k->d, add_range_cb, t)) != 0) {
+		if (r < 0)
 			return -1;
 	} else {
 		while ((o = dwarf_ranges(&k->die, o, &base, &lo, &hi)) > 0)

@@ -1129,22 +1129,35 @@ int convert_symtab_foreach_function(const struct convert_symtab *st,
 
 uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 {
+	size_t cu = (size_t)(inl >> INL_UNIT_SHIFT) - 1;
+	const struct convert_dieunit *u = own_unit(st, cu);
+	struct convert_die_attrs a;
+	const uint8_t *p;
 	Dwarf_Die die;
 	Dwarf_Addr e;
 	uint64_t *v, entry = 0;
-	int ret;
+	int ret, r;
 
 	if (!inl || !st->dwarf)
 		return 0;
 	ret = pgo_u64map_get(&st->inl_entries, inl, &v);
 	if (ret == 0)
 		return *v - 1;
-	/* dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc */
-	if ((inl >> INL_UNIT_SHIFT) - 1 < st->nr_cus &&
-	    dwarf_offdie(dwarf_cu_getdwarf(st->scope_dies[(inl >> INL_UNIT_SHIFT) - 1].cu),
-			 inl & INL_OFF_MASK, &die) &&
-	    dwarf_entrypc(&die, &e) == 0)
+	/*
+	 * dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc. Read by convert/dies.h where it
+	 * can: libdw's first look at a unit's DIE reads its abbreviations again, 10k Ir a
+	 * call on graphviz.
+	 */
+	if (u && (p = convert_die_pos(u, inl & INL_OFF_MASK)) && convert_die_attrs(u, p, &a) > 0 &&
+	    (r = convert_die_addr(u, a.at[CONVERT_AT_ENTRY_PC].form ? &a.at[CONVERT_AT_ENTRY_PC]
+				  : &a.at[CONVERT_AT_LOW_PC], &e)) >= 0) {
+		if (r > 0)
+			entry = e + st->dwbias;
+	} else if (cu < st->nr_cus &&
+		   dwarf_offdie(dwarf_cu_getdwarf(st->scope_dies[cu].cu), inl & INL_OFF_MASK, &die) &&
+		   dwarf_entrypc(&die, &e) == 0) {
 		entry = e + st->dwbias;
+	}
 	if (ret > 0)
 		*v = entry + 1;
 	return entry;
