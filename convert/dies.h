@@ -39,6 +39,8 @@ struct convert_dieunit {
 	size_t nr_abbrevs;
 	struct convert_abbrev_attr *attrs; /* the abbreviations' attribute lists */
 	size_t nr_attrs;
+	struct convert_abbrev_attr *steps; /* the same with runs of fixed-size attributes merged */
+	size_t nr_steps;
 	const char *str, *line_str;   /* .debug_str, .debug_line_str if NUL-terminated, or NULL */
 	size_t str_size, line_str_size;
 	const uint8_t *ranges;        /* .debug_ranges for a unit of DWARF 2 to 4, or NULL */
