@@ -34,6 +34,7 @@ struct convert_scopetree {
 	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
 	uint32_t last_top;             /* top-level scope of the previous hit */
 	int max_depth;
+	int c_unit;                    /* DW_AT_language is C's: structures hold no code */
 	struct convert_dieunit *unit;  /* the unit's DIEs read directly (convert/dies.h), or NULL */
 	size_t libdw_reads;            /* of the DIE lists read with a unit, those left to libdw */
 };
@@ -41,8 +42,8 @@ struct convert_scopetree {
 #define CONVERT_SCOPE_NONE UINT32_MAX
 
 /*
- * Read the top-level scopes under cudie (descending into namespaces and classes, which
- * hold definitions but no code). DIEs without addresses (declarations, abstract
+ * Read the top-level scopes under cudie (descending into namespaces, classes and
+ * structures, which hold definitions but no code; a C unit's structures hold neither). DIEs without addresses (declarations, abstract
  * instances) are left out. What is below a top-level scope (at most max_depth levels in
  * all) is read on the first lookup that falls in it: a profile touches a few of a CU's
  * functions, and reading every function's inlined subroutines and blocks was most of the
