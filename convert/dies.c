@@ -95,56 +95,47 @@ static int form_size(const struct convert_dieunit *u, unsigned form)
 #define DW_AT_GNU_discriminator 0x2136
 #endif
 
-/* Which of the attributes convert_die_attrs reads name is, or -1. */
-static int at_slot(uint64_t name)
+/*
+ * What the reader does with an attribute of name: bits 0-3, its enum convert_die_at + 1
+ * (0: none); bit 4, note() reads it. A table for the names below 0x80.
+ */
+#define AT_NOTED 0x10
+static const uint8_t at_info[0x80] = {
+	[DW_AT_name] = CONVERT_AT_NAME + 1,
+	[DW_AT_linkage_name] = CONVERT_AT_LINKAGE_NAME + 1,
+	[DW_AT_decl_line] = CONVERT_AT_DECL_LINE + 1,
+	[DW_AT_abstract_origin] = CONVERT_AT_ABSTRACT_ORIGIN + 1,
+	[DW_AT_specification] = CONVERT_AT_SPECIFICATION + 1,
+	[DW_AT_call_file] = CONVERT_AT_CALL_FILE + 1,
+	[DW_AT_call_line] = CONVERT_AT_CALL_LINE + 1,
+	[DW_AT_entry_pc] = CONVERT_AT_ENTRY_PC + 1,
+	[DW_AT_low_pc] = (CONVERT_AT_LOW_PC + 1) | AT_NOTED,
+	[DW_AT_high_pc] = AT_NOTED,
+	[DW_AT_ranges] = AT_NOTED,
+	[DW_AT_sibling] = AT_NOTED,
+};
+
+static unsigned name_info(uint64_t name)
 {
-	switch (name) {
-	case DW_AT_name: return CONVERT_AT_NAME;
-	case DW_AT_linkage_name: return CONVERT_AT_LINKAGE_NAME;
-	case DW_AT_MIPS_linkage_name: return CONVERT_AT_MIPS_LINKAGE_NAME;
-	case DW_AT_decl_line: return CONVERT_AT_DECL_LINE;
-	case DW_AT_abstract_origin: return CONVERT_AT_ABSTRACT_ORIGIN;
-	case DW_AT_specification: return CONVERT_AT_SPECIFICATION;
-	case DW_AT_call_file: return CONVERT_AT_CALL_FILE;
-	case DW_AT_call_line: return CONVERT_AT_CALL_LINE;
-	case DW_AT_GNU_discriminator: return CONVERT_AT_DISCRIMINATOR;
-	case DW_AT_entry_pc: return CONVERT_AT_ENTRY_PC;
-	case DW_AT_low_pc: return CONVERT_AT_LOW_PC;
-	default: return -1;
-	}
+	if (name < 0x80)
+		return at_info[name];
+	if (name == DW_AT_MIPS_linkage_name)
+		return CONVERT_AT_MIPS_LINKAGE_NAME + 1;
+	return name == DW_AT_GNU_discriminator ? CONVERT_AT_DISCRIMINATOR + 1 : 0;
 }
 
-/*
- * a's attributes as convert_die_read walks them: a run of fixed-size attributes it does
- * not note is one step of their total size. A DIE read was ~175 Ir on graphviz, most of
- * it the loop over attributes whose values only need skipping. Returns 0, or -1.
- */
-static int add_steps(struct convert_dieunit *u, struct convert_abbrev *a, size_t *alloc)
+/* Room for one more of *v (n used, *alloc allocated, elements of size). 0, or -1. */
+static int grow(void *v, size_t n, size_t *alloc, size_t size)
 {
-	uint32_t i;
+	void *p;
+	size_t a = *alloc ? 2 * *alloc : 512;
 
-	a->sfirst = (uint32_t)u->nr_steps;
-	for (i = 0; i < a->n; i++) {
-		const struct convert_abbrev_attr *at = &u->attrs[a->first + i];
-		struct convert_abbrev_attr *last = u->nr_steps > a->sfirst ? &u->steps[u->nr_steps - 1] : NULL;
-
-		if (at->size >= 0 && !at->noted && last && last->size >= 0 && !last->noted &&
-		    last->size <= INT32_MAX - 16 - at->size) {
-			last->size += at->size;
-			continue;
-		}
-		if (u->nr_steps == *alloc) {
-			size_t n = *alloc ? 2 * *alloc : 256;
-			struct convert_abbrev_attr *v = realloc(u->steps, n * sizeof(*v));
-
-			if (!v)
-				return -1;
-			u->steps = v;
-			*alloc = n;
-		}
-		u->steps[u->nr_steps++] = *at;
-	}
-	a->sn = (uint32_t)(u->nr_steps - a->sfirst);
+	if (n < *alloc)
+		return 0;
+	if (!(p = realloc(*(void **)v, a * size)))
+		return -1;
+	*(void **)v = p;
+	*alloc = a;
 	return 0;
 }
 
@@ -153,13 +144,19 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 {
 	const uint8_t *p, *end = s->abbrev + s->abbrev_size;
 	size_t alloc_attrs = 0, alloc_steps = 0;
+	int8_t sizes[DW_FORM_addrx4 + 1];
+	unsigned f;
 
 	if (off >= s->abbrev_size)
 		return -1;
+	/* the forms' sizes in this unit, looked up per attribute (~22k in graphviz's units) */
+	for (f = 0; f <= DW_FORM_addrx4; f++)
+		sizes[f] = (int8_t)form_size(u, f);
 	p = s->abbrev + off;
 	for (;;) {
 		uint64_t code = uleb(&p, end), tag, name, form;
 		struct convert_abbrev *a;
+		int merge = 0;                 /* the last step is a run of fixed-size attributes */
 
 		if (!p)
 			return -1;
@@ -186,8 +183,11 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 		a->tag = (unsigned)tag;
 		a->has_children = *p++ != 0;
 		a->first = (uint32_t)u->nr_attrs;
+		a->sfirst = (uint32_t)u->nr_steps;
 		for (;;) {
+			struct convert_abbrev_attr *at;
 			int64_t implicit = 0;
+			unsigned info;
 
 			name = uleb(&p, end);
 			form = p ? uleb(&p, end) : 0;
@@ -198,28 +198,37 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
 			if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
 				return -1;
-			if (name > UINT32_MAX || form > UINT32_MAX)
+			if (name > UINT32_MAX || form > UINT32_MAX ||
+			    grow(&u->attrs, u->nr_attrs, &alloc_attrs, sizeof(*u->attrs)) < 0)
 				return -1;
-			if (u->nr_attrs == alloc_attrs) {
-				size_t n = alloc_attrs ? 2 * alloc_attrs : 256;
-				struct convert_abbrev_attr *v = realloc(u->attrs, n * sizeof(*v));
-
-				if (!v)
-					return -1;
-				u->attrs = v;
-				alloc_attrs = n;
+			info = name_info(name);
+			at = &u->attrs[u->nr_attrs++];
+			at->name = (unsigned)name;
+			at->form = (unsigned)form;
+			at->size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
+			at->implicit = implicit;
+			at->slot = (int)(info & 0xf) - 1;
+			at->noted = (info & AT_NOTED) != 0;
+			/*
+			 * convert_die_read's list: a run of fixed-size attributes it does not note
+			 * is one step of their total size. A DIE read was ~175 Ir on graphviz,
+			 * most of it the loop over attributes whose values only need skipping.
+			 */
+			if (at->size >= 0 && !at->noted) {
+				if (merge && u->steps[u->nr_steps - 1].size <= INT32_MAX - 16 - at->size) {
+					u->steps[u->nr_steps - 1].size += at->size;
+					continue;
+				}
+				merge = 1;
+			} else {
+				merge = 0;
 			}
-			u->attrs[u->nr_attrs].name = (unsigned)name;
-			u->attrs[u->nr_attrs].form = (unsigned)form;
-			u->attrs[u->nr_attrs].size = form_size(u, (unsigned)form);
-			u->attrs[u->nr_attrs].implicit = implicit;
-			u->attrs[u->nr_attrs].slot = at_slot(name);
-			u->attrs[u->nr_attrs++].noted = name == DW_AT_sibling || name == DW_AT_low_pc ||
-							name == DW_AT_high_pc || name == DW_AT_ranges;
+			if (grow(&u->steps, u->nr_steps, &alloc_steps, sizeof(*u->steps)) < 0)
+				return -1;
+			u->steps[u->nr_steps++] = *at;
 		}
 		a->n = (uint32_t)(u->nr_attrs - a->first);
-		if (add_steps(u, a, &alloc_steps) < 0)
-			return -1;
+		a->sn = (uint32_t)(u->nr_steps - a->sfirst);
 	}
 }
 
