@@ -826,7 +826,7 @@ static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *in
 }
 
 static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
-				int need_call, int depth, struct die_info *tmp);
+				int need_call, int depth, struct die_info *tmp, uint32_t *slot);
 
 /*
  * The line gcc gives a member function that has no DW_AT_decl_line of its own: a lambda's
@@ -911,7 +911,7 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 	    /* an origin in the same file (not a dwz alt file's) */
 	    dwarf_cu_getdwarf(origin.cu) == dwarf_cu_getdwarf(die->cu)) {
 		struct die_info tmp;
-		const struct die_info *o = fn_info(st, SIZE_MAX, &origin, NULL, 0, depth + 1, &tmp);
+		const struct die_info *o = fn_info(st, SIZE_MAX, &origin, NULL, 0, depth + 1, &tmp, NULL);
 
 		*name = o->name;
 		*decl_line = o->decl_line;
@@ -985,7 +985,7 @@ static int own_name(struct convert_symtab *st, size_t cu, const struct convert_d
 
 		if (!o)
 			return -1;
-		d = fn_info(st, cu, NULL, o, 0, depth + 1, &tmp);
+		d = fn_info(st, cu, NULL, o, 0, depth + 1, &tmp, NULL);
 		*name = d->name;
 		*decl_line = d->decl_line;
 		*unit = d->unit;
@@ -1062,13 +1062,13 @@ static int own_call(struct convert_symtab *st, size_t cu, const struct convert_d
  * given); depth: how many abstract origins led here.
  */
 static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
-				int need_call, int depth, struct die_info *tmp)
+				int need_call, int depth, struct die_info *tmp, uint32_t *slot)
 {
 	const struct convert_dieunit *u = own_unit(st, cu);
 	struct convert_die_attrs a;
 	struct die_info *d = tmp;
 	uint64_t off, *v;
-	const uint64_t *have;
+	const uint64_t *have = NULL;
 	uint32_t name, decl_line, unit;
 	Dwarf_Die mem;
 	int ret, read = -1;            /* a: 1 read, -1 not (yet) */
@@ -1076,10 +1076,11 @@ static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die 
 	if (!p && u)
 		p = own_pos(u, die);
 	off = p ? (uint64_t)(uintptr_t)p : die_key(die);
-	have = pgo_u64map_find(&st->fn_dies, off);
+	if (!slot)
+		have = pgo_u64map_find(&st->fn_dies, off);
 	/* a 0 slot: the DIE could not be kept (out of memory), read it again */
-	if (have && *have) {
-		d = &st->dies[*have - 1];
+	if (slot ? *slot : have && *have) {
+		d = &st->dies[(slot ? *slot : *have) - 1];
 	} else {
 		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
 		if (!p || (read = convert_die_attrs(u, p, &a)) < 0 ||
@@ -1092,11 +1093,14 @@ static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die 
 				decl_line = unit = 0;
 			}
 		}
-		ret = pgo_u64map_get(&st->fn_dies, off, &v);
+		ret = slot ? 1 : pgo_u64map_get(&st->fn_dies, off, &v);
 		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
-			*v = st->nr_dies;
-		} else if (ret >= 0) {
+			if (slot)
+				*slot = (uint32_t)st->nr_dies;
+			else
+				*v = st->nr_dies;
+		} else if (ret >= 0 && !slot) {
 			*v = 0;
 		}
 		memset(d, 0, sizeof(*d));
@@ -1179,21 +1183,18 @@ static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cud
 /*
  * fn_info for scope id of unit cu's tree: the DIE's entry is kept with the scope, so that
  * the chains that share it (every span of a function's addresses) find it without a hash
- * lookup.
+ * lookup, and without entering it in the hash table, which is for the origins many
+ * instances share (a scope's DIE met again as an origin gets an equal entry of its own).
  */
 static struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_t id, int need_call,
 				   struct die_info *tmp)
 {
 	struct convert_scopetree *t = &st->trees[cu];
 	uint32_t *slot = convert_scopetree_user(t, id);
-	struct die_info *d;
 
 	if (*slot && (!need_call || st->dies[*slot - 1].has_call))
 		return &st->dies[*slot - 1];
-	d = fn_info(st, cu, convert_scopetree_die(t, id), NULL, need_call, 0, tmp);
-	if (d != tmp)
-		*slot = (uint32_t)(d - st->dies) + 1;
-	return d;
+	return fn_info(st, cu, convert_scopetree_die(t, id), NULL, need_call, 0, tmp, slot);
 }
 
 /*
