@@ -10,12 +10,20 @@
 
 #define MAX_CODE 65535
 
+/* An attribute as convert_die_read walks it: a run of fixed-size attributes is one step. */
+struct convert_die_step {
+	uint32_t name;
+	uint16_t form;
+	uint8_t noted;
+	int32_t size;                 /* its size (a run's total), -1 if the value says */
+};
+
+/* An attribute as convert_die_attrs reads it (16 bytes: a unit's lists are kept). */
 struct convert_abbrev_attr {
-	unsigned name, form;
-	int size;                     /* the form's size, -1 if the value says */
-	int noted;                    /* one of the attributes note() reads */
-	int slot;                     /* its enum convert_die_at, or -1 */
 	int64_t implicit;             /* DW_FORM_implicit_const's value */
+	int32_t size;                 /* the form's size, -1 if the value says */
+	uint16_t form;
+	int8_t slot;                  /* its enum convert_die_at, or -1 */
 };
 
 struct convert_abbrev {
@@ -188,6 +196,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			struct convert_abbrev_attr *at;
 			int64_t implicit = 0;
 			unsigned info;
+			int noted;
 
 			name = uleb(&p, end);
 			form = p ? uleb(&p, end) : 0;
@@ -198,23 +207,22 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
 			if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
 				return -1;
-			if (name > UINT32_MAX || form > UINT32_MAX ||
+			if (name > UINT32_MAX || form > UINT16_MAX ||
 			    grow(&u->attrs, u->nr_attrs, &alloc_attrs, sizeof(*u->attrs)) < 0)
 				return -1;
 			info = name_info(name);
 			at = &u->attrs[u->nr_attrs++];
-			at->name = (unsigned)name;
-			at->form = (unsigned)form;
+			at->form = (uint16_t)form;
 			at->size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
 			at->implicit = implicit;
-			at->slot = (int)(info & 0xf) - 1;
-			at->noted = (info & AT_NOTED) != 0;
+			at->slot = (int8_t)((int)(info & 0xf) - 1);
+			noted = (info & AT_NOTED) != 0;
 			/*
 			 * convert_die_read's list: a run of fixed-size attributes it does not note
 			 * is one step of their total size. A DIE read was ~175 Ir on graphviz,
 			 * most of it the loop over attributes whose values only need skipping.
 			 */
-			if (at->size >= 0 && !at->noted) {
+			if (at->size >= 0 && !noted) {
 				if (merge && u->steps[u->nr_steps - 1].size <= INT32_MAX - 16 - at->size) {
 					u->steps[u->nr_steps - 1].size += at->size;
 					continue;
@@ -225,7 +233,10 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			}
 			if (grow(&u->steps, u->nr_steps, &alloc_steps, sizeof(*u->steps)) < 0)
 				return -1;
-			u->steps[u->nr_steps++] = *at;
+			u->steps[u->nr_steps].name = (uint32_t)name;
+			u->steps[u->nr_steps].form = (uint16_t)form;
+			u->steps[u->nr_steps].noted = (uint8_t)noted;
+			u->steps[u->nr_steps++].size = at->size;
 		}
 		a->n = (uint32_t)(u->nr_attrs - a->first);
 		a->sn = (uint32_t)(u->nr_steps - a->sfirst);
@@ -382,7 +393,7 @@ static int64_t var_size(const uint8_t *p, const uint8_t *end, unsigned form, uin
 int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
 {
 	const struct convert_abbrev *a;
-	const struct convert_abbrev_attr *at;
+	const struct convert_die_step *at;
 	const uint8_t *end = u->end;
 	uint64_t code;
 	uint32_t i;

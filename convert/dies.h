@@ -27,6 +27,8 @@
 #include "convert/linetab.h"
 
 struct convert_abbrev;
+struct convert_abbrev_attr;
+struct convert_die_step;
 
 struct convert_dieunit {
 	Dwarf *dwarf;
@@ -39,7 +41,7 @@ struct convert_dieunit {
 	size_t nr_abbrevs;
 	struct convert_abbrev_attr *attrs; /* the abbreviations' attribute lists */
 	size_t nr_attrs;
-	struct convert_abbrev_attr *steps; /* the same with runs of fixed-size attributes merged */
+	struct convert_die_step *steps; /* the same with runs of fixed-size attributes merged */
 	size_t nr_steps;
 	const char *str, *line_str;   /* .debug_str, .debug_line_str if NUL-terminated, or NULL */
 	size_t str_size, line_str_size;
