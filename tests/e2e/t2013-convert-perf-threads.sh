@@ -31,9 +31,11 @@ test_expect_success 'perf record --threads -g: every sample, the call paths' '
 	test_grep ";main;outer_b;mid;deep;spin [0-9]+\$" t.data.folded &&
 	pgo convert --dump t.data.afdo >dump && test_grep "^[a-z_]+: head [1-9]" dump
 '
-test_expect_success 'perf record --threads -z, two processes: a zstd stream per data file' '
+# Each process is pinned to a CPU of its own: perf writes data.N from CPU N's ring buffer, and
+# with a busy CPU both processes could run on the other one, leaving a data file empty.
+test_expect_success TWO_CPUS 'perf record --threads -z, two processes: a zstd stream per data file' '
 	perf record -q --threads -z -m 8 -g -e task-clock -F 4999 -o tz.data -- \
-		sh -c "\"$CS\" 30 & \"$CS\" 30; wait" >/dev/null 2>rec.err &&
+		sh -c "taskset -c 0 \"$CS\" 30 & taskset -c 1 \"$CS\" 30; wait" >/dev/null 2>rec.err &&
 	test -s tz.data/data.0 && test -s tz.data/data.1 &&
 	check tz.data &&
 	pgo convert -v --to folded -i tz.data -o /dev/null 2>verr &&
