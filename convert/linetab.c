@@ -350,43 +350,16 @@ static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_s
 	return 0;
 }
 
+/* The registers as the slow path of a row (emit) takes them. */
 struct state {
 	uint64_t base;                /* the unit's first row's address, once based */
 	int based;
 	uint64_t addr;
-	unsigned op_index, file, column, is_stmt, isa;
-	unsigned wide, wide_col;      /* a field past what libdw 0.188 keeps (discr aside) */
+	unsigned file, wide, wide_col; /* wide, wide_col: a field past what libdw 0.188 keeps */
 	int64_t line;
 	uint64_t discr;
 	uint64_t bad;                 /* non-zero once a row libdw calls invalid was made */
 };
-
-/*
- * Registers change far less often than rows are made: their limits are checked where
- * they change. The column, set for most rows, has its own flag; is_stmt's never changes
- * (0 and 1 flip to each other, a default above 1 flips between values above 1).
- */
-static inline void widths(struct state *st)
-{
-	st->wide = (st->is_stmt >> 1) | (st->op_index >> 8) | (st->isa >> 8);
-}
-
-static inline void reset(struct state *st, const struct hdr *h)
-{
-	st->addr = st->discr = 0;
-	st->op_index = st->column = st->isa = st->wide_col = 0;
-	st->file = 1;
-	st->line = 1;
-	st->is_stmt = h->default_is_stmt;
-	widths(st);
-}
-
-static inline void advance(struct state *st, const struct hdr *h, unsigned adv)
-{
-	st->addr += (uint64_t)h->min_inst_len * ((st->op_index + adv) / h->max_ops);
-	st->op_index = (st->op_index + adv) % h->max_ops;
-	widths(st);
-}
 
 /* Room for n rows, at most UINT32_MAX (not zeroed: each row is written before it is read). */
 static int reserve_rows(struct convert_linetab *t, size_t n)
@@ -478,9 +451,19 @@ static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, 
 	return 0;
 }
 
+/*
+ * Non-zero unless a row at addr has an offset from base that fits int32 and has the sign
+ * of addr - base, not wrapping around 0 (offsets order as addresses do).
+ */
+static inline uint64_t addr_bad(uint64_t addr, uint64_t base)
+{
+	uint64_t d = addr - base;
+
+	return (d + 0x80000000ULL) >> 32 | (uint64_t)((addr >= base) ^ ((int64_t)d >= 0));
+}
+
 /* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
-static inline __attribute__((always_inline)) int emit(struct convert_linetab *t, struct state *st,
-						      int end_seq)
+static __attribute__((noinline)) int emit(struct convert_linetab *t, struct state *st, int end_seq)
 {
 	struct convert_lineval v;
 	struct convert_lineval *h = &t->keep.held;
@@ -490,14 +473,9 @@ static inline __attribute__((always_inline)) int emit(struct convert_linetab *t,
 		st->base = st->addr;
 		st->based = 1;
 	}
-	/*
-	 * The offset from base fits int32 and has the sign of addr - base, not wrapping around
-	 * 0 (offsets order as addresses do), and the line fits int32. Checked without a
-	 * branch; the unit fails at its end.
-	 */
+	/* the line fits int32; checked without a branch, the unit fails at its end */
 	d = st->addr - st->base;
-	st->bad |= ((d + 0x80000000ULL) | ((uint64_t)st->line + 0x80000000ULL)) >> 32 |
-		   (uint64_t)((st->addr >= st->base) ^ ((int64_t)d >= 0)) |
+	st->bad |= addr_bad(st->addr, st->base) | ((uint64_t)st->line + 0x80000000ULL) >> 32 |
 		   st->wide | st->wide_col | st->discr >> 24;
 	if (t->keep.r && t->keep.have_held && !end_seq && st->addr >= t->keep.held_addr) {
 		/* most rows: the next range starts past this one, so the row held before is dropped */
@@ -533,7 +511,7 @@ static unsigned std_operands(unsigned op)
 	       op == DW_LNS_set_epilogue_begin ? 0 : 1;
 }
 
-/* Read a ULEB128 operand into dst, or fail the unit (run_program's cursor p, end). */
+/* Read a ULEB128 operand into dst, or fail the unit (run_ops's cursor p, end). */
 #define OPERAND(dst)                                                         \
 	do {                                                                  \
 		if (p < end && !(*p & 0x80)) {                                \
@@ -556,65 +534,291 @@ static unsigned std_operands(unsigned op)
 		p += (n);                                                     \
 	} while (0)
 
+/* Opcode classes of run_ops's dispatch: a standard opcode with DWARF's operand count is its own */
+enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
+
 /*
- * The line program (DWARF 5 section 6.2.5), opcode by opcode. A standard opcode whose
- * operand count in the header is not DWARF's makes the unit libdw's, as a line_range of 0
- * does once a special opcode needs it. Where an instruction has one operation (max_ops 1:
- * every target but VLIW ones), a special opcode's line and address steps come from a
- * table made once, without a division per row. The cursor and the registers stay in
- * locals: sqlite3's one unit is 768 KB of opcodes, run whole for any lookup in it.
+ * The line program (DWARF 5 section 6.2.5), opcode by opcode, into a partial table (keep)
+ * or a whole one. sqlite3's one unit is 768 KB of opcodes, 500k of them for 208k rows
+ * (150k special opcodes, 147k set_column, 90k negate_stmt, 58k copy, 43k advance_line),
+ * run whole for any lookup in it. Its time goes to mispredicted branches on the opcode
+ * more than to instructions: the registers stay in locals, the common opcodes are tested
+ * first, one by one (jump tables were slower: 2.5 ms one for all opcodes, 2.2 ms one per
+ * opcode, against 1.85; so was telling set_column from negate_stmt without a branch, 2.1
+ * against 1.65: the cursor then waits for each opcode's load), and most rows take a fast
+ * path of a few instructions instead of emit(), which checks everything and keeps rows as
+ * it always did.
+ *
+ * The fast path (fast: an instruction has one operation, as on every target but VLIW
+ * ones, there is a line_range and the standard opcodes have DWARF's operand counts) takes
+ * a row that is not below the row before it (as uint64) while no register is past
+ * libdw's width (wide, wide_col, a discriminator past 24 bits: where one becomes so, lim
+ * and cap go to 0 until emit() has seen a row). It checks less than emit(): the line
+ * (lineb, the line plus 2^31, fits 32 bits where the line fits int32: acc collects them),
+ * and the address of the last row of a run of fast rows once the run ends; the row before
+ * the run went through emit(), and a run only goes up from it. A partial table drops its
+ * held row or keeps it (inside a range, up to its end) as emit() does; a whole one appends
+ * the row. The unit is ours or libdw's exactly as with emit() alone.
+ *
+ * A standard opcode whose operand count in the header is not DWARF's makes the unit
+ * libdw's, as a line_range of 0 does once a special opcode needs it. A special opcode's
+ * line and address steps come from a table made once.
  */
-static int run_program(const struct hdr *h, struct convert_linetab *t)
+static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, struct convert_linetab *t,
+							 const int fast, const int keep)
 {
-	int32_t dline[256];
-	uint32_t daddr[256];
-	uint32_t std_ok = 0;          /* bit op: standard opcode op has DWARF's operand count */
+	uint64_t dline[256], daddr[256];
+	uint8_t cls[256];
 	const uint8_t *p = h->prog, *end = h->unit_end;
-	struct state st;
 	unsigned op, special = h->line_range ? h->opcode_base : 256;
+	uint64_t addr, lineb, discr, base = t->base, bad = 0, acc = 0, u;
+	unsigned file, column, isa, is_stmt, op_index, wide, wide_col;
+	int based = t->based;
+	/* a partial table's held row's address (none: UINT64_MAX; the rest of it is in
+	 * t->keep.held but its offset), the ranges' next start and end */
+	uint64_t held_addr = UINT64_MAX, next_lo = 0, cur_hi = 0;
+	/* the fast path: rows below lim (partial), tables below cap rows; a whole table's last row */
+	uint64_t lim = 0, prev = 0;
+	size_t cap = 0;
+	struct state st;
 
-	for (op = 1; op < h->opcode_base && op <= DW_LNS_set_isa; op++)
-		if (h->std_len[op] == std_operands(op))
-			std_ok |= 1u << op;
-	for (op = h->opcode_base; op < 256 && h->line_range; op++) {
-		unsigned adj = op - h->opcode_base;
+	for (op = 0; op < 256; op++) {
+		if (op >= h->opcode_base)
+			cls[op] = h->line_range ? OP_SPECIAL : OP_FAIL;
+		else if (op == 0)
+			cls[op] = OP_EXT;
+		else if (op > DW_LNS_set_isa)
+			cls[op] = OP_SKIP;
+		else
+			cls[op] = h->std_len[op] == std_operands(op) ? (uint8_t)op : OP_FAIL;
+	}
+	if (h->line_range) {
+		/* (op - opcode_base) % and / line_range, counted: a unit's tables without a division */
+		unsigned q = 0, r = 0;
 
-		dline[op] = h->line_base + (int)(adj % h->line_range);
-		daddr[op] = h->min_inst_len * (adj / h->line_range);
+		for (op = h->opcode_base; op < 256; op++) {
+			dline[op] = (uint64_t)(int64_t)(h->line_base + (int)r);
+			daddr[op] = h->min_inst_len * q;
+			if (++r == h->line_range) {
+				r = 0;
+				q++;
+			}
+		}
 	}
 	/* a row takes a byte at least; gcc and clang write about 3.5 bytes a row */
-	if ((size_t)(end - p) / 3 > 1024 && !t->keep.r && reserve_rows(t, (size_t)(end - p) / 3) < 0)
+	if ((size_t)(end - p) / 3 > 1024 && !keep && reserve_rows(t, (size_t)(end - p) / 3) < 0)
 		return -1;
-	st.base = t->base;
-	st.based = t->based;
-	st.bad = 0;
-	reset(&st, h);
+
+#define WIDTHS() (wide = (is_stmt >> 1) | (op_index >> 8) | (isa >> 8))
+#define RESET()                                                                  \
+	do {                                                                     \
+		addr = discr = 0;                                                \
+		op_index = column = isa = wide_col = 0;                          \
+		file = 1;                                                        \
+		lineb = 1 + 0x80000000ULL;                                       \
+		is_stmt = h->default_is_stmt;                                    \
+		WIDTHS();                                                        \
+	} while (0)
+#define ADVANCE(adv)                                                             \
+	do {                                                                     \
+		if (fast) {                                                    \
+			addr += (uint64_t)h->min_inst_len * (adv);               \
+		} else {                                                         \
+			addr += (uint64_t)h->min_inst_len * ((op_index + (adv)) / h->max_ops); \
+			op_index = (op_index + (adv)) % h->max_ops;              \
+			WIDTHS();                                                \
+		}                                                                \
+	} while (0)
+/* no fast path until emit() has seen a row */
+#define SLOW() (lim = 0, cap = 0)
+#define REFRESH()                                                                \
+	do {                                                                     \
+		int plain_ = fast && based && !(wide | wide_col) && !(keep && t->keep.failed); \
+									         \
+		lim = plain_ ? next_lo : 0;                                      \
+		cap = plain_ ? t->alloc_rows : 0;                                \
+	} while (0)
+/* a row through emit(): the run of fast rows before it ends */
+#define SLOW_ROW(end_seq)                                                        \
+	do {                                                                     \
+		if (keep && t->keep.have_held && !t->keep.failed) {              \
+			bad |= addr_bad(held_addr, base);                        \
+			t->keep.held.off = (int32_t)(uint32_t)(held_addr - base); \
+			t->keep.held_addr = held_addr;                           \
+		}                                                                \
+		if (!keep && based)                                              \
+			bad |= addr_bad(prev, base);                             \
+		st.base = base;                                                  \
+		st.based = based;                                                \
+		st.addr = addr;                                                  \
+		st.line = (int64_t)(lineb - 0x80000000ULL);                      \
+		st.file = file;                                                  \
+		st.discr = discr;                                                \
+		st.wide = wide;                                                  \
+		st.wide_col = wide_col;                                          \
+		st.bad = bad;                                                    \
+		if (emit(t, &st, (end_seq)) < 0)                                 \
+			return -1;                                               \
+		base = st.base;                                                  \
+		based = st.based;                                                \
+		bad = st.bad;                                                    \
+		if (keep) {                                                      \
+			/* emit() holds the row, or none after an end */          \
+			held_addr = t->keep.have_held ? addr : UINT64_MAX;       \
+			next_lo = t->keep.next_lo;                               \
+			cur_hi = t->keep.cur_hi;                                 \
+		}                                                                \
+		prev = addr;                                                     \
+		discr = 0;                                                       \
+		REFRESH();                                                       \
+	} while (0)
+/* a row (not an end) */
+#define ROW()                                                                    \
+	do {                                                                     \
+		if (keep) {                                                      \
+			if (addr >= held_addr && (addr < lim ||                  \
+			    (held_addr >= next_lo && addr < cur_hi && t->nr_rows < cap))) { \
+				if (addr >= lim) {                               \
+					/* inside a range: the held row is kept */ \
+					struct convert_line *r_ = &t->rows[t->nr_rows++]; \
+					int32_t off_ = (int32_t)(uint32_t)(held_addr - base); \
+									         \
+					if (t->nr_rows > 1 && r_[-1].off > off_)   \
+						t->out_of_order = 1;             \
+					r_->off = off_;                          \
+					r_->line = t->keep.held.line;            \
+					r_->file = t->keep.held.file;            \
+					r_->discr = t->keep.held.discr;          \
+					r_->end_seq = 0;                         \
+				}                                                \
+				held_addr = addr;                                \
+				t->keep.held.line = (int32_t)(uint32_t)(lineb - 0x80000000ULL); \
+				t->keep.held.file = file;                        \
+				t->keep.held.discr = (uint32_t)discr;            \
+				acc |= lineb;                                    \
+				discr = 0;                                       \
+			} else {                                                 \
+				SLOW_ROW(0);                                     \
+			}                                                        \
+		} else if (addr >= prev && t->nr_rows < cap) {                   \
+			struct convert_line *r_ = &t->rows[t->nr_rows++];        \
+									         \
+			r_->off = (int32_t)(uint32_t)(addr - base);              \
+			r_->line = (int32_t)(uint32_t)(lineb - 0x80000000ULL);   \
+			r_->file = file;                                         \
+			r_->discr = (uint32_t)discr;                             \
+			r_->end_seq = 0;                                         \
+			prev = addr;                                             \
+			acc |= lineb;                                            \
+			discr = 0;                                               \
+		} else {                                                         \
+			SLOW_ROW(0);                                             \
+		}                                                                \
+	} while (0)
+
+	RESET();
 	while (p < end) {
 		op = *p++;
 		if (op >= special) {
-			/* most rows: the step from a table, no operand, nothing to check */
-			st.line += dline[op];
-			if (h->max_ops == 1)
-				st.addr += daddr[op];
+			/* most rows: the step from a table, no operand */
+			lineb += dline[op];
+			if (fast)
+				addr += daddr[op];
 			else
-				advance(&st, h, (op - h->opcode_base) / h->line_range);
-			if (emit(t, &st, 0) < 0)
-				return -1;
-			st.discr = 0;
-		} else if (op == DW_LNS_set_column && (std_ok & 1u << op)) {
+				ADVANCE((op - h->opcode_base) / h->line_range);
+			ROW();
+			continue;
+		}
+		if (!fast) {
+			/* cls has it all */
+		} else if (op == DW_LNS_set_column) {
 			/* rows keep no column: only whether it is wider than libdw's */
 			if (p < end && !(*p & 0x80)) {
 				p++;
-				st.wide_col = 0;
-			} else {
-				OPERAND(st.column);
-				st.wide_col = st.column >> 16;
+				wide_col = 0;
+				continue;
 			}
-		} else if (op == DW_LNS_negate_stmt && (std_ok & 1u << op)) {
-			/* rows keep no is_stmt, and a flip leaves is_stmt >> 1 (widths) as it was */
-		} else if (op >= h->opcode_base) {
-			return -1;                 /* a special opcode with a line_range of 0 */
-		} else if (op == 0) {
+		} else if (op == DW_LNS_negate_stmt) {
+			continue;
+		} else if (op == DW_LNS_copy) {
+			ROW();
+			continue;
+		} else if (op == DW_LNS_advance_line) {
+			if ((size_t)(end - p) >= 4) {
+				uint32_t w = (uint32_t)pgo_le(p, 4), m = ~w & 0x80808080u;
+
+				if (m) {
+					/* up to 4 bytes (sqlite3's: 30% one, 28% two, 42% more), without
+					 * a branch on how many */
+					unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
+					uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) |
+						     (w >> 3 & 0xfe00000);
+
+					lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
+					p += n;
+					continue;
+				}
+			}
+		}
+		switch (cls[op]) {
+		case DW_LNS_set_column:
+			/* rows keep no column: only whether it is wider than libdw's */
+			if (p < end && !(*p & 0x80)) {
+				p++;
+				wide_col = 0;
+			} else {
+				OPERAND(column);
+				wide_col = column >> 16;
+				if (wide_col)
+					SLOW();
+			}
+			break;
+		case DW_LNS_negate_stmt:
+			/* rows keep no is_stmt, and a flip leaves is_stmt >> 1 (WIDTHS) as it was */
+			break;
+		case DW_LNS_copy:
+			ROW();
+			break;
+		case DW_LNS_advance_line:
+			if (p < end && !(*p & 0x80)) {
+				/* one byte: bit 6 is the sign */
+				lineb += (uint64_t)(int64_t)((int)(*p++ ^ 0x40) - 0x40);
+			} else {
+				int64_t d;
+
+				if (!(p = pgo_sleb128(p, end, &d)))
+					return -1;
+				lineb += (uint64_t)(int64_t)(int32_t)d;
+			}
+			break;
+		case DW_LNS_advance_pc:
+			OPERAND(u);
+			ADVANCE((unsigned)u);
+			break;
+		case DW_LNS_set_file:
+			OPERAND(file);
+			break;
+		case DW_LNS_const_add_pc:
+			if (!h->line_range)
+				return -1;
+			ADVANCE((255 - h->opcode_base) / h->line_range);
+			break;
+		case DW_LNS_fixed_advance_pc:
+			FIXED(u, 2);
+			addr += u;
+			op_index = 0;
+			WIDTHS();
+			break;
+		case DW_LNS_set_isa:
+			OPERAND(isa);
+			if (WIDTHS())
+				SLOW();
+			break;
+		case DW_LNS_set_basic_block:
+		case DW_LNS_set_prologue_end:
+		case DW_LNS_set_epilogue_begin:
+			break;
+		case OP_EXT: {
 			unsigned len, sub;
 
 			if (end - p < 2)
@@ -625,20 +829,22 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 			sub = *p++;
 			switch (sub) {
 			case DW_LNE_end_sequence:
-				if (emit(t, &st, 1) < 0)
-					return -1;
-				reset(&st, h);
+				SLOW_ROW(1);
+				RESET();
+				REFRESH();
 				break;
 			case DW_LNE_set_address:
 				/* libdw reads the unit's address size, whatever len says */
-				st.op_index = 0;
-				FIXED(st.addr, h->addr_size);
-				widths(&st);
+				op_index = 0;
+				FIXED(addr, h->addr_size);
+				WIDTHS();
 				break;
 			case DW_LNE_set_discriminator:
 				if (h->std_len[DW_LNE_set_discriminator] != 1)
 					return -1;
-				OPERAND(st.discr);
+				OPERAND(discr);
+				if (discr >> 24)
+					SLOW();
 				break;
 			case DW_LNE_define_file:
 				return -1;         /* extends the file table: left to libdw */
@@ -649,62 +855,49 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 				p += (long)len - 1;
 				break;
 			}
-		} else if (op <= DW_LNS_set_isa) {
-			uint64_t u;
-			int64_t d;
-
-			if (!(std_ok & 1u << op))
-				return -1;
-			switch (op) {
-			case DW_LNS_copy:
-				if (emit(t, &st, 0) < 0)
-					return -1;
-				st.discr = 0;
-				break;
-			case DW_LNS_advance_pc:
-				OPERAND(u);
-				advance(&st, h, (unsigned)u);
-				break;
-			case DW_LNS_advance_line:
-				if (!(p = pgo_sleb128(p, end, &d)))
-					return -1;
-				st.line += (int32_t)d;
-				break;
-			case DW_LNS_set_file:
-				OPERAND(st.file);
-				break;
-			case DW_LNS_const_add_pc:
-				if (!h->line_range)
-					return -1;
-				advance(&st, h, (255 - h->opcode_base) / h->line_range);
-				break;
-			case DW_LNS_fixed_advance_pc:
-				FIXED(u, 2);
-				st.addr += u;
-				st.op_index = 0;
-				widths(&st);
-				break;
-			case DW_LNS_set_isa:
-				OPERAND(st.isa);
-				widths(&st);
-				break;
-			default:                   /* basic_block, prologue_end, epilogue_begin */
-				break;
-			}
-		} else {
+			break;
+		}
+		case OP_SKIP: {
 			unsigned k;
-			uint64_t u;
 
 			for (k = h->std_len[op]; k > 0; k--)
 				OPERAND(u);
-			(void)u;
+			break;
+		}
+		default:                           /* OP_FAIL */
+			return -1;
 		}
 	}
-	if (st.bad)
+	/* the last run of fast rows */
+	if (keep && t->keep.have_held && !t->keep.failed)
+		bad |= addr_bad(held_addr, base);
+	if (!keep && based)
+		bad |= addr_bad(prev, base);
+	if (bad || acc >> 32)
 		return -1;
-	t->base = st.base;
-	t->based = st.based;
+	t->base = base;
+	t->based = based;
 	return 0;
+#undef WIDTHS
+#undef RESET
+#undef ADVANCE
+#undef SLOW
+#undef REFRESH
+#undef SLOW_ROW
+#undef ROW
+}
+
+static int run_program(const struct hdr *h, struct convert_linetab *t)
+{
+	unsigned op;
+
+	/* the fast instantiations: every target's headers but VLIW ones */
+	for (op = 1; op < h->opcode_base && op <= DW_LNS_set_isa; op++)
+		if (h->std_len[op] != std_operands(op))
+			break;
+	if (h->max_ops == 1 && h->line_range && (op == h->opcode_base || op > DW_LNS_set_isa))
+		return t->keep.r ? run_ops(h, t, 1, 1) : run_ops(h, t, 1, 0);
+	return t->keep.r ? run_ops(h, t, 0, 1) : run_ops(h, t, 0, 0);
 }
 
 #undef OPERAND
