@@ -556,11 +556,11 @@ enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
  * (150k special opcodes, 147k set_column, 90k negate_stmt, 58k copy, 43k advance_line),
  * run whole for any lookup in it. Its time goes to mispredicted branches on the opcode
  * more than to instructions: the registers stay in locals, the common opcodes are tested
- * first, one by one (jump tables were slower: 2.5 ms one for all opcodes, 2.2 ms one per
- * opcode, against 1.85; so was telling set_column from negate_stmt without a branch, 2.1
- * against 1.65: the cursor then waits for each opcode's load), and most rows take a fast
- * path of a few instructions instead of emit(), which checks everything and keeps rows as
- * it always did.
+ * first, one by one (on sqlite3's unit, jump tables were slower: 2.5 ms one for all
+ * opcodes, 2.2 ms one per opcode, against 1.85; so was telling set_column from
+ * negate_stmt without a branch, 2.1 against 1.65: the cursor then waits for each
+ * opcode's load), and most rows take a fast path of a few instructions instead of
+ * emit(), which checks everything and keeps rows as it always did.
  *
  * The fast path (fast: an instruction has one operation, as on every target but VLIW
  * ones, there is a line_range and the standard opcodes have DWARF's operand counts) takes
@@ -622,6 +622,12 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	if ((size_t)(end - p) / 3 > 1024 && !keep && reserve_rows(t, (size_t)(end - p) / 3) < 0)
 		return -1;
 
+	/*
+	 * Registers change far less often than rows are made: their limits are checked where
+	 * they change (WIDTHS). The column, set for most rows, has its own flag; is_stmt's
+	 * never changes (negate_stmt flips 0 and 1, or a default above 1 between values
+	 * above 1), so negate_stmt does nothing.
+	 */
 #define WIDTHS() (wide = (is_stmt >> 1) | (op_index >> 8) | (isa >> 8))
 #define RESET()                                                                  \
 	do {                                                                     \
@@ -634,7 +640,7 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	} while (0)
 #define ADVANCE(adv)                                                             \
 	do {                                                                     \
-		if (fast) {                                                    \
+		if (fast) {                                                      \
 			addr += (uint64_t)h->min_inst_len * (adv);               \
 		} else {                                                         \
 			addr += (uint64_t)h->min_inst_len * ((op_index + (adv)) / h->max_ops); \
@@ -644,6 +650,8 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	} while (0)
 /* no fast path until emit() has seen a row */
 #define SLOW() (lim = 0, cap = 0)
+/* after emit(): the fast path again, but where a register stays wide (or a partial table
+ * went backwards: then every row is emit()'s) */
 #define REFRESH()                                                                \
 	do {                                                                     \
 		int plain_ = fast && based && !(wide | wide_col) && !(keep && t->keep.failed); \
