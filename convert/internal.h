@@ -26,6 +26,17 @@
 
 struct convert_ksyms;
 
+/* samples per ADDR_KEY: open addressing, at most 3/4 full (profile.c) */
+struct convert_addr_counts {
+	struct convert_addr_count {
+		uint64_t key;
+		uint64_t n;            /* 0: an empty slot */
+	} *slots;
+	size_t mask;                   /* number of slots - 1 (no slots: 0) */
+	unsigned shift;                /* 64 - log2(number of slots) */
+	size_t count;
+};
+
 struct convert_dso {
 	char *path;
 	uint8_t build_id[20];
@@ -70,7 +81,7 @@ struct convert_profile {
 	struct pgo_strtab dso_keys;    /* "path\n<build-id hex>" -> dso index */
 	struct convert_dso *dsos;
 	size_t nr_dsos, alloc_dsos;
-	struct pgo_u64map addr_counts; /* ADDR_KEY -> samples (selected event, user space) */
+	struct convert_addr_counts addr_counts; /* ADDR_KEY -> samples (selected event, user space) */
 	struct pairmap branches;       /* ADDR_KEY pairs, as in struct convert_binary */
 	struct pairmap ranges;
 	struct pairmap calls;
