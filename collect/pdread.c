@@ -1333,34 +1333,38 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 	s->attr_index = r->nr_attrs == 1 ? 0 : (size_t)(a - r->attrs);
 	s->sample_type = st;
 	s->cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	/* the u64 fields up to PERIOD, all there or the sample is short: one check for them */
+	/*
+	 * Every field is written here, absent ones as 0, rather than the whole sample cleared
+	 * first: clearing its 232 bytes was 33 instructions of the ~220 a sample took to read.
+	 * The u64 fields up to PERIOD are all there or the sample is short: one check for them.
+	 */
 	if ((uint64_t)size - 8 < r->layout[s->attr_index].sample_fixed)
 		goto bad;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = next64(&c);
-	if (st & PERF_SAMPLE_IP)
-		s->ip = next64(&c);
+	s->id = (st & PERF_SAMPLE_IDENTIFIER) ? next64(&c) : 0;
+	s->ip = (st & PERF_SAMPLE_IP) ? next64(&c) : 0;
 	if (st & PERF_SAMPLE_TID) {
 		v = next64(&c);
 		memcpy(&s->pid, &v, 4);
 		memcpy(&s->tid, (const uint8_t *)&v + 4, 4);
+	} else {
+		s->pid = s->tid = 0;
 	}
-	if (st & PERF_SAMPLE_TIME)
-		s->time = next64(&c);
-	if (st & PERF_SAMPLE_ADDR)
-		s->addr = next64(&c);
+	s->time = (st & PERF_SAMPLE_TIME) ? next64(&c) : 0;
+	s->addr = (st & PERF_SAMPLE_ADDR) ? next64(&c) : 0;
 	if (st & PERF_SAMPLE_ID)
 		s->id = next64(&c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = next64(&c);
+	s->stream_id = (st & PERF_SAMPLE_STREAM_ID) ? next64(&c) : 0;
 	if (st & PERF_SAMPLE_CPU) {
 		v = next64(&c);
 		memcpy(&s->cpu, &v, 4);
+	} else {
+		s->cpu = 0;
 	}
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = next64(&c);
+	s->period = (st & PERF_SAMPLE_PERIOD) ? next64(&c) : 0;
 	if ((st & PERF_SAMPLE_READ) && read_format_size(a->attr.read_format, &c) < 0)
 		goto bad;
+	s->nr_callchain = 0;
+	s->callchain = NULL;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		s->nr_callchain = cur64(&c);
 		if (c.bad || s->nr_callchain > (uint64_t)(c.end - c.p) / 8)
@@ -1368,6 +1372,17 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 		s->callchain = (const uint64_t *)c.p;
 		c.p += s->nr_callchain * 8;
 	}
+	/* the fields from weight on, which most recordings lack: cleared together */
+	s->weight = s->data_src = s->transaction = s->phys_addr = 0;
+	s->raw_size = 0;
+	s->raw = NULL;
+	s->nr_branches = 0;
+	s->branches = NULL;
+	s->user_regs_abi = s->user_regs_mask = 0;
+	s->nr_user_regs = 0;
+	s->user_regs = NULL;
+	s->user_stack_size = s->user_stack_dyn_size = 0;
+	s->user_stack = NULL;
 	/* most recordings have none of the rest: one test instead of ten */
 	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
 		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |
@@ -1467,10 +1482,10 @@ static inline int parse_record(struct collect_pdread *r, const uint8_t *rec, uin
 	size_t body;
 
 	/* ev->u is cleared here, one member, not the whole event per record (its largest
-	 * member, the sample, is what nearly every record is) */
+	 * member, the sample, is what nearly every record is: parse_sample() writes each of
+	 * its fields) */
 	if (ev->type == PERF_RECORD_SAMPLE) {
 		r->stats.samples++;
-		ev->u.sample = (struct collect_pd_sample){ 0 };
 		return parse_sample(r, rec, size, ev);
 	}
 	end = body_end(r, ev, rec, size);

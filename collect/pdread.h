@@ -68,10 +68,12 @@ struct collect_pd_sample {
 	size_t attr_index;
 	uint64_t sample_type;        /* copy of attr->attr.sample_type */
 	uint16_t cpumode;            /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
-	uint64_t id, ip, time, addr, stream_id, period, weight, data_src, transaction, phys_addr;
+	uint64_t id, ip, time, addr, stream_id, period;
 	uint32_t pid, tid, cpu;
 	uint64_t nr_callchain;       /* entries >= PERF_CONTEXT_MAX are context markers */
 	const uint64_t *callchain;
+	/* the fields most recordings lack, from here on (the reader clears them together) */
+	uint64_t weight, data_src, transaction, phys_addr;
 	uint32_t raw_size;
 	const void *raw;
 	uint64_t nr_branches;
