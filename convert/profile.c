@@ -340,17 +340,12 @@ static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 	return NULL;
 }
 
-/*
- * maptab_find through the cached hits (and updating them). The entry returned is valid
- * until the table changes, its contents until the next lookup.
- */
-static const struct mapent *maptab_lookup(struct maptab *t, uint64_t ip)
+/* maptab_lookup() past its first cached hit */
+static const struct mapent *maptab_lookup_more(struct maptab *t, uint64_t ip)
 {
 	const struct mapent *m;
 	struct mapent e;
 
-	if (ip >= t->hit[0].start && ip < t->hit[0].end)
-		return &t->hit[0];
 	if (ip >= t->hit[1].start && ip < t->hit[1].end) {
 		e = t->hit[1];
 		t->hit[1] = t->hit[0];
@@ -363,6 +358,18 @@ static const struct mapent *maptab_lookup(struct maptab *t, uint64_t ip)
 	t->hit[1] = t->hit[0];
 	t->hit[0] = *m;
 	return &t->hit[0];
+}
+
+/*
+ * maptab_find through the cached hits (and updating them). The entry returned is valid
+ * until the table changes, its contents until the next lookup. The latest hit is checked
+ * inline: it is where most IPs are.
+ */
+static inline const struct mapent *maptab_lookup(struct maptab *t, uint64_t ip)
+{
+	if (ip >= t->hit[0].start && ip < t->hit[0].end)
+		return &t->hit[0];
+	return maptab_lookup_more(t, ip);
 }
 
 /*
@@ -859,7 +866,9 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 		ru->cpu_ns += weight;
 	}
 	if (s->attr == L->sel && (s->sample_type & PERF_SAMPLE_IP)) {
-		if (classify_kernel(s->cpumode, s->ip)) {
+		int kernel = classify_kernel(s->cpumode, s->ip);
+
+		if (kernel) {
 			p->info.samples_kernel++;
 		} else {
 			const struct mapent *m = maptab_lookup(&pr->maps, s->ip);
@@ -875,10 +884,10 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 		}
 		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
 			return -1;
-		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr, !classify_kernel(s->cpumode, s->ip)) < 0)
+		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr, !kernel) < 0)
 			return -1;
 		/* stacks unwind in add_stack; compiler profiles only need the edges */
-		if (L->uw && !p->want_stacks && !classify_kernel(s->cpumode, s->ip) &&
+		if (L->uw && !p->want_stacks && !kernel &&
 		    (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER) &&
 		    add_unwound_calls(L, s, pr) < 0)
 			return -1;
