@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "collect/offcpu.h"
 #include "collect/pdread.h"
@@ -1007,13 +1008,34 @@ out:
 	return err;
 }
 
-static int same_file(const char *a, const char *b)
-{
-	char ra[PATH_MAX], rb[PATH_MAX];
+/* What same_file() worked out about the binary (b), once. */
+struct same_file_b {
+	int have_st;                   /* 0: not yet, 1: st is b's, -1: b cannot be stat'ed */
+	struct stat st;
+	int have_real;                 /* 0: not yet, 1: real is b's real path, -1: none */
+	char real[PATH_MAX];
+};
 
-	if (!realpath(a, ra) || !realpath(b, rb))
+/*
+ * Whether a and b have the same real path. Each realpath() is a readlink per component
+ * of the path: b's is worked out once, not once per DSO of the recording, and a DSO that
+ * is another file (another inode) or none ([vdso]: realpath() would fail as stat() does)
+ * is told by a stat.
+ */
+static int same_file(const char *a, const char *b, struct same_file_b *bb)
+{
+	char ra[PATH_MAX];
+	struct stat sa;
+
+	if (!bb->have_st)
+		bb->have_st = stat(b, &bb->st) ? -1 : 1;
+	if (bb->have_st < 0 || stat(a, &sa) || sa.st_dev != bb->st.st_dev || sa.st_ino != bb->st.st_ino)
 		return 0;
-	return !strcmp(ra, rb);
+	if (!bb->have_real)
+		bb->have_real = realpath(b, bb->real) ? 1 : -1;
+	if (bb->have_real < 0 || !realpath(a, ra))
+		return 0;
+	return !strcmp(ra, bb->real);
 }
 
 static const char *base_name(const char *path)
@@ -1032,6 +1054,7 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	struct convert_binary *b;
 	const uint8_t *bid;
 	char hex[41], rhex[41];
+	struct same_file_b bb = { 0 };
 	size_t i, matched = 0, mismatched = 0;
 	int bid_len;
 	const char *rec_hex = NULL;
@@ -1054,10 +1077,14 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	for (i = 0; i < p->nr_dsos; i++) {
 		struct convert_dso *d = &p->dsos[i];
 		int by_id = bid_len && d->build_id_len == bid_len && !memcmp(d->build_id, bid, bid_len);
-		int by_path = !strcmp(d->path, path) || same_file(d->path, path) ||
-			      !strcmp(base_name(d->path), base_name(path));
+		int by_path;
 
-		if (d->binary || (!by_id && !by_path))
+		if (d->binary)
+			continue;
+		/* the cheap tests first: same_file() makes system calls */
+		by_path = !by_id && (!strcmp(d->path, path) || !strcmp(base_name(d->path), base_name(path)) ||
+				     same_file(d->path, path, &bb));
+		if (!by_id && !by_path)
 			continue;
 		if (!by_id && d->build_id_len && bid_len) {
 			if (d->samples) {
