@@ -997,6 +997,13 @@ static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off
 		      uint64_t tag, const char *where, uint64_t *last_time)
 {
 	uint64_t dropped = off & ~((1ULL << PD_CHUNK_SHIFT) - 1);
+	/*
+	 * The samples of a recording of one event whose samples carry their time, nearly every
+	 * record of most files, take a path of only the tests they need: the general one below
+	 * spent ~80 instructions on each.
+	 */
+	int fast = r->nr_attrs == 1 && (r->attrs[0].attr.sample_type & PERF_SAMPLE_TIME);
+	unsigned tpos = r->layout[0].sample_time;
 
 	r->where = where;
 	/* perf compresses each data file's records as a stream of their own (the span before
@@ -1008,6 +1015,20 @@ static int index_span(struct collect_pdread *r, const uint8_t *map, uint64_t off
 		uint32_t type;
 		uint16_t size;
 
+		if (fast && end - off >= 8 && off - dropped < (1ULL << PD_CHUNK_SHIFT) && !(off % 8) &&
+		    r->nr_recs < r->alloc_recs) {
+			rec = map + off;
+			size = rd16(rec + 6);
+			if (rd32(rec) == PERF_RECORD_SAMPLE && size >= 8 && !(size % 8) && size <= end - off) {
+				/* add_rec() as record_time() reads a sample of the one attr */
+				if (tpos + 8 <= size)
+					*last_time = rd64(rec + tpos);
+				r->recs[r->nr_recs].time = *last_time;
+				r->recs[r->nr_recs++].pos = tag | off | (uint64_t)size << PD_OFF_BITS;
+				off += size;
+				continue;
+			}
+		}
 		if (end - off < 8)
 			return pgo_error("'%s': truncated record header at offset %llu", where,
 					 (unsigned long long)off);
