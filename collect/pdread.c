@@ -802,8 +802,8 @@ static void merge_runs(struct pd_rec *a, size_t lo, size_t mid, size_t hi, struc
  * instructions of a 23517-sample convert). Neighbouring runs overlap in time only in part
  * (a CPU's buffer of one round against the next CPU's): merge_runs() moves that part only,
  * where merging whole runs through a second array moved every entry in each pass and once
- * more back (3.5% of a 21k-sample convert with three runs). Returns 0, or -1 when out of
- * memory.
+ * more back (3.5% of a 21k-sample convert with three runs). Returns 0 (without memory for
+ * the merge, qsort sorts).
  */
 static int sort_records(struct collect_pdread *r)
 {

@@ -781,7 +781,8 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 			/*
 			 * the rest of a chain through frameless code: skip unmapped user entries
 			 * at once, in a loop of a load and three compares per entry (lua's chains
-			 * run to 127 entries of stack data: this loop was 3.6% of a short convert)
+			 * run to 127 entries of stack data: this loop is ~3.5% of a short
+			 * convert, a tenth less than with the tests of the loop around it)
 			 */
 			if (user) {
 				const uint64_t *c = s->callchain + i + 1, *end = s->callchain + s->nr_callchain;
