@@ -470,9 +470,16 @@ static int read_instance(struct rd *r, int depth, struct pgo_buf *text, uint64_t
 		uint32_t offset, ntargets, k;
 		uint64_t count;
 
-		if (rd32(r, &offset, "a line offset") || rd32(r, &ntargets, "a target count") ||
-		    rd64(r, &count, "a count"))
+		/* one bounds check for the three words (rd32's per word were a third of this) */
+		if (r->end - r->p >= 16) {
+			memcpy(&offset, r->p, 4);
+			memcpy(&ntargets, r->p + 4, 4);
+			memcpy(&count, r->p + 8, 8);
+			r->p += 16;
+		} else if (rd32(r, &offset, "a line offset") || rd32(r, &ntargets, "a target count") ||
+			   rd64(r, &count, "a count")) {
 			return -1;
+		}
 		if (ntargets > (size_t)(r->end - r->p) / 20)
 			return pgo_error("'%s': target count at offset %zu exceeds the file size",
 					 r->name, (size_t)(r->p - r->start));
@@ -489,9 +496,14 @@ static int read_instance(struct rd *r, int depth, struct pgo_buf *text, uint64_t
 			int len;
 			const char *s;
 
-			if (rd32(r, &type, "a target type") || rd64(r, &tname, "a target name") ||
-			    rd64(r, &tcount, "a target count"))
+			if (r->end - r->p >= 20) {
+				memcpy(&tname, r->p + 4, 8);
+				memcpy(&tcount, r->p + 12, 8);
+				r->p += 20;
+			} else if (rd32(r, &type, "a target type") || rd64(r, &tname, "a target name") ||
+				   rd64(r, &tcount, "a target count")) {
 				return -1;
+			}
 			r->s->targets++;
 			if (text) {
 				s = str_at(r, tname, &len);
