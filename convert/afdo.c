@@ -38,12 +38,19 @@ static int put64(struct pgo_buf *b, uint64_t v)
 	return pgo_buf_add(b, &v, 8);
 }
 
+/*
+ * The maps by profile string id are arrays: the ids are dense (a profile has a few thousand
+ * strings), and a pgo_u64map_get per name and call site was 0.8% of a convert.
+ */
 struct names {
-	struct pgo_u64map index;       /* profile string id -> afdo index */
+	uint32_t *index;               /* profile string id -> afdo index (0: none) */
+	size_t alloc_index;
 	uint32_t *ids;                 /* afdo index - 1 -> profile string id */
 	size_t nr, alloc;
 	struct convert_profile *p;     /* where alias names are interned */
-	struct pgo_u64map aliases;     /* string id -> cdtor_aliases' answer, + 1 */
+	uint64_t *aliases;             /* string id -> cdtor_aliases' answer, + 1 (0: not
+					  asked yet) */
+	size_t alloc_aliases;
 };
 
 /*
@@ -63,13 +70,13 @@ static int cdtor_aliases(struct names *n, uint32_t id, uint32_t *a, uint32_t *b)
 	const char *name, *c;
 	uint64_t *v;
 	long x, y;
-	int ret = pgo_u64map_get(&n->aliases, id, &v);
 	char *tmp;
 	size_t at = 0;
 
-	if (ret < 0)
+	if (PGO_ALLOC_GROW(n->aliases, (size_t)id + 1, n->alloc_aliases) < 0)
 		return -1;
-	if (ret == 0) {
+	v = &n->aliases[id];
+	if (*v) {
 		if (*v == 1)
 			return 0;
 		*a = (uint32_t)(*v >> 32);
@@ -103,15 +110,14 @@ static int cdtor_aliases(struct names *n, uint32_t id, uint32_t *a, uint32_t *b)
 
 static int name_add(struct names *n, uint32_t id)
 {
-	uint64_t *v;
-	int ret = pgo_u64map_get(&n->index, id, &v);
-
-	if (ret <= 0)
-		return ret;
+	if (PGO_ALLOC_GROW(n->index, (size_t)id + 1, n->alloc_index) < 0)
+		return -1;
+	if (n->index[id])
+		return 0;
 	if (PGO_ALLOC_GROW_UNINIT(n->ids, n->nr + 1, n->alloc) < 0)
 		return -1;
 	n->ids[n->nr++] = id;
-	*v = n->nr; /* index 0 is "" */
+	n->index[id] = (uint32_t)n->nr; /* index 0 is "" */
 	return 0;
 }
 
@@ -143,9 +149,7 @@ static int collect_names(struct names *n, const struct sp_fn *f, size_t *bytes)
 
 static uint32_t name_index(const struct names *n, uint32_t id)
 {
-	const uint64_t *v = pgo_u64map_find(&n->index, id);
-
-	return v ? (uint32_t)*v : 0;
+	return id < n->alloc_index ? n->index[id] : 0;
 }
 
 /* One pos record's count into a summary; the writer and the reader both use it. */
@@ -281,7 +285,7 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 
 static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert_afdo_summary *s)
 {
-	struct names n = { PGO_U64MAP_INIT, NULL, 0, 0, sp->p, PGO_U64MAP_INIT };
+	struct names n = { NULL, 0, NULL, 0, 0, sp->p, NULL, 0 };
 	/* header, string and function and module section headers, the empty string */
 	size_t i, mark, sub, bytes = 12 + 12 + 12 + 12 + 5;
 	int err = -1;
@@ -336,8 +340,8 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 		goto out;
 	err = 0;
 out:
-	pgo_u64map_release(&n.index);
-	pgo_u64map_release(&n.aliases);
+	free(n.index);
+	free(n.aliases);
 	free(n.ids);
 	return err;
 }
