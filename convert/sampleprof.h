@@ -56,7 +56,8 @@ struct sp_callsite {
 struct sp_fn {
 	uint32_t name;                 /* string id, clone suffix removed after merging */
 	uint64_t head, total;
-	struct sp_pos *pos;            /* as added while building; by offset after sp_build */
+	struct sp_pos *pos;            /* as added while building; by offset after sp_build;
+					  up to SP_SMALL_MAX the profile's (not malloc'd) */
 	size_t nr_pos, alloc_pos;
 	uint32_t *pos_ix;              /* while building, past a few: open addressing,
 					  index + 1 of the position (0: empty) */
@@ -85,10 +86,18 @@ struct sp_density {
 };
 
 struct sp_fn_block;
+struct sp_chunk;
+
+/* sp_fn arrays of up to this many elements come from the profile's chunks (sampleprof.c) */
+#define SP_SMALL_MAX 64
 
 struct sp_profile {
 	struct convert_profile *p;     /* strings live there */
 	struct sp_fn_block *blocks;    /* where every sp_fn of the profile is allocated */
+	struct sp_chunk *chunks;       /* where the small pos and cs arrays are */
+	char *room;                    /* free space in the newest chunk */
+	size_t room_len;
+	void *spare[2][5];             /* freed small arrays: pos, cs; by 4, 8 ... 64 elements */
 	struct sp_fn **fns;            /* top-level functions, sorted by name after sp_build */
 	size_t nr_fns, alloc_fns;
 	enum sp_discr discr;
