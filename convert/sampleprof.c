@@ -67,14 +67,19 @@ static struct sp_fn *fn_new(struct sp_profile *sp, uint32_t name)
 	struct sp_fn *f;
 
 	if (!sp->blocks || sp->blocks->used == SP_FN_BLOCK) {
-		struct sp_fn_block *b = pgo_calloc(1, sizeof(*b));
+		/* records zeroed as they are taken: calloc's memset of a block was 0.3% */
+		struct sp_fn_block *b = malloc(sizeof(*b));
 
-		if (!b)
+		if (!b) {
+			pgo_error("out of memory (%zu bytes)", sizeof(*b));
 			return NULL;
+		}
 		b->next = sp->blocks;
+		b->used = 0;
 		sp->blocks = b;
 	}
 	f = &sp->blocks->fn[sp->blocks->used++];
+	memset(f, 0, sizeof(*f));
 	f->name = name;
 	return f;
 }
