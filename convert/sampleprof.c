@@ -697,14 +697,16 @@ static void name(type *v, size_t n)                                             
 		}                                                                               \
 		return;                                                                         \
 	}                                                                                       \
-	memset(cnt, 0, sizeof(cnt));                                                            \
+	/* first the bytes that differ: only those are counted and sorted by */                \
 	first = KEY(&v[0]);                                                                     \
-	for (i = 0; i < n; i++) {                                                               \
-		key_type k = KEY(&v[i]);                                                        \
-                                                                                                \
-		diff |= k ^ first;                                                              \
-		for (b = 0; b < sizeof(key_type); b++)                                          \
-			cnt[b][(k >> (8 * b)) & 0xff]++;                                        \
+	for (i = 1; i < n; i++)                                                                 \
+		diff |= KEY(&v[i]) ^ first;                                                     \
+	for (b = 0; b < sizeof(key_type); b++) {                                                \
+		if (!((diff >> (8 * b)) & 0xff))                                                \
+			continue;                                                               \
+		memset(cnt[b], 0, sizeof(cnt[b]));                                              \
+		for (i = 0; i < n; i++)                                                         \
+			cnt[b][(KEY(&v[i]) >> (8 * b)) & 0xff]++;                               \
 	}                                                                                       \
 	dst = tmp;                                                                              \
 	for (b = 0; b < sizeof(key_type); b++) {                                                \
