@@ -581,6 +581,8 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 							 const int fast, const int keep)
 {
 	uint64_t dline[256], daddr[256];
+	/* const_add_pc's step; in l_skip, the held row's line + 2^31 */
+	uint64_t const_add = 0, hlb = 0;
 	uint8_t cls[256];
 	const uint8_t *p = h->prog, *end = h->unit_end;
 	unsigned op, special = h->line_range ? h->opcode_base : 256;
@@ -608,6 +610,8 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	if (h->line_range) {
 		/* (op - opcode_base) % and / line_range, counted: a unit's tables without a division */
 		unsigned q = 0, r = 0;
+
+		const_add = (uint64_t)h->min_inst_len * ((255 - h->opcode_base) / h->line_range);
 
 		for (op = h->opcode_base; op < 256; op++) {
 			dline[op] = (uint64_t)(int64_t)(h->line_base + (int)r);
@@ -718,6 +722,8 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 				t->keep.held.file = file;                        \
 				t->keep.held.discr = (uint32_t)discr;            \
 				acc |= lineb;                                    \
+				if (fast && addr < lim && !discr)                \
+					goto l_skip;     /* more such rows */    \
 				discr = 0;                                       \
 			} else {                                                 \
 				SLOW_ROW(0);                                     \
@@ -910,6 +916,89 @@ l_other:
 			return -1;
 		}
 	}
+	NEXT();
+l_skip:
+	/*
+	 * A partial table's rows below the next range (sqlite3's unit with rec4's ranges: 180k
+	 * of its 204k) each only replace the held row: this loop makes them with what a row
+	 * needs there and nothing more. It is entered after such a row whose discriminator is
+	 * 0, and set_file and set_discriminator leave it, so the held row's file and
+	 * discriminator stay as they are and only its address and line change (the line in
+	 * hlb, written back on the way out). Any row outside [held_addr, lim) goes to ROW(),
+	 * any opcode but the common ones to the switch, its operands unread. Against ROW() and
+	 * NEXT() for these rows: run_program 13.7 -> 10.5 M Ir on that unit, 1.47 -> 1.29 ms.
+	 * The barrier on op keeps the tests one by one: gcc 12 made a jump table of them
+	 * otherwise (1.33 ms).
+	 */
+#define SNEXT()                                                                  \
+	do {                                                                     \
+		if (p >= end)                                                    \
+			goto s_end;                                              \
+		op = *p++;                                                       \
+		if (op >= special)                                               \
+			goto s_special;                                          \
+		if (op == DW_LNS_set_column)                                     \
+			goto s_column;                                           \
+		__asm__("" : "+r"(op));                                          \
+		if (op == DW_LNS_negate_stmt)                                    \
+			goto s_next;                                             \
+		if (op == DW_LNS_copy)                                           \
+			goto s_row;                                              \
+		if (op == DW_LNS_advance_line)                                   \
+			goto s_line;                                             \
+		if (op == DW_LNS_const_add_pc)                                   \
+			goto s_const;                                            \
+		goto s_exit;                                                     \
+	} while (0)
+	hlb = lineb;
+s_next:
+	SNEXT();
+s_special:
+	lineb += dline[op];
+	addr += daddr[op];
+s_row:
+	if (addr < held_addr || addr >= lim) {
+		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+		goto l_skip_row;
+	}
+	held_addr = addr;
+	hlb = lineb;
+	acc |= lineb;
+	SNEXT();
+s_column:
+	if (p < end && !(*p & 0x80)) {
+		p++;
+		SNEXT();
+	}
+	goto s_exit;
+s_line:
+	if ((size_t)(end - p) >= 4) {
+		uint32_t w = le32(p), m = ~w & 0x80808080u;
+
+		if (m) {
+			unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
+			uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) |
+				     (w >> 3 & 0xfe00000);
+
+			lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
+			p += n;
+			SNEXT();
+		}
+	}
+	goto s_exit;
+s_const:
+	addr += const_add;
+	SNEXT();
+s_end:
+	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+	goto done;
+s_exit:
+	/* any other opcode (or a long operand), its operands still to read */
+	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+	goto l_other;
+#undef SNEXT
+l_skip_row:
+	ROW();
 	NEXT();
 done:
 	/* the last run of fast rows */
