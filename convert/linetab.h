@@ -80,9 +80,11 @@ struct convert_linetab {
 	struct convert_linekeep keep; /* while reading a partial table */
 	struct convert_line *rows;   /* in libdw's order */
 	size_t nr_rows, alloc_rows;
-	struct convert_lineseq *seqs; /* by address; disjoint */
-	size_t nr_seqs;
+	struct convert_lineseq *seqs; /* by address; disjoint (while reading: as read, ended ones) */
+	size_t nr_seqs, alloc_seqs;
+	size_t seq_start;            /* while reading: the first row of the sequence being read */
 	int out_of_order;            /* while reading: a row sorts before the one read before it */
+	int backwards;               /* while reading: such a row not after an end (inside a sequence) */
 	uint32_t *name_off;          /* file index -> offset in names */
 	size_t nr_files, alloc_files;
 	char *names;                 /* NUL-terminated file names */
