@@ -25,6 +25,7 @@
 #include "lib/buf.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
+#include "lib/radixsort.h"
 #include "lib/report.h"
 
 #ifndef DW_AT_GNU_discriminator
@@ -189,14 +190,9 @@ static int read_segments(struct convert_symtab *st, Elf *elf, int flags)
 	return 0;
 }
 
-static int cmp_fsym(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return y->rank - x->rank;
-}
+/* by address, stable: qsort (a merge sort through a callback) was 1-2% of a convert */
+#define FSYM_START_KEY(e) ((e)->start)
+PGO_RADIX_SORT(sort_fsym, struct fsym, uint64_t, FSYM_START_KEY)
 
 static int read_symbols(struct convert_symtab *st)
 {
@@ -223,11 +219,13 @@ static int read_symbols(struct convert_symtab *st)
 					     (bind == STB_WEAK ? 1 : 0);
 		st->nr_syms++;
 	}
-	if (st->nr_syms > 1)
-		qsort(st->syms, st->nr_syms, sizeof(*st->syms), cmp_fsym);
+	/* of the symbols at one address, the first of the highest rank in table order */
+	sort_fsym(st->syms, st->nr_syms);
 	for (k = m = 0; k < st->nr_syms; k++)
 		if (!m || st->syms[m - 1].start != st->syms[k].start)
 			st->syms[m++] = st->syms[k];
+		else if (st->syms[k].rank > st->syms[m - 1].rank)
+			st->syms[m - 1] = st->syms[k];
 	st->nr_syms = m;
 	return 0;
 }
@@ -743,12 +741,9 @@ static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, uint64_t siz
 	return cudie;
 }
 
-static int cmp_want(const void *a, const void *b)
-{
-	const struct convert_linerange *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
+/* the union below does not depend on the order of equal starts */
+#define WANT_KEY(e) ((e)->lo)
+PGO_RADIX_SORT(sort_want, struct convert_linerange, uint64_t, WANT_KEY)
 
 int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t n)
 {
@@ -770,8 +765,7 @@ int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t
 		w[m].lo = lo - st->dwbias;
 		w[m++].hi = hi - st->dwbias;
 	}
-	if (m > 1)
-		qsort(w, m, sizeof(*w), cmp_want);
+	sort_want(w, m);
 	for (i = n = 0; i < m; i++) {
 		if (n && w[i].lo <= w[n - 1].hi) {
 			if (w[i].hi > w[n - 1].hi)
