@@ -7,6 +7,7 @@
 #include "convert/dies.h"
 #include "convert/scopetree.h"
 #include "lib/alloc.h"
+#include "lib/radixsort.h"
 
 struct convert_scope {
 	Dwarf_Die die;
@@ -31,6 +32,9 @@ struct convert_scope_ix {
 /* ranges in a list that make it long: scanning short lists of many ranges was 4% of
  * sqlite3's convert */
 #define SCOPE_INDEX_MIN 8
+
+/* a unit's size (bytes of .debug_info) from which convert_scopetree_build sizes its arrays */
+#define SCOPE_PRESIZE_MIN (256 << 10)
 
 /* first_child of a top-level scope whose children are not read yet */
 #define SCOPE_UNREAD (CONVERT_SCOPE_NONE - 1)
@@ -106,7 +110,7 @@ static int add_range(struct convert_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
 {
 	if (hi <= lo)
 		return 0;
-	if (PGO_ALLOC_GROW(t->ranges, t->nr_ranges + 1, t->alloc_ranges) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(t->ranges, t->nr_ranges + 1, t->alloc_ranges) < 0)
 		return -1;
 	t->ranges[t->nr_ranges].lo = lo;
 	t->ranges[t->nr_ranges].hi = hi;
@@ -151,7 +155,7 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	}
 	if (t->nr_ranges == first)
 		return 0;
-	if (PGO_ALLOC_GROW(t->scopes, t->nr_scopes + 1, t->alloc_scopes) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(t->scopes, t->nr_scopes + 1, t->alloc_scopes) < 0)
 		return -1;
 	s = &t->scopes[t->nr_scopes];
 	s->die = k->die;
@@ -209,6 +213,11 @@ static void sort_ix(struct convert_scope_ix *v, struct convert_scope_ix *tmp, si
 	memcpy(v, tmp, k * sizeof(*v));
 }
 
+/* entries from which a radix sort is cheaper than the merge of nearly sorted ones */
+#define SCOPE_RADIX_MIN 256
+#define IX_KEY(e) ((e)->lo)
+PGO_RADIX_SORT(sort_ix_radix, struct convert_scope_ix, uint64_t, IX_KEY)
+
 /* Index the list that starts at head if it is long (by ranges). Returns 0, or -1 when out of memory. */
 static int index_list(struct convert_scopetree *t, uint32_t head)
 {
@@ -220,27 +229,33 @@ static int index_list(struct convert_scopetree *t, uint32_t head)
 		n += t->scopes[idx].nr_ranges;
 	if (n < SCOPE_INDEX_MIN)
 		return 0;
+	if (PGO_ALLOC_GROW_UNINIT(t->ix, t->nr_ix + n, t->alloc_ix) < 0)
+		return -1;
 	for (idx = head; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next) {
 		const struct convert_scope *s = &t->scopes[idx];
 
 		for (r = 0; r < s->nr_ranges; r++) {
-			if (PGO_ALLOC_GROW(t->ix, t->nr_ix + 1, t->alloc_ix) < 0) {
-				t->nr_ix = first;
-				return -1;
-			}
 			t->ix[t->nr_ix].lo = t->ranges[s->range0 + r].lo;
 			t->ix[t->nr_ix].hi = t->ranges[s->range0 + r].hi;
 			t->ix[t->nr_ix].scope = idx;
 			t->nr_ix++;
 		}
 	}
-	/* out of memory for the merge: qsort sorts in place */
+	/*
+	 * Entries come in scope order: a stable sort by start is cmp_ix's order. A long
+	 * list's ranges are far from address order (a unit's functions: hot and cold parts,
+	 * .text.startup), where the merge sort was 4% of sqlite3's convert. Out of memory
+	 * for the merge, qsort sorts in place.
+	 */
 	n = t->nr_ix - first;
-	if ((tmp = malloc(n * sizeof(*tmp))))
+	if (n >= SCOPE_RADIX_MIN) {
+		sort_ix_radix(t->ix + first, n);
+	} else if ((tmp = malloc(n * sizeof(*tmp)))) {
 		sort_ix(t->ix + first, tmp, n);
-	else
+		free(tmp);
+	} else {
 		qsort(t->ix + first, n, sizeof(*t->ix), cmp_ix);
-	free(tmp);
+	}
 	for (k = first; k < t->nr_ix; k++)
 		t->ix[k].max_hi = k > first && t->ix[k - 1].max_hi > t->ix[k].hi ? t->ix[k - 1].max_hi
 										 : t->ix[k].hi;
@@ -352,6 +367,22 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
 	    convert_dieunit_open(t->unit, secs, cudie) < 0) {
 		free(t->unit);
 		t->unit = NULL;
+	}
+	/*
+	 * A large unit's arrays grow to a few hundred KB: sized from the start (a scope and
+	 * a range or two per ~256 bytes of DIEs in sqlite3's 1.3 MB unit), they are not
+	 * copied as they grow into new pages (2% of a short recording's page faults). Small
+	 * units' arrays are not: their pages are shared with other allocations.
+	 */
+	if (t->unit && (size_t)(t->unit->end - (t->unit->info + t->unit->unit_off)) >= SCOPE_PRESIZE_MIN) {
+		size_t n = (size_t)(t->unit->end - (t->unit->info + t->unit->unit_off)) / 256;
+
+		if (PGO_ALLOC_GROW_UNINIT(t->scopes, n, t->alloc_scopes) < 0 ||
+		    PGO_ALLOC_GROW_UNINIT(t->ranges, n, t->alloc_ranges) < 0 ||
+		    PGO_ALLOC_GROW_UNINIT(t->ix, n, t->alloc_ix) < 0) {
+			convert_scopetree_release(t);
+			return -1;
+		}
 	}
 	if (build_below(t, cudie, max_depth, 1, &t->root, &tail) < 0 || index_list(t, t->root) < 0) {
 		convert_scopetree_release(t);
