@@ -74,6 +74,7 @@ struct span {
 	size_t cu;
 	Dwarf_Addr lo, end;
 	int valid, nr;
+	uint64_t gen;                 /* counts the chains read */
 	struct convert_sym_frame frames[MAX_DEPTH];
 };
 
@@ -1266,10 +1267,13 @@ static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines
 /*
  * The frames of pc's inline chain in cudie's unit, the innermost without its line, into
  * out. Addresses are mostly asked about in order (the sampled ones sorted, a function's
- * lines): the last chain is reused while pc stays where no scope begins or ends.
+ * lines): the last chain is reused while pc stays where no scope begins or ends. With
+ * gen, out holds the chain of span generation *gen already and is not copied again while
+ * it is the same (but for the innermost frame's line, which the caller sets): the copy
+ * for each line of a function was 1% of a convert.
  */
 static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
-		     struct convert_sym_frame *out)
+		     struct convert_sym_frame *out, uint64_t *gen)
 {
 	size_t cu = (size_t)(cudie - st->cus);
 	struct span *sp = &st->span;
@@ -1293,8 +1297,13 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 		sp->cu = cu;
 		sp->lo = pc;
 		sp->valid = 1;
+		sp->gen++;
 	}
-	memcpy(out, sp->frames, (size_t)sp->nr * sizeof(*out));
+	if (!gen || *gen != sp->gen) {
+		memcpy(out, sp->frames, (size_t)sp->nr * sizeof(*out));
+		if (gen)
+			*gen = sp->gen;
+	}
 	return sp->nr;
 }
 
@@ -1313,7 +1322,7 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 	if (!cudie)
 		return;
 	pc = addr - st->dwbias;
-	n = frames_at(st, cudie, pc, frames);
+	n = frames_at(st, cudie, pc, frames, NULL);
 	if (n)
 		leaf_of(st, cudie, l, pc, &frames[n - 1]);
 	for (k = 0; k < n; k++) {
@@ -1523,7 +1532,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias, pc;
 	struct cu_lines *l;
-	uint64_t a;
+	uint64_t a, gen = 0;           /* frames holds span generation gen's chain (0: none) */
 	int ret;
 
 	cubias = st->dwbias;
@@ -1544,7 +1553,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 			sym = resolve_once(st, a);
 		} else {
 			/* rows come in address order: the chain changes only at a scope boundary */
-			int nfr = frames_at(st, cudie, pc, frames);
+			int nfr = frames_at(st, cudie, pc, frames, &gen);
 
 			/* the previous row's symbol, while no other symbol starts in between */
 			if (!fs || a < fs->start || (fs + 1 < st->syms + st->nr_syms && a >= fs[1].start) ||
@@ -1553,9 +1562,13 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 			sym.sym_name = fs ? fs->name : CONVERT_NO_NAME;
 			sym.sym_start = fs ? fs->start : 0;
 			sym.sym_size = fs ? fs->size : 0;
-			/* dwarf_getsrc_die's row: the last of those at pc (ends sort first) */
+			/*
+			 * dwarf_getsrc_die's row: the last of those at pc (ends sort first). The
+			 * walk goes on past them: it would skip them as rows of the same address.
+			 */
 			for (j = w.i; j < l->t.nr_rows && convert_linetab_row(&l->t, j)->off == r->off; j++)
 				r = convert_linetab_row(&l->t, j);
+			w.i = j;
 			if (nfr)
 				row_leaf(st, l, r, &frames[nfr - 1]);
 			sym.nr_frames = (uint32_t)nfr;
