@@ -268,6 +268,7 @@ int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs 
 	    !dwarf_cu_die(cudie->cu, &cu, NULL, &abbrev_off, NULL, NULL, NULL, NULL))
 		return -1;
 	u->dwarf = dwarf_cu_getdwarf(cudie->cu);
+	u->cu = cudie->cu;
 	die_off = dwarf_dieoffset(cudie);
 	u->unit_off = die_off - dwarf_cuoffset(cudie);
 	/* the sections libdw reads must be the ones found here */
@@ -528,6 +529,12 @@ int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die
 
 int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out)
 {
+	if (p > u->info + u->unit_off && p < u->end) {
+		memset(out, 0, sizeof(*out));
+		out->addr = (void *)(uintptr_t)p;
+		out->cu = u->cu;
+		return 0;
+	}
 	return dwarf_offdie(u->dwarf, convert_die_offset(u, p), out) ? 0 : -1;
 }
 

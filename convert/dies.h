@@ -32,6 +32,7 @@ struct convert_die_step;
 
 struct convert_dieunit {
 	Dwarf *dwarf;
+	Dwarf_CU *cu;                 /* libdw's unit, for the DIEs handed over */
 	const uint8_t *info;          /* .debug_info */
 	size_t info_size;
 	uint64_t unit_off;            /* the unit header's offset in .debug_info */
@@ -103,7 +104,11 @@ static inline uint64_t convert_die_offset(const struct convert_dieunit *u, const
 int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die *d,
 		       int (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg);
 
-/* The DIE at p for libdw. Returns 0, or -1. */
+/*
+ * The DIE at p for libdw. Returns 0, or -1. A DIE of the unit is made as dwarf_offdie
+ * makes it (its address and unit, nothing read yet) without its search for the unit,
+ * which was 1% of a convert.
+ */
 int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out);
 
 /*
