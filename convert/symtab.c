@@ -176,7 +176,7 @@ static int read_segments(struct convert_symtab *st, Elf *elf, int flags)
 
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (PGO_ALLOC_GROW(st->segs, st->nr_segs + 1, st->alloc_segs) < 0)
+		if (PGO_ALLOC_GROW_UNINIT(st->segs, st->nr_segs + 1, st->alloc_segs) < 0)
 			return -1;
 		st->segs[st->nr_segs].offset = ph.p_offset;
 		st->segs[st->nr_segs].filesz = ph.p_filesz;
@@ -200,6 +200,9 @@ static int read_symbols(struct convert_symtab *st)
 	int n = dwfl_module_getsymtab(st->mod), i;
 	size_t k, m;
 
+	/* room for all: the array grows to hundreds of KB, copied and faulted in again as it grew */
+	if (n > 1 && PGO_ALLOC_GROW_UNINIT(st->syms, (size_t)n, st->alloc_syms) < 0)
+		return -1;
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
@@ -209,8 +212,6 @@ static int read_symbols(struct convert_symtab *st)
 
 		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_FUNC || shndx == SHN_UNDEF)
 			continue;
-		if (PGO_ALLOC_GROW(st->syms, st->nr_syms + 1, st->alloc_syms) < 0)
-			return -1;
 		bind = GELF_ST_BIND(sym.st_info);
 		st->syms[st->nr_syms].start = addr;
 		st->syms[st->nr_syms].size = sym.st_size;
@@ -294,8 +295,8 @@ static int read_cus(struct convert_symtab *st)
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
 		    unit_type != DW_UT_skeleton)
 			continue;
-		if (PGO_ALLOC_GROW(st->cus, st->nr_cus + 1, st->alloc_cus) < 0 ||
-		    PGO_ALLOC_GROW(st->scope_dies, st->nr_cus + 1, st->alloc_scope_dies) < 0)
+		if (PGO_ALLOC_GROW_UNINIT(st->cus, st->nr_cus + 1, st->alloc_cus) < 0 ||
+		    PGO_ALLOC_GROW_UNINIT(st->scope_dies, st->nr_cus + 1, st->alloc_scope_dies) < 0)
 			return -1;
 		st->cus[st->nr_cus] = cudie;
 		st->scope_dies[st->nr_cus] = cudie;
@@ -310,7 +311,7 @@ static int read_cus(struct convert_symtab *st)
 		while ((o = dwarf_ranges(&cudie, o, &base, &lo, &hi)) > 0) {
 			if (hi <= lo)
 				continue;
-			if (PGO_ALLOC_GROW(st->ranges, st->nr_ranges + 1, st->alloc_ranges) < 0)
+			if (PGO_ALLOC_GROW_UNINIT(st->ranges, st->nr_ranges + 1, st->alloc_ranges) < 0)
 				return -1;
 			st->ranges[st->nr_ranges].lo = lo;
 			st->ranges[st->nr_ranges].hi = hi;
@@ -1089,7 +1090,7 @@ static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die 
 			}
 		}
 		ret = slot ? 1 : pgo_u64map_get(&st->fn_dies, off, &v);
-		if (ret >= 0 && PGO_ALLOC_GROW(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
+		if (ret >= 0 && PGO_ALLOC_GROW_UNINIT(st->dies, st->nr_dies + 1, st->alloc_dies) == 0) {
 			d = &st->dies[st->nr_dies++];
 			if (slot)
 				*slot = (uint32_t)st->nr_dies;
@@ -1164,7 +1165,7 @@ uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 
 static int push_frame(struct convert_symtab *st, const struct convert_sym_frame *f)
 {
-	if (PGO_ALLOC_GROW(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
+	if (PGO_ALLOC_GROW_UNINIT(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
 		return -1;
 	st->frames[st->nr_frames++] = *f;
 	return 0;
@@ -1368,7 +1369,7 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 		return out;
 	if (ret == 0)
 		return sym_view(st, &st->results[*slot - 1]);
-	if (PGO_ALLOC_GROW(st->results, st->nr_results + 1, st->alloc_results) < 0) {
+	if (PGO_ALLOC_GROW_UNINIT(st->results, st->nr_results + 1, st->alloc_results) < 0) {
 		*slot = 0;
 		return out;
 	}
