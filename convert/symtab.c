@@ -1522,18 +1522,52 @@ static int resolve_each(uint64_t addr, void *data)
 	return e->fn(&sym, e->data);
 }
 
+/*
+ * The unit cu_of gives pc (NULL if none), through *span: the addresses [lo, hi) where it
+ * gives span->cu without a search, those of the range it found below the next range's
+ * start. For the lines of a function, one per row: the call was 1% of a convert.
+ */
+struct cu_span {
+	uint64_t lo, hi;
+	Dwarf_Die *cu;
+};
+
+static Dwarf_Die *cu_of_span(struct convert_symtab *st, Dwarf_Addr pc, struct cu_span *span)
+{
+	const struct cu_range *r;
+	Dwarf_Die *cu;
+
+	if (pc >= span->lo && pc < span->hi)
+		return span->cu;
+	cu = cu_of(st, pc);
+	span->lo = span->hi = 0;
+	if (cu && st->last_range < st->nr_ranges) {
+		r = &st->ranges[st->last_range];
+		/* what cu_of's first test takes: ranges sorted by start make it the only answer */
+		if (pc >= r->lo && pc < r->hi && (st->last_range + 1 == st->nr_ranges || pc < r[1].lo)) {
+			span->lo = r->lo;
+			span->hi = st->last_range + 1 == st->nr_ranges || r->hi < r[1].lo ? r->hi : r[1].lo;
+			span->cu = cu;
+		}
+	}
+	return cu;
+}
+
 int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint64_t size,
 				int (*fn)(const struct convert_sym *sym, void *data), void *data)
 {
 	struct each_addr e = { st, fn, data };
 	struct convert_sym_frame frames[MAX_DEPTH];
-	const struct convert_line *r;
+	struct cu_span span = { 0, 0, NULL };
 	const struct fsym *fs = NULL;
 	struct row_walk w;
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias, pc;
 	struct cu_lines *l;
 	uint64_t a, gen = 0;           /* frames holds span generation gen's chain (0: none) */
+	int32_t prev = 0;
+	bool have_prev = false;
+	size_t i;
 	int ret;
 
 	cubias = st->dwbias;
@@ -1543,13 +1577,31 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	if (!l)
 		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
 	walk_init(&w, &l->t, start, size, cubias);
-	while ((r = walk_next(&w, &a))) {
+	/*
+	 * walk_next's walk, with the rows of one address taken together: the last of them is
+	 * dwarf_getsrc_die's row for it (ends sort first). The table is looked up again after
+	 * each call out (a lookup may read it again).
+	 */
+	for (i = w.i; i < l->t.nr_rows;) {
+		const struct convert_line *r = convert_linetab_row(&l->t, i), *last = r;
+		const struct convert_line *rend = l->t.rows + l->t.nr_rows;
 		struct convert_sym sym;
-		size_t j;
 
+		a = convert_line_addr(&l->t, r) + cubias;
+		if (a - start >= size)
+			break;
+		if (r->end_seq || (have_prev && r->off == prev)) {
+			i++;
+			continue;
+		}
+		have_prev = true;
+		prev = r->off;
+		while (last + 1 < rend && last[1].off == r->off)
+			last++;
+		i = (size_t)(last - l->t.rows) + 1;
 		/* resolved here as lookup would, sampled or not: cheaper than asking the cache */
 		pc = a - cubias;
-		if (cu_of(st, pc) != cudie) {
+		if (cu_of_span(st, pc, &span) != cudie) {
 			/* claimed by another unit's ranges: as lookup has it */
 			sym = resolve_once(st, a);
 		} else {
@@ -1563,15 +1615,8 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 			sym.sym_name = fs ? fs->name : CONVERT_NO_NAME;
 			sym.sym_start = fs ? fs->start : 0;
 			sym.sym_size = fs ? fs->size : 0;
-			/*
-			 * dwarf_getsrc_die's row: the last of those at pc (ends sort first). The
-			 * walk goes on past them: it would skip them as rows of the same address.
-			 */
-			for (j = w.i; j < l->t.nr_rows && convert_linetab_row(&l->t, j)->off == r->off; j++)
-				r = convert_linetab_row(&l->t, j);
-			w.i = j;
 			if (nfr)
-				row_leaf(st, l, r, &frames[nfr - 1]);
+				row_leaf(st, l, last, &frames[nfr - 1]);
 			sym.nr_frames = (uint32_t)nfr;
 			sym.frames = nfr ? frames : NULL;
 		}
