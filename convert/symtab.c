@@ -787,12 +787,19 @@ int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t
 	return 0;
 }
 
-static uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
+static __attribute__((noinline)) uint32_t file_id_new(struct convert_symtab *st, struct cu_lines *l,
+						       uint32_t idx)
+{
+	return l->file_ids[idx] = intern(st, convert_linetab_file(&l->t, idx));
+}
+
+/* inline, the interning out of line: the call for every line's file was 1% of a convert */
+static inline uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
 {
 	if (idx >= l->t.nr_files)
 		return CONVERT_NO_NAME;
 	if (l->file_ids[idx] == FILE_UNSET)
-		l->file_ids[idx] = intern(st, convert_linetab_file(&l->t, idx));
+		return file_id_new(st, l, idx);
 	return l->file_ids[idx];
 }
 
@@ -1560,6 +1567,8 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	struct convert_sym_frame frames[MAX_DEPTH];
 	struct cu_span span = { 0, 0, NULL };
 	const struct fsym *fs = NULL;
+	uint64_t fs_lo = 1, fs_hi = 0;  /* the addresses fs holds for (none yet) */
+	size_t cu;
 	struct row_walk w;
 	Dwarf_Die *cudie;
 	Dwarf_Addr cubias, pc;
@@ -1576,6 +1585,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 		return 0;
 	if (!l)
 		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
+	cu = (size_t)(cudie - st->cus);
 	walk_init(&w, &l->t, start, size, cubias);
 	/*
 	 * walk_next's walk, with the rows of one address taken together: the last of them is
@@ -1605,13 +1615,27 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 			/* claimed by another unit's ranges: as lookup has it */
 			sym = resolve_once(st, a);
 		} else {
-			/* rows come in address order: the chain changes only at a scope boundary */
-			int nfr = frames_at(st, cudie, pc, frames, &gen);
+			/*
+			 * Rows come in address order: the chain changes only at a scope boundary.
+			 * frames_at's test that frames holds it, inline (the call per row was
+			 * 1% of a convert).
+			 */
+			const struct span *sp = &st->span;
+			int nfr = sp->valid && sp->cu == cu && pc >= sp->lo && pc < sp->end && gen == sp->gen
+				  ? sp->nr : frames_at(st, cudie, pc, frames, &gen);
 
 			/* the previous row's symbol, while no other symbol starts in between */
-			if (!fs || a < fs->start || (fs + 1 < st->syms + st->nr_syms && a >= fs[1].start) ||
-			    (fs->size && a - fs->start >= fs->size))
+			if (a < fs_lo || a >= fs_hi) {
 				fs = sym_of(st, a);
+				fs_lo = 1;
+				fs_hi = 0;
+				if (fs) {
+					fs_lo = fs->start;
+					fs_hi = fs + 1 < st->syms + st->nr_syms ? fs[1].start : UINT64_MAX;
+					if (fs->size && fs->size < fs_hi - fs->start)
+						fs_hi = fs->start + fs->size;
+				}
+			}
 			sym.sym_name = fs ? fs->name : CONVERT_NO_NAME;
 			sym.sym_start = fs ? fs->start : 0;
 			sym.sym_size = fs ? fs->size : 0;
