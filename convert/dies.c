@@ -208,7 +208,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			} else {
 				name = uleb(&p, end);
 				form = p ? uleb(&p, end) : 0;
-				if (!p)
+				if (!p || name > UINT32_MAX || form > UINT16_MAX)
 					return -1;
 			}
 			if (!name && !form)
@@ -216,8 +216,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
 			if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
 				return -1;
-			if (name > UINT32_MAX || form > UINT16_MAX ||
-			    grow(&u->attrs, u->nr_attrs, &alloc_attrs, sizeof(*u->attrs)) < 0)
+			if (grow(&u->attrs, u->nr_attrs, &alloc_attrs, sizeof(*u->attrs)) < 0)
 				return -1;
 			info = name_info(name);
 			at = &u->attrs[u->nr_attrs++];
