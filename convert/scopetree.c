@@ -9,8 +9,13 @@
 #include "lib/alloc.h"
 #include "lib/radixsort.h"
 
+/*
+ * 40 bytes: a scope's DIE is its address in the unit's data (the Dwarf_Die, 32 bytes, made
+ * again when asked for); the array of sqlite3's unit was a tenth of a short recording's
+ * page faults at 64 bytes a scope.
+ */
 struct convert_scope {
-	Dwarf_Die die;
+	void *addr;                   /* its DIE's (Dwarf_Die.addr) in the tree's unit */
 	int tag;
 	uint32_t user;                /* the caller's (convert_scopetree_user) */
 	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
@@ -140,8 +145,6 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	if (k->u ? !k->d.has_lowpc && !k->d.has_ranges
 		 : !dwarf_hasattr(&k->die, DW_AT_low_pc) && !dwarf_hasattr(&k->die, DW_AT_ranges))
 		return 0;
-	if (k->u && convert_die_libdw(k->u, k->d.p, &k->die) < 0)
-		return -1;
 	if (k->u && k->d.simple_pc) {
 		if (add_range(t, k->d.lo, k->d.hi) < 0)
 			return -1;
@@ -149,6 +152,8 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 		if (r < 0)
 			return -1;
 	} else {
+		if (k->u && convert_die_libdw(k->u, k->d.p, &k->die) < 0)
+			return -1;
 		while ((o = dwarf_ranges(&k->die, o, &base, &lo, &hi)) > 0)
 			if (add_range(t, lo, hi) < 0)
 				return -1;
@@ -158,7 +163,7 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	if (PGO_ALLOC_GROW_UNINIT(t->scopes, t->nr_scopes + 1, t->alloc_scopes) < 0)
 		return -1;
 	s = &t->scopes[t->nr_scopes];
-	s->die = k->die;
+	s->addr = k->u ? (void *)(uintptr_t)k->d.p : k->die.addr;
 	s->tag = tag;
 	s->user = 0;
 	s->first_child = s->next = CONVERT_SCOPE_NONE;
@@ -363,6 +368,7 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
 	t->root = t->last_top = CONVERT_SCOPE_NONE;
 	t->max_depth = max_depth;
 	t->c_unit = is_c(dwarf_srclang(cudie));
+	t->cu = cudie->cu;
 	if (secs && (t->unit = malloc(sizeof(*t->unit))) &&
 	    convert_dieunit_open(t->unit, secs, cudie) < 0) {
 		free(t->unit);
@@ -463,6 +469,17 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
 	return best;
 }
 
+/*
+ * Scope idx's DIE as libdw makes it (dwarf_offdie, dwarf_child: its address and unit,
+ * nothing read yet). A scope's DIE is in the tree's unit, read by libdw or not.
+ */
+static void scope_die(const struct convert_scopetree *t, uint32_t idx, Dwarf_Die *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->addr = t->scopes[idx].addr;
+	out->cu = t->cu;
+}
+
 /* The chain of pc into ids or dies (either may be NULL). */
 static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwarf_Die *dies, int max,
 		 Dwarf_Addr *end)
@@ -488,9 +505,10 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwar
 		return 0;
 	t->last_top = idx;
 	if (t->scopes[idx].first_child == SCOPE_UNREAD) {
-		Dwarf_Die die = t->scopes[idx].die;
+		Dwarf_Die die;
 		uint32_t ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
 
+		scope_die(t, idx, &die);
 		/* a failure leaves it unread: the next lookup tries again */
 		if (build_below(t, &die, t->max_depth - 1, 0, &ch, &ct) < 0 || index_list(t, ch) < 0)
 			return -1;
@@ -500,7 +518,7 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwar
 		if (ids)
 			ids[n] = idx;
 		if (dies)
-			dies[n] = t->scopes[idx].die;
+			scope_die(t, idx, &dies[n]);
 		n++;
 		if (n < max)
 			idx = find_in(t, t->scopes[idx].first_child, pc, end);
@@ -520,9 +538,9 @@ int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint
 	return chain(t, pc, ids, NULL, max, end);
 }
 
-Dwarf_Die *convert_scopetree_die(struct convert_scopetree *t, uint32_t id)
+void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf_Die *out)
 {
-	return &t->scopes[id].die;
+	scope_die(t, id, out);
 }
 
 int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id)

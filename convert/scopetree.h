@@ -35,6 +35,7 @@ struct convert_scopetree {
 	uint32_t last_top;             /* top-level scope of the previous hit */
 	int max_depth;
 	int c_unit;                    /* DW_AT_language is C's: structures hold no code */
+	Dwarf_CU *cu;                  /* libdw's unit of every scope's DIE */
 	struct convert_dieunit *unit;  /* the unit's DIEs read directly (convert/dies.h), or NULL */
 	size_t libdw_reads;            /* of the DIE lists read with a unit, those left to libdw */
 };
@@ -74,8 +75,8 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
 int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids,
 				int max, Dwarf_Addr *end);
 
-/* Scope id's DIE; the pointer holds until the next chain (a lookup may read more scopes). */
-Dwarf_Die *convert_scopetree_die(struct convert_scopetree *t, uint32_t id);
+/* Scope id's DIE into *out, as dwarf_offdie would make it. */
+void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf_Die *out);
 int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id);
 
 /* A value the caller keeps with scope id, 0 when the tree is built. */

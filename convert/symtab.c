@@ -1194,10 +1194,12 @@ static struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_
 {
 	struct convert_scopetree *t = &st->trees[cu];
 	uint32_t *slot = convert_scopetree_user(t, id);
+	Dwarf_Die die;
 
 	if (*slot && (!need_call || st->dies[*slot - 1].has_call))
 		return &st->dies[*slot - 1];
-	return fn_info(st, cu, convert_scopetree_die(t, id), NULL, need_call, 0, tmp, slot);
+	convert_scopetree_die(t, id, &die);
+	return fn_info(st, cu, &die, NULL, need_call, 0, tmp, slot);
 }
 
 /*
@@ -1226,7 +1228,13 @@ static int chain_frames(struct convert_symtab *st, size_t cu, const uint32_t *id
 		f->unit = d->unit;
 		f->file = CONVERT_NO_NAME;
 		f->line = f->discr = 0;
-		f->inl = k ? inl_handle(st, &st->cus[cu], convert_scopetree_die(t, ids[fn[k]])) : 0;
+		f->inl = 0;
+		if (k) {
+			Dwarf_Die die;
+
+			convert_scopetree_die(t, ids[fn[k]], &die);
+			f->inl = inl_handle(st, &st->cus[cu], &die);
+		}
 		if (k + 1 < nfn) {
 			/* this frame's line is where the next inner frame was inlined */
 			d = scope_info(st, cu, ids[fn[k + 1]], 1, &tmp);
