@@ -167,6 +167,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 		uint64_t code = uleb(&p, end), tag, name, form;
 		struct convert_abbrev *a;
 		int merge = 0;                 /* the last step is a run of fixed-size attributes */
+		int pc_tag;
 
 		if (!p)
 			return -1;
@@ -192,6 +193,8 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			return -1;                 /* libdw takes the first; rare enough to leave */
 		a->tag = (unsigned)tag;
 		a->has_children = *p++ != 0;
+		pc_tag = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+			 tag == DW_TAG_lexical_block;
 		a->first = (uint32_t)u->nr_attrs;
 		a->sfirst = (uint32_t)u->nr_steps;
 		for (;;) {
@@ -224,7 +227,8 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			at->size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
 			at->implicit = implicit;
 			at->slot = (int8_t)((int)(info & 0xf) - 1);
-			noted = (info & AT_NOTED) != 0;
+			/* pcs of code-bearing DIEs only: call sites and labels have one, unread */
+			noted = (info & AT_NOTED) && (name == DW_AT_sibling || pc_tag);
 			/*
 			 * convert_die_read's list: a run of fixed-size attributes it does not note
 			 * is one step of their total size. A DIE read was ~175 Ir on graphviz,

@@ -58,8 +58,13 @@ struct convert_die {
 	const uint8_t *sibling;       /* DW_AT_sibling's target, or NULL */
 	unsigned tag;
 	int has_children;
-	int has_lowpc, has_highpc, has_ranges; /* its own attributes, as dwarf_hasattr sees them */
-	int simple_pc;                /* [lo, hi) read: what dwarf_ranges gives for it */
+	/*
+	 * Read for subprograms, inlined subroutines and lexical blocks only (0 for others):
+	 * its own attributes, as dwarf_hasattr sees them, and [lo, hi) if simple_pc: what
+	 * dwarf_ranges gives for it.
+	 */
+	int has_lowpc, has_highpc, has_ranges;
+	int simple_pc;
 	uint64_t lo, hi;
 	unsigned ranges_form;         /* DW_AT_ranges: its form and value */
 	const uint8_t *ranges_p;
