@@ -10,20 +10,6 @@
 #include "lib/radixsort.h"
 
 /*
- * 40 bytes: a scope's DIE is its address in the unit's data (the Dwarf_Die, 32 bytes, made
- * again when asked for); the array of sqlite3's unit was a tenth of a short recording's
- * page faults at 64 bytes a scope.
- */
-struct convert_scope {
-	void *addr;                   /* its DIE's (Dwarf_Die.addr) in the tree's unit */
-	int tag;
-	uint32_t user;                /* the caller's (convert_scopetree_user) */
-	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
-	uint32_t range0, nr_ranges;
-	uint32_t ix0, nr_ix;          /* first scope of a list: the list's index, if any */
-};
-
-/*
  * The index of a long list (a function body with hundreds of inlined calls, or a few
  * inlined calls scattered over dozens of ranges): every range of its scopes sorted by
  * start, with the largest end so far, so that a lookup is a binary search and a short
@@ -541,16 +527,6 @@ int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint
 void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf_Die *out)
 {
 	scope_die(t, id, out);
-}
-
-int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id)
-{
-	return t->scopes[id].tag;
-}
-
-uint32_t *convert_scopetree_user(struct convert_scopetree *t, uint32_t id)
-{
-	return &t->scopes[id].user;
 }
 
 void convert_scopetree_release(struct convert_scopetree *t)

@@ -1189,17 +1189,26 @@ static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cud
  * lookup, and without entering it in the hash table, which is for the origins many
  * instances share (a scope's DIE met again as an origin gets an equal entry of its own).
  */
-static struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_t id, int need_call,
-				   struct die_info *tmp)
+static __attribute__((noinline)) struct die_info *scope_info_read(struct convert_symtab *st, size_t cu,
+								  uint32_t id, int need_call,
+								  struct die_info *tmp)
 {
 	struct convert_scopetree *t = &st->trees[cu];
-	uint32_t *slot = convert_scopetree_user(t, id);
 	Dwarf_Die die;
 
-	if (*slot && (!need_call || st->dies[*slot - 1].has_call))
-		return &st->dies[*slot - 1];
 	convert_scopetree_die(t, id, &die);
-	return fn_info(st, cu, &die, NULL, need_call, 0, tmp, slot);
+	return fn_info(st, cu, &die, NULL, need_call, 0, tmp, convert_scopetree_user(t, id));
+}
+
+/* inline, the reading out of line: the entry is there for most chains */
+static inline struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_t id, int need_call,
+					  struct die_info *tmp)
+{
+	uint32_t slot = *convert_scopetree_user(&st->trees[cu], id);
+
+	if (slot && (!need_call || st->dies[slot - 1].has_call))
+		return &st->dies[slot - 1];
+	return scope_info_read(st, cu, id, need_call, tmp);
 }
 
 /*
