@@ -139,7 +139,11 @@ struct convert_die_attrs {
 	struct convert_die_attr at[CONVERT_NR_AT]; /* the first of each name, as dwarf_attr finds it */
 };
 
-/* Read the DIE at p's attributes of enum convert_die_at into *a. Returns 1, or -1 as convert_die_read. */
+/*
+ * Read the DIE at p's attributes of enum convert_die_at into *a. Returns 1, or -1 as
+ * convert_die_read, and for a DIE that is neither a subprogram nor an inlined subroutine
+ * (libdw's to read).
+ */
 int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct convert_die_attrs *a);
 
 /* The constant a holds, as dwarf_formudata reads it. Returns 0, or -1 for a form left to libdw. */
