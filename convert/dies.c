@@ -26,15 +26,6 @@ struct convert_abbrev_attr {
 	int8_t slot;                  /* its enum convert_die_at, or -1 */
 };
 
-struct convert_abbrev {
-	unsigned tag;                 /* 0: no abbreviation has this code */
-	int has_children;
-	int32_t plain;                /* attributes all fixed-size, none noted: their size; else -1 */
-	uint32_t first, n;            /* attrs[first .. first + n) */
-	int fn;                       /* a subprogram or inlined subroutine: attrs kept */
-	uint32_t sfirst, sn;          /* steps[sfirst .. sfirst + sn) */
-};
-
 /* A ULEB128 at *pp below end; sets *pp to NULL if it runs past end. */
 static inline __attribute__((always_inline)) uint64_t uleb(const uint8_t **pp, const uint8_t *end)
 {
@@ -412,13 +403,8 @@ static int64_t var_size(const uint8_t *p, const uint8_t *end, unsigned form, uin
 	}
 }
 
-/*
- * The attributes of d (abbreviation a) from p on, for convert_die_read: out of line, so
- * that the DIEs without noted attributes are read without saving the registers this loop
- * needs (a fifth of the instructions of a read).
- */
-static __attribute__((noinline)) int read_attrs(const struct convert_dieunit *u, const struct convert_abbrev *a,
-						const uint8_t *p, struct convert_die *d)
+int convert_die_read_attrs(const struct convert_dieunit *u, const struct convert_abbrev *a, const uint8_t *p,
+			   struct convert_die *d)
 {
 	const struct convert_die_step *at;
 	const uint8_t *end = u->end;
@@ -443,7 +429,7 @@ static __attribute__((noinline)) int read_attrs(const struct convert_dieunit *u,
 	return 1;
 }
 
-int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
+int convert_die_read_any(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
 {
 	const struct convert_abbrev *a;
 	const uint8_t *end = u->end;
@@ -472,7 +458,7 @@ int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct c
 		d->attrs_end = p + a->plain;
 		return 1;
 	}
-	return read_attrs(u, a, p, d);
+	return convert_die_read_attrs(u, a, p, d);
 }
 
 const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct convert_die *d)
