@@ -10,6 +10,7 @@
 #include "convert/internal.h"
 #include "convert/sampleprof.h"
 #include "lib/alloc.h"
+#include "lib/radixsort.h"
 #include "lib/report.h"
 
 /* instructions looked at for a function's entry block */
@@ -668,74 +669,13 @@ static int merge_fn(struct sp_profile *sp, struct sp_fn *dst, struct sp_fn *src)
 /*
  * Sorting. glibc's qsort (a merge sort calling the comparison through a pointer) was 7% of
  * a convert's instructions (sqlite3), most of it on the positions of large functions and
- * the per-address counts; their keys are unique integers, so any correct sort gives
- * qsort's order. Small arrays: insertion sort; larger: LSD radix sort over the key bytes
- * that differ (code addresses and line offsets vary in two or three), stable.
+ * the per-address counts; their keys are unique integers, so lib/radixsort.h's stable
+ * sort gives qsort's order.
  */
-#define SORT_SMALL 48
-
-/*
- * SORT_BY_KEY(name, type, key_type, KEY): void name(type *v, size_t n), v sorted by the
- * unsigned KEY(const type *e), unique. Falls back to insertion sort when out of memory.
- */
-#define SORT_BY_KEY(name, type, key_type, KEY)                                                  \
-static void name(type *v, size_t n)                                                             \
-{                                                                                               \
-	uint32_t cnt[sizeof(key_type)][256];                                                    \
-	key_type first, diff = 0;                                                               \
-	type *src = v, *dst, *tmp = NULL, x;                                                    \
-	size_t i, j, b;                                                                         \
-                                                                                                \
-	if (n > SORT_SMALL && n <= UINT32_MAX)                                                  \
-		tmp = malloc(n * sizeof(*v));                                                   \
-	if (!tmp) {                                                                             \
-		for (i = 1; i < n; i++) {                                                       \
-			x = v[i];                                                               \
-			for (j = i; j > 0 && KEY(&v[j - 1]) > KEY(&x); j--)                     \
-				v[j] = v[j - 1];                                                \
-			v[j] = x;                                                               \
-		}                                                                               \
-		return;                                                                         \
-	}                                                                                       \
-	/* first the bytes that differ: only those are counted and sorted by */                \
-	first = KEY(&v[0]);                                                                     \
-	for (i = 1; i < n; i++)                                                                 \
-		diff |= KEY(&v[i]) ^ first;                                                     \
-	for (b = 0; b < sizeof(key_type); b++) {                                                \
-		if (!((diff >> (8 * b)) & 0xff))                                                \
-			continue;                                                               \
-		memset(cnt[b], 0, sizeof(cnt[b]));                                              \
-		for (i = 0; i < n; i++)                                                         \
-			cnt[b][(KEY(&v[i]) >> (8 * b)) & 0xff]++;                               \
-	}                                                                                       \
-	dst = tmp;                                                                              \
-	for (b = 0; b < sizeof(key_type); b++) {                                                \
-		uint32_t at = 0;                                                                \
-		type *t;                                                                        \
-                                                                                                \
-		if (!((diff >> (8 * b)) & 0xff))                                                \
-			continue;                                                               \
-		for (j = 0; j < 256; j++) {                                                     \
-			uint32_t c = cnt[b][j];                                                 \
-                                                                                                \
-			cnt[b][j] = at;                                                         \
-			at += c;                                                                \
-		}                                                                               \
-		for (i = 0; i < n; i++)                                                         \
-			dst[cnt[b][(KEY(&src[i]) >> (8 * b)) & 0xff]++] = src[i];               \
-		t = src;                                                                        \
-		src = dst;                                                                      \
-		dst = t;                                                                        \
-	}                                                                                       \
-	if (src != v)                                                                           \
-		memcpy(v, src, n * sizeof(*v));                                                 \
-	free(tmp);                                                                              \
-}
-
 #define POS_KEY(e) ((e)->offset)
 #define SLOT_KEY(e) ((e)->key)
-SORT_BY_KEY(sort_pos, struct sp_pos, uint32_t, POS_KEY)
-SORT_BY_KEY(sort_slots, struct pgo_u64map_slot, uint64_t, SLOT_KEY)
+PGO_RADIX_SORT(sort_pos, struct sp_pos, uint32_t, POS_KEY)
+PGO_RADIX_SORT(sort_slots, struct pgo_u64map_slot, uint64_t, SLOT_KEY)
 
 static const struct sp_profile *sort_sp;
 
@@ -762,7 +702,7 @@ static void sort_cs(struct sp_callsite *v, size_t n)
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && v[j].offset == v[i].offset; j++)
 			;
-		if (j - i > SORT_SMALL) {
+		if (j - i > PGO_RADIX_SMALL) {
 			qsort(v + i, j - i, sizeof(*v), cmp_cs_qsort);
 			continue;
 		}

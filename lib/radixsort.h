@@ -20,11 +20,12 @@
  * in their order: qsort's order for a comparison of the keys alone, where glibc's qsort
  * is its (stable) merge sort. Out of memory, it sorts by insertion.
  *
- * Where the keys span less than 2^32 (code addresses), the radix passes move 8-byte
+ * Where 64-bit keys span less than 2^32 (code addresses), the radix passes move 8-byte
  * pairs (key - smallest, index) over the bytes of the span alone, and the elements are
  * moved once at the end: moving the elements (16 to 32 bytes) in every pass, and
- * counting all 8 bytes of 64-bit keys, were most of the sort. Otherwise the passes move
- * the elements, over the key's bytes that differ.
+ * counting all 8 bytes of 64-bit keys, were most of the sort. Otherwise (and for 32-bit
+ * keys, such as the line offsets of a function's positions, where the pairs cost more
+ * than they save) the passes move the elements, over the key's bytes that differ.
  */
 #define PGO_RADIX_SORT(name, type, key_type, KEY)                                               \
 static void name(type *v, size_t n)                                                             \
@@ -59,7 +60,8 @@ static void name(type *v, size_t n)                                             
 		free(tmp);                                                                      \
 		return;                                                                         \
 	}                                                                                       \
-	if ((uint64_t)(hi - lo) <= UINT32_MAX && (ka = malloc(2 * n * sizeof(*ka)))) {          \
+	if (sizeof(key_type) > 4 && (uint64_t)(hi - lo) <= UINT32_MAX &&                        \
+	    (ka = malloc(2 * n * sizeof(*ka)))) {                                               \
 		for (nb = 0; nb < 4 && (uint64_t)(hi - lo) >> (8 * nb); nb++)                   \
 			;                                                                       \
 		memset(cnt, 0, nb * sizeof(cnt[0]));                                            \
@@ -94,14 +96,16 @@ static void name(type *v, size_t n)                                             
 		free(tmp);                                                                      \
 		return;                                                                         \
 	}                                                                                       \
-	memset(cnt, 0, sizeof(cnt));                                                            \
+	/* first the bytes that differ: only those are counted and sorted by */                \
 	first = KEY(&v[0]);                                                                     \
-	for (i = 0; i < n; i++) {                                                               \
-		key_type k = KEY(&v[i]);                                                        \
-                                                                                                \
-		diff |= k ^ first;                                                              \
-		for (b = 0; b < sizeof(key_type); b++)                                          \
-			cnt[b][(k >> (8 * b)) & 0xff]++;                                        \
+	for (i = 1; i < n; i++)                                                                 \
+		diff |= KEY(&v[i]) ^ first;                                                     \
+	for (b = 0; b < sizeof(key_type); b++) {                                                \
+		if (!((diff >> (8 * b)) & 0xff))                                                \
+			continue;                                                               \
+		memset(cnt[b], 0, sizeof(cnt[b]));                                              \
+		for (i = 0; i < n; i++)                                                         \
+			cnt[b][(KEY(&v[i]) >> (8 * b)) & 0xff]++;                               \
 	}                                                                                       \
 	dst = tmp;                                                                              \
 	for (b = 0; b < sizeof(key_type); b++) {                                                \

@@ -11,6 +11,7 @@
 #include "lib/cow.h"
 #include "lib/hashmap.h"
 #include "lib/parse.h"
+#include "lib/radixsort.h"
 #include "tests/unit/test.h"
 
 static int test_parse_u64(void)
@@ -233,6 +234,86 @@ static int test_strtab_chunks(void)
 	return T_OK;
 }
 
+struct rs64 {
+	uint64_t key;
+	uint32_t order;
+	uint32_t pad[3];   /* 24 bytes: the elements move whole */
+};
+struct rs32 {
+	uint32_t key;
+	uint32_t order;
+};
+#define RS_KEY(e) ((e)->key)
+PGO_RADIX_SORT(rs_sort64, struct rs64, uint64_t, RS_KEY)
+PGO_RADIX_SORT(rs_sort32, struct rs32, uint32_t, RS_KEY)
+
+/* equal keys keep their order, as glibc's (merge sort) qsort keeps them */
+static int rs_cmp64(const void *a, const void *b)
+{
+	const struct rs64 *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int rs_cmp32(const void *a, const void *b)
+{
+	const struct rs32 *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * PGO_RADIX_SORT against qsort with the element's position as the tie-break, over every
+ * path: insertion (n <= 32), 64-bit keys of a span under 2^32 (pairs) and over it
+ * (elements), 32-bit keys, duplicates, keys all equal, keys differing in one high byte.
+ */
+static int test_radixsort(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 31, 32, 33, 100, 1000, 70000 };
+	static const uint64_t spans[] = { 1, 7, 1000, 1ULL << 31, 1ULL << 40, ~0ULL };
+	struct rs64 *a = malloc(70000 * sizeof(*a)), *b = malloc(70000 * sizeof(*b));
+	struct rs32 *c = malloc(70000 * sizeof(*c)), *d = malloc(70000 * sizeof(*d));
+	uint64_t x = 88172645463325252ULL;
+	size_t si, pi, i;
+
+	T_ASSERT(a && b && c && d);
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (pi = 0; pi < sizeof(spans) / sizeof(spans[0]); pi++) {
+			size_t n = sizes[si];
+			uint64_t base = pi & 1 ? 0x7f0000001000ULL : 0;
+
+			for (i = 0; i < n; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				a[i].key = base + (spans[pi] == ~0ULL ? x : x % spans[pi]);
+				if (spans[pi] == 1ULL << 40 && (i & 1))
+					a[i].key = base | 1ULL << 56;    /* one high byte differs */
+				a[i].order = (uint32_t)i;
+				memset(a[i].pad, 0, sizeof(a[i].pad));
+				c[i].key = (uint32_t)a[i].key;
+				c[i].order = (uint32_t)i;
+			}
+			memcpy(b, a, n * sizeof(*a));
+			memcpy(d, c, n * sizeof(*c));
+			rs_sort64(a, n);
+			qsort(b, n, sizeof(*b), rs_cmp64);
+			T_ASSERT(!n || !memcmp(a, b, n * sizeof(*a)));
+			rs_sort32(c, n);
+			qsort(d, n, sizeof(*d), rs_cmp32);
+			T_ASSERT(!n || !memcmp(c, d, n * sizeof(*c)));
+		}
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	return T_OK;
+}
+
 static int test_atomic_file(void)
 {
 	char dir[] = "/tmp/pgo-unit-XXXXXX", path[256], *data = NULL;
@@ -312,6 +393,7 @@ static const struct t_case cases[] = {
 	{ "u64map stores 10k keys", test_u64map },
 	{ "strtab interns", test_strtab },
 	{ "strtab: long strings, many chunks", test_strtab_chunks },
+	{ "radix sort: qsort's stable order on every path", test_radixsort },
 	{ "cow arrays copy on write only when shared", test_cow },
 	{ "cow budget caps the copies", test_cow_budget },
 	{ "atomic file: abort keeps old, commit replaces", test_atomic_file },
