@@ -322,9 +322,13 @@ void convert_dieunit_release(struct convert_dieunit *u)
 
 const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off)
 {
-	const uint8_t *p = u->info + off;
+	const uint8_t *p;
 
-	return off < u->info_size && p > u->info + u->unit_off && p < u->end ? p : NULL;
+	/* the offset first: a DW_FORM_ref_addr value may be anything, info + off overflow */
+	if (off >= u->info_size)
+		return NULL;
+	p = u->info + off;
+	return p > u->info + u->unit_off && p < u->end ? p : NULL;
 }
 
 /* A CU-relative reference (ref1..ref_udata) or DW_AT_sibling's target, in the unit. */

@@ -543,7 +543,39 @@ static int test_more_files(void)
 	return T_OK;
 }
 
+/*
+ * A DW_FORM_ref_addr value is any offset: convert_die_ref hands it to convert_die_pos,
+ * which computed info + off before testing off (a pointer overflow, UBSan's report on a
+ * hostile file, found in review). Run under -fsanitize=undefined to see it.
+ */
+static int test_pos_out_of_section(void)
+{
+	static const uint8_t info[32] = { 0 };
+	static const uint8_t ref[8] = { 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct convert_dieunit u;
+	struct convert_die_attr a;
+
+	memset(&u, 0, sizeof(u));
+	u.info = info;
+	u.info_size = sizeof(info);
+	u.unit_off = 0;
+	u.end = info + sizeof(info);
+	u.version = 4;
+	u.addr_size = u.offset_size = 8;
+	T_ASSERT(convert_die_pos(&u, 11) == info + 11);
+	T_ASSERT(convert_die_pos(&u, 0) == NULL);
+	T_ASSERT(convert_die_pos(&u, sizeof(info)) == NULL);
+	T_ASSERT(convert_die_pos(&u, UINT64_MAX - 7) == NULL);
+	T_ASSERT(convert_die_pos(&u, (uint64_t)1 << 63) == NULL);
+	memset(&a, 0, sizeof(a));
+	a.form = DW_FORM_ref_addr;
+	a.p = ref;
+	T_ASSERT(convert_die_ref(&u, &a) == NULL);
+	return T_OK;
+}
+
 static const struct t_case cases[] = {
+	{ "convert_die_pos: offsets past .debug_info are none, without overflow", test_pos_out_of_section },
 	{ "function DIE attributes equal libdw's on gcc and clang builds", test_built_programs },
 	{ "function DIE attributes equal libdw's on g++ and clang++ builds", test_cpp_programs },
 	{ "control: every raw answer changed by one is seen", test_control_perturbed },
