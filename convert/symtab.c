@@ -1004,8 +1004,11 @@ static uint32_t clamp_u32(uint64_t v)
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
-/* The DIEs dwarf_attr_integrate looks at: the DIE and the chain of its origins/specifications. */
-#define INTEGRATE_MAX 16
+/*
+ * The DIEs dwarf_attr_integrate looks at: the DIE and up to 16 references along the chain
+ * of its origins/specifications (libdw's `chain = 16` ... `while (chain-- != 0)`: 17 DIEs).
+ */
+#define INTEGRATE_MAX 17
 
 /*
  * read_name for the DIE at p of unit cu (attributes a), from what convert/dies.h reads:
