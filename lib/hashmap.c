@@ -117,7 +117,8 @@ static long find_len(const struct pgo_strtab *t, const char *s, size_t len, uint
 		if (t->slots[i].hash != (uint32_t)h)
 			continue;
 		c = t->strs[t->slots[i].id - 1];
-		if (!strncmp(c, s, len) && c[len] == '\0')
+		/* strnlen: c may be shorter than len (s with a NUL inside), and c[len] past it */
+		if (!strncmp(c, s, len) && strnlen(c, len + 1) == len)
 			return (long)t->slots[i].id - 1;
 	}
 	return -1;
