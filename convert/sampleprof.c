@@ -779,6 +779,11 @@ static int merge_clones(struct sp_profile *sp)
 		sort_fn(sp->fns[i]);
 	err = 0;
 out:
+	if (err < 0) {
+		/* fns[n .. i) were kept lower down or freed; fns[i ..) are still owned */
+		memmove(&sp->fns[n], &sp->fns[i], (sp->nr_fns - i) * sizeof(*sp->fns));
+		sp->nr_fns = n + (sp->nr_fns - i);
+	}
 	pgo_u64map_release(&by_base);
 	return err;
 }
