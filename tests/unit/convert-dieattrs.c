@@ -53,7 +53,7 @@ static void mismatch(struct tally *n, int k, const char *path, const struct conv
 }
 
 /* The DIEs dwarf_attr_integrate looks at, as convert/symtab.c's INTEGRATE_MAX. */
-#define INTEGRATE_MAX 16
+#define INTEGRATE_MAX 17
 
 /*
  * symtab.c's own_name: each of the names and DW_AT_decl_line from the first DIE of the
