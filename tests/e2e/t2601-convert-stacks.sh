@@ -25,14 +25,21 @@ near() {
 		END { if (!f) { print "no " n; exit 1 } }' "$1"
 }
 
+# The shares are the program's, read through the machine's clock: in a VM, time the host
+# takes from the vCPU still counts as task-clock where the program stood, and once a fresh
+# CI run here saw outer_a at 14.5% (its next six runs: 18.3-21.3%). Up to three recordings:
+# a converter that misplaces samples misses in all of them.
 test_expect_success 'perf record -g: folded stacks follow the call structure' '
-	perf record -q -g -e task-clock -F 4999 -o perf.data "$CS" 40 >/dev/null 2>rec.err &&
-	pgo convert --to folded -i perf.data >folded 2>err &&
-	test_grep ";main;outer_a;leaf;spin [0-9]+\$" folded &&
-	test_grep ";main;outer_b;leaf;spin [0-9]+\$" folded &&
-	test_grep ";main;outer_b;mid;deep;spin [0-9]+\$" folded &&
-	shares folded >shares && cat shares &&
-	near shares a 20 5 && near shares b 30 5 && near shares d 50 5
+	for try in 1 2 3; do
+		perf record -q -g -e task-clock -F 4999 -o perf.data "$CS" 40 >/dev/null 2>rec.err &&
+		pgo convert --to folded -i perf.data >folded 2>err &&
+		test_grep ";main;outer_a;leaf;spin [0-9]+\$" folded &&
+		test_grep ";main;outer_b;leaf;spin [0-9]+\$" folded &&
+		test_grep ";main;outer_b;mid;deep;spin [0-9]+\$" folded &&
+		shares folded >shares && cat shares || exit 1
+		near shares a 20 5 && near shares b 30 5 && near shares d 50 5 && break
+		test $try -lt 3 || exit 1
+	done
 '
 test_expect_success 'perf record -g: weights are ns of task-clock (period 1e9/F per sample)' '
 	perf script -i perf.data -F period 2>/dev/null | awk "{ s += \$1 } END { print s }" >perf.total &&
