@@ -14,6 +14,19 @@
 /* below this, insertion sort */
 #define PGO_RADIX_SMALL 32
 
+/* One byte's counts into the offsets where each of its values starts. */
+static inline void pgo_radix_offsets(uint32_t cnt[256])
+{
+	uint32_t at = 0, c;
+	int j;
+
+	for (j = 0; j < 256; j++) {
+		c = cnt[j];
+		cnt[j] = at;
+		at += c;
+	}
+}
+
 /*
  * PGO_RADIX_SORT(name, type, key_type, KEY): static void name(type *v, size_t n), v sorted
  * by the unsigned KEY(const type *e) (evaluated several times an element), equal keys kept
@@ -75,14 +88,7 @@ static void name(type *v, size_t n)                                             
 		ks = ka;                                                                        \
 		kd = ka + n;                                                                    \
 		for (b = 0; b < nb; b++) {                                                      \
-			uint32_t at = 0;                                                        \
-                                                                                                \
-			for (j = 0; j < 256; j++) {                                             \
-				uint32_t c = cnt[b][j];                                         \
-                                                                                                \
-				cnt[b][j] = at;                                                 \
-				at += c;                                                        \
-			}                                                                       \
+			pgo_radix_offsets(cnt[b]);                                              \
 			for (i = 0; i < n; i++)                                                 \
 				kd[cnt[b][(ks[i] >> (32 + 8 * b)) & 0xff]++] = ks[i];           \
 			kt = ks;                                                                \
@@ -109,18 +115,12 @@ static void name(type *v, size_t n)                                             
 	}                                                                                       \
 	dst = tmp;                                                                              \
 	for (b = 0; b < sizeof(key_type); b++) {                                                \
-		uint32_t at = 0;                                                                \
 		type *t;                                                                        \
                                                                                                 \
 		/* a byte all keys share orders nothing */                                      \
 		if (!((diff >> (8 * b)) & 0xff))                                                \
 			continue;                                                               \
-		for (j = 0; j < 256; j++) {                                                     \
-			uint32_t c = cnt[b][j];                                                 \
-                                                                                                \
-			cnt[b][j] = at;                                                         \
-			at += c;                                                                \
-		}                                                                               \
+		pgo_radix_offsets(cnt[b]);                                                      \
 		for (i = 0; i < n; i++)                                                         \
 			dst[cnt[b][(KEY(&src[i]) >> (8 * b)) & 0xff]++] = src[i];               \
 		t = src;                                                                        \
