@@ -30,7 +30,7 @@ PKGS       := libbpf libelf libdw jansson gsl libxxhash libzstd
 # libgit2 is loaded by the gate when it needs git (gate/libgit.h): its headers and soname, no -lgit2
 LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
-# Zydis (x86-64 decoder) is loaded by convert for entry blocks (convert/entryblock.c): its soname
+# Zydis (x86-64 decoder) is loaded by convert for entry blocks (symbolize/entryblock.c): its soname
 ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/null)/libZydis.so \
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 #
@@ -79,10 +79,11 @@ Q   :=
 msg  =
 endif
 
-# Modules, in dependency order (cmd -> gate -> convert -> collect -> lib). New .c files are picked up
+# Modules, in dependency order (cmd -> gate -> convert -> symbolize -> collect -> lib). New .c files are picked up
 # automatically; *.bpf.c files become skeletons, not objects.
 LIB_SRCS     := $(wildcard lib/*.c)
 COLLECT_SRCS := $(filter-out %.bpf.c,$(wildcard collect/*.c))
+SYMBOLIZE_SRCS := $(wildcard symbolize/*.c)
 CONVERT_SRCS := $(wildcard convert/*.c)
 GATE_SRCS    := $(wildcard gate/*.c)
 CMD_SRCS     := $(wildcard cmd/*.c)
@@ -91,7 +92,7 @@ ifdef NO_BPF
 COLLECT_SRCS := $(filter-out $(patsubst %.bpf.c,%.c,$(wildcard collect/*.bpf.c)),$(COLLECT_SRCS))
 endif
 
-MOD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
+MOD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
 CMD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(CMD_SRCS))
 LIBPGO     := $(OUTPUT)/libpgo.a
 SKELS      := $(patsubst collect/%.bpf.c,$(OUTPUT)/bpf/%.skel.h,$(BPF_SRCS))
@@ -186,7 +187,7 @@ bench: all $(HELPER_BINS) $(EXAMPLE_BINS)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
-FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
+FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
 build/fuzz/obj/%.o: %.c | $(SKELS)
 	@mkdir -p $(@D)
 	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \

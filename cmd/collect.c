@@ -11,6 +11,7 @@
 #include "collect/offcpu.h"
 #include "lib/parse.h"
 #include "lib/report.h"
+#include "symbolize/fpcensus.h"
 
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
@@ -93,6 +94,7 @@ static int match(const char *arg, const char *shrt, const char *lng, const char 
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_opts o = { 0 };
+	char why[160];
 	struct collect_offcpu_request req = COLLECT_OFFCPU_REQUEST_INIT;
 	const struct collect_offcpu_optname *on;
 	int offcpu = 0;
@@ -189,6 +191,10 @@ int cmd_collect(int argc, char **argv)
 	}
 	pgo_report_set_verbosity(quiet ? -1 : verbose);
 	o.argv = argv + i;
+	if (o.callgraph == COLLECT_CALLGRAPH_AUTO) {
+		o.callgraph = symbolize_callgraph_auto(o.argv[0], why, sizeof(why));
+		o.callgraph_why = why;
+	}
 	if (collect_offcpu_run(&o, &req, &r, &st, &offcpu))
 		return PGO_EXIT_ERROR;
 	if (r.lost || r.lost_samples)

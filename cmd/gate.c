@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/builtin.h"
+#include "cmd/gate_collect.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
 #include "gate/libgit.h"
@@ -329,12 +330,12 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 /* Collect g->runs runs of the benchmark in-process and symbolize them to profile JSON. */
 static int collect_profile(const struct gate_cmd *g, char **text)
 {
-	struct gate_collect_opts o = {
+	struct cmd_gate_collect_opts o = {
 		.argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
 		.argc_self = g->argc_self, .argv_self = g->argv_self, .offcpu = g->offcpu,
 	};
 
-	return gate_collect_json(&o, text);
+	return cmd_gate_collect_json(&o, text);
 }
 
 /* The head profile text: --profile FILE (or confirm_profile) or a fresh collection. */

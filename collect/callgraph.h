@@ -8,9 +8,9 @@
  *  - dwarf: PERF_SAMPLE_CALLCHAIN for the kernel part only (exclude_callchain_user),
  *    plus PERF_SAMPLE_REGS_USER (perf's x86-64 mask) and PERF_SAMPLE_STACK_USER (a copy
  *    of the top SIZE bytes of the user stack); convert unwinds it with the CFI
- *    (convert/unwind.h). perf script reads and unwinds these files too;
- *  - auto: fp when the main binary keeps frame pointers, dwarf otherwise
- *    (collect_callgraph_detect()).
+ *    (symbolize/unwind.h). perf script reads and unwinds these files too;
+ *  - auto: fp when the main binary keeps frame pointers, dwarf otherwise; the command
+ *    resolves it before collecting (symbolize_callgraph_auto(), symbolize/fpcensus.h).
  * No function here reports except collect_callgraph_parse(), which names the bad value.
  */
 #ifndef PGO_COLLECT_CALLGRAPH_H
@@ -54,20 +54,5 @@ void collect_callgraph_attr(struct perf_event_attr *a, enum collect_callgraph mo
 unsigned int collect_callgraph_ring_pages(enum collect_callgraph mode, uint32_t stack_size,
 					  unsigned int freq, unsigned int poll_ms,
 					  unsigned int min_pages);
-
-/*
- * The "auto" choice for the command `cmd` (looked up in PATH like execvp): fp when the
- * ELF keeps frame pointers, dwarf when it does not or cannot be read (a script, no
- * symbols): dwarf stacks are right either way, fp ones only with frame pointers.
- * `why` gets a short reason ("./bench keeps frame pointers (41 of 42 functions)").
- */
-enum collect_callgraph collect_callgraph_detect(const char *cmd, char *why, size_t why_len);
-
-/*
- * Frame-pointer census of one ELF file: functions in its symbol table (.symtab, else
- * .dynsym) whose first bytes set up %rbp as frame pointer, and functions examined.
- * Returns 0, or -1 (errno set) if the file is not a readable x86-64 ELF.
- */
-int collect_callgraph_fp_census(const char *path, size_t *with_fp, size_t *functions);
 
 #endif

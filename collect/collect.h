@@ -36,7 +36,7 @@ enum collect_callgraph {
 	COLLECT_CALLGRAPH_NONE,
 	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN */
 	COLLECT_CALLGRAPH_DWARF, /* user regs + stack copy, unwound by convert (collect/callgraph.h) */
-	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf, from the benchmark binary (collect/callgraph.h) */
+	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf, from the benchmark binary (symbolize/fpcensus.h) */
 };
 
 /*
@@ -74,7 +74,8 @@ struct collect_opts {
 	const char *event;        /* NULL or "auto" (cycles, else task-clock), "cycles",
 	                             "task-clock", "cpu-clock" */
 	unsigned int freq;        /* samples per second; 0 means 999 */
-	enum collect_callgraph callgraph;
+	enum collect_callgraph callgraph; /* auto is taken as dwarf: resolve it first */
+	const char *callgraph_why; /* why that mode, copied to the result; may be NULL */
 	uint32_t stack_size;      /* dwarf: user stack bytes per sample; 0 means the default */
 	unsigned int runs;        /* 0 means 1 */
 	int argc_self;            /* pgo's own command line, for the CMDLINE feature */

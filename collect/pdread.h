@@ -33,7 +33,7 @@
  * to be used until the next collect_pdread_next() call: they stay valid after it, but
  * reading through them then re-reads the file's pages (and keeps them resident until
  * the walk passes them again). Callers copy what they keep (convert/ interns names and
- * paths, the unwinder reads the stack copy only inside convert_unwind_sample()).
+ * paths, the unwinder reads the stack copy only inside symbolize_unwind_sample()).
  */
 #ifndef PGO_COLLECT_PDREAD_H
 #define PGO_COLLECT_PDREAD_H

@@ -926,9 +926,11 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	s->sigfd = -1;
 	res->callgraph = opts->callgraph;
 	res->stack_size = opts->stack_size ? opts->stack_size : COLLECT_DWARF_STACK_DEFAULT;
+	/* auto is the command's to resolve (symbolize/fpcensus.h); dwarf is right either way */
 	if (res->callgraph == COLLECT_CALLGRAPH_AUTO)
-		res->callgraph = collect_callgraph_detect(opts->argv[0], res->callgraph_why,
-							  sizeof(res->callgraph_why));
+		res->callgraph = COLLECT_CALLGRAPH_DWARF;
+	if (opts->callgraph_why)
+		snprintf(res->callgraph_why, sizeof(res->callgraph_why), "%s", opts->callgraph_why);
 	s->ring_pages = collect_callgraph_ring_pages(res->callgraph, res->stack_size, res->freq,
 						     POLL_MS, RING_PAGES);
 	if (online_cpus(s))

@@ -12,7 +12,7 @@
 #include "convert/pairmap.h"
 #include "convert/profile.h"
 #include "convert/stacks.h"
-#include "convert/symtab.h"
+#include "symbolize/symtab.h"
 #include "lib/hashmap.h"
 
 #define DSO_KERNEL 0xfffffffeU
@@ -24,7 +24,7 @@
 #define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
 #define ADDR_KEY_OFF(k) ((k) & ((1ULL << 40) - 1))
 
-struct convert_ksyms;
+struct symbolize_ksyms;
 
 /* samples per ADDR_KEY: open addressing, at most 3/4 full (profile.c) */
 struct convert_addr_counts {
@@ -42,7 +42,7 @@ struct convert_dso {
 	uint8_t build_id[20];
 	int build_id_len;
 	uint64_t samples;              /* on-CPU samples of the selected event */
-	struct convert_symtab *st;     /* opened lazily; NULL if it could not be */
+	struct symbolize_symtab *st;     /* opened lazily; NULL if it could not be */
 	int open_tried;
 	int binary;                    /* index of the selected binary + 1, 0 if not selected */
 };
@@ -64,7 +64,7 @@ struct stack_rec {
 struct convert_binary {
 	char *path;
 	char build_id_hex[41];
-	struct convert_symtab *st;
+	struct symbolize_symtab *st;
 	struct pgo_u64map counts;      /* link-time vaddr -> samples */
 	struct pairmap branches;       /* LBR (from, to) vaddrs -> count */
 	struct pairmap ranges;         /* LBR straight-line (begin, end) vaddrs -> count */
@@ -99,11 +99,11 @@ struct convert_profile {
 	size_t nr_frames, alloc_frames;
 	int want_stacks;
 	uint64_t inline_max_size;      /* convert_options.inline_max_size */
-	struct convert_ksyms *ksyms;   /* loaded at the first kernel frame */
+	struct symbolize_ksyms *ksyms;   /* loaded at the first kernel frame */
 };
 
 /* Open the symtab of a DSO lazily (NULL if it cannot be read). */
-struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso);
+struct symbolize_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso);
 const char *convert_str(const struct convert_profile *p, uint32_t id);
 
 #endif

@@ -17,8 +17,8 @@
 #include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
-#include "convert/ksyms.h"
-#include "convert/unwind.h"
+#include "symbolize/ksyms.h"
+#include "symbolize/unwind.h"
 #include "lib/alloc.h"
 #include "lib/cow.h"
 #include "lib/report.h"
@@ -74,9 +74,9 @@ struct loader {
 	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
 	uint64_t *frame_buf;
 	size_t frame_alloc;
-	struct convert_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
+	struct symbolize_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
 	struct pgo_cow_budget maps_budget; /* mapping entries of all processes */
-	struct convert_unwind_frame uw_frames[CONVERT_UNWIND_MAX_FRAMES];
+	struct symbolize_unwind_frame uw_frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
 };
 
 const char *convert_str(const struct convert_profile *p, uint32_t id)
@@ -149,7 +149,7 @@ static int dso_get(struct convert_profile *p, struct collect_pdread *r, const ch
 	return 0;
 }
 
-struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso)
+struct symbolize_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso)
 {
 	struct convert_dso *d;
 
@@ -160,7 +160,7 @@ struct convert_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t ds
 		d->open_tried = 1;
 		/* a missing library only costs names in stacks: say so at -v */
 		if (!is_special_path(d->path) &&
-		    convert_symtab_open(d->path, &p->strs, CONVERT_SYMTAB_QUIET, &d->st) < 0)
+		    symbolize_symtab_open(d->path, &p->strs, SYMBOLIZE_SYMTAB_QUIET, &d->st) < 0)
 			d->st = NULL;
 	}
 	return d->st;
@@ -421,7 +421,7 @@ static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
 	if (dso_get(L->p, L->r, m->filename, m->build_id, m->has_build_id ? m->build_id_size : 0,
 		    &dso) < 0)
 		return -1;
-	if (L->uw && convert_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
+	if (L->uw && symbolize_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
 		return -1;
 	err = maptab_insert(&pr->maps, &L->maps_budget, m->start, m->start + m->len, m->pgoff, dso);
 	if (err == -2)
@@ -439,7 +439,7 @@ static int on_fork(struct loader *L, const struct collect_pd_event *ev)
 
 	if (t->pid == t->ppid)
 		return 0; /* a new thread shares its process's maps */
-	if (L->uw && convert_unwind_fork(L->uw, t->pid, t->ppid) < 0)
+	if (L->uw && symbolize_unwind_fork(L->uw, t->pid, t->ppid) < 0)
 		return -1;
 	parent = proc_find(L, t->ppid);
 	if (parent && parent->collector)
@@ -496,7 +496,7 @@ static int on_comm(struct loader *L, const struct collect_pd_event *ev)
 		return 0;
 	if (c->exec) {
 		if (L->uw)
-			convert_unwind_exec(L->uw, c->pid);
+			symbolize_unwind_exec(L->uw, c->pid);
 		maptab_release(&pr->maps);
 	}
 	ru = &L->p->runs[pr->run];
@@ -588,7 +588,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 
 	/* dwarf mode: the user part of the chain comes from unwinding the stack copy */
 	if (L->uw && (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER)) {
-		nr_uw = convert_unwind_sample(L->uw, s, L->uw_frames, CONVERT_UNWIND_MAX_FRAMES);
+		nr_uw = symbolize_unwind_sample(L->uw, s, L->uw_frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 		if (nr_uw < 0)
 			return -1;
 	}
@@ -818,7 +818,7 @@ static int add_unwound_calls(struct loader *L, const struct collect_pd_sample *s
 	uint64_t inner, outer;
 	int i, n;
 
-	n = convert_unwind_sample(L->uw, s, L->uw_frames, CONVERT_UNWIND_MAX_FRAMES);
+	n = symbolize_unwind_sample(L->uw, s, L->uw_frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (n < 0)
 		return -1;
 	for (i = 0; i + 1 < n; i++) {
@@ -941,7 +941,7 @@ static int load_one(struct convert_profile *p, const char *path)
 			if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
 				break;
 		}
-		if (i < collect_pdread_nr_attrs(L.r) && convert_unwind_new(&L.uw) < 0)
+		if (i < collect_pdread_nr_attrs(L.r) && symbolize_unwind_new(&L.uw) < 0)
 			goto out;
 	}
 	if (!p->info.command && collect_pdread_cmdline(L.r))
@@ -959,7 +959,7 @@ static int load_one(struct convert_profile *p, const char *path)
 			break;
 		case PERF_RECORD_EXIT:
 			if (L.uw && ev.u.task.pid == ev.u.task.tid)
-				convert_unwind_exit(L.uw, ev.u.task.pid);
+				symbolize_unwind_exit(L.uw, ev.u.task.pid);
 			break;
 		case PERF_RECORD_COMM:
 			r2 = on_comm(&L, &ev);
@@ -996,10 +996,10 @@ static int load_one(struct convert_profile *p, const char *path)
 				  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
 	}
 	if (L.uw)
-		convert_unwind_report(L.uw, path, &p->info.unwind);
+		symbolize_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;
 out:
-	convert_unwind_free(L.uw);
+	symbolize_unwind_free(L.uw);
 	for (i = 0; i < L.nr_procs; i++)
 		maptab_release(&L.procs[i].maps);
 	free(L.procs);
@@ -1066,13 +1066,13 @@ static int add_binary(struct convert_profile *p, const char *path, int force, in
 	if (!b->path)
 		return -1;
 	/* for stacks alone a binary is a bonus: without one, no error */
-	if (convert_symtab_open(path, &p->strs,
-				CONVERT_SYMTAB_NEED_DWARF | (required ? 0 : CONVERT_SYMTAB_QUIET), &b->st) < 0) {
+	if (symbolize_symtab_open(path, &p->strs,
+				SYMBOLIZE_SYMTAB_NEED_DWARF | (required ? 0 : SYMBOLIZE_SYMTAB_QUIET), &b->st) < 0) {
 		free(b->path);
 		return required ? -1 : 0;
 	}
 	p->nr_bins++;
-	bid_len = convert_symtab_build_id(b->st, &bid);
+	bid_len = symbolize_symtab_build_id(b->st, &bid);
 	collect_build_id_hex(bid, bid_len, b->build_id_hex);
 	memcpy(hex, b->build_id_hex, sizeof(hex));
 	for (i = 0; i < p->nr_dsos; i++) {
@@ -1180,8 +1180,8 @@ static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, 
 		if (!da->binary || da->binary != db->binary)
 			continue;
 		b = &p->bins[da->binary - 1];
-		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
-		    convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
+		if (symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
+		    symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
 			continue;
 		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : which == 2 ? &b->calls :
 		      which == 3 ? &b->ucalls : which == 4 ? &b->leaf_calls : &b->leaf_ucalls;
@@ -1209,7 +1209,7 @@ static int attribute_samples(struct convert_profile *p)
 		if (!d->binary)
 			continue;
 		b = &p->bins[d->binary - 1];
-		if (convert_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(s->key), &vaddr) < 0) {
+		if (symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(s->key), &vaddr) < 0) {
 			p->info.samples_unmapped += s->n;
 			user -= s->n;
 			continue;
@@ -1260,7 +1260,7 @@ void convert_profile_free(struct convert_profile *p)
 	if (!p)
 		return;
 	for (i = 0; i < p->nr_bins; i++) {
-		convert_symtab_free(p->bins[i].st);
+		symbolize_symtab_free(p->bins[i].st);
 		pgo_u64map_release(&p->bins[i].counts);
 		pairmap_release(&p->bins[i].branches);
 		pairmap_release(&p->bins[i].ranges);
@@ -1272,7 +1272,7 @@ void convert_profile_free(struct convert_profile *p)
 	}
 	free(p->bins);
 	for (i = 0; i < p->nr_dsos; i++) {
-		convert_symtab_free(p->dsos[i].st);
+		symbolize_symtab_free(p->dsos[i].st);
 		free(p->dsos[i].path);
 	}
 	free(p->dsos);
@@ -1287,7 +1287,7 @@ void convert_profile_free(struct convert_profile *p)
 	free(p->stacks);
 	free(p->frames);
 	free(p->runs);
-	convert_ksyms_free(p->ksyms);
+	symbolize_ksyms_free(p->ksyms);
 	pgo_strtab_release(&p->dso_keys);
 	pgo_strtab_release(&p->strs);
 	free(p);

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "convert/unwind.h"
+#include "symbolize/unwind.h"
 
 struct convert_profile;
 
@@ -52,7 +52,7 @@ struct convert_info {
 	uint64_t samples_unmapped;     /* on-CPU samples no mapping covers */
 	uint64_t lost;                 /* LOST + LOST_SAMPLES */
 	uint64_t unknown_records;      /* record types skipped */
-	struct convert_unwind_stats unwind; /* dwarf-mode stacks (convert/unwind.h), all inputs */
+	struct symbolize_unwind_stats unwind; /* dwarf-mode stacks (symbolize/unwind.h), all inputs */
 };
 
 int convert_profile_load(const struct convert_options *o, struct convert_profile **out);

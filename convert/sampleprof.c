@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/entryblock.h"
+#include "symbolize/entryblock.h"
 #include "convert/internal.h"
 #include "convert/sampleprof.h"
 #include "lib/alloc.h"
@@ -40,7 +40,7 @@ struct builder {
 	struct convert_binary *bin;
 	struct pgo_u64map by_name;     /* name id -> index + 1 in sp->fns */
 	struct pgo_u64map sampled;     /* symbol start -> size, functions that had samples */
-	uint32_t last_name;            /* top_get's previous name (CONVERT_NO_NAME: none) */
+	uint32_t last_name;            /* top_get's previous name (SYMBOLIZE_NO_NAME: none) */
 	size_t last_idx;               /* and its index in sp->fns */
 	size_t first;                  /* this binary's records: sp->fns[first..] */
 	struct zero_path zp;           /* add_zero's */
@@ -351,7 +351,7 @@ static unsigned llvm_dup_factor(unsigned d)
 	return f ? f : 1;
 }
 
-static inline uint32_t frame_offset(const struct sp_profile *sp, const struct convert_sym_frame *fr)
+static inline uint32_t frame_offset(const struct sp_profile *sp, const struct symbolize_sym_frame *fr)
 {
 	uint32_t off = (fr->line - fr->start_line) << 16;
 
@@ -428,7 +428,7 @@ static int units_differ(uint32_t a, uint32_t b)
  * Add `count` at the line of sym's inline path from frames[first] on, whose function is
  * f: walk (and create) the nested instances, MAX in the innermost line.
  */
-static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym *sym, uint32_t first,
+static int add_path(struct builder *B, struct sp_fn *f, const struct symbolize_sym *sym, uint32_t first,
 		    uint64_t count)
 {
 	struct sp_pos *pos;
@@ -444,7 +444,7 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 		/* the entries of the instances offline_instances may take */
 		if (count && (units_differ(sym->frames[i].unit, sym->frames[i + 1].unit) ||
 			      (B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED))) &&
-		    note_entry(f, convert_symtab_inline_entry(B->bin->st, sym->frames[i + 1].inl)) < 0)
+		    note_entry(f, symbolize_symtab_inline_entry(B->bin->st, sym->frames[i + 1].inl)) < 0)
 			return -1;
 	}
 	f->total += count;
@@ -462,7 +462,7 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct convert_sym
 }
 
 /* Add `count` at sym's line in its top-level function (created if missing). */
-static int add_count_sym(struct builder *B, const struct convert_sym *sym, uint64_t count,
+static int add_count_sym(struct builder *B, const struct symbolize_sym *sym, uint64_t count,
 			 struct sp_fn **top_out)
 {
 	struct sp_fn *f;
@@ -470,7 +470,7 @@ static int add_count_sym(struct builder *B, const struct convert_sym *sym, uint6
 	if (top_out)
 		*top_out = NULL;
 	/* line 0: compiler-generated code with no source line; nothing to match in gcc */
-	if (sym->sym_name == CONVERT_NO_NAME || !sym->nr_frames || !sym->frames[sym->nr_frames - 1].line) {
+	if (sym->sym_name == SYMBOLIZE_NO_NAME || !sym->nr_frames || !sym->frames[sym->nr_frames - 1].line) {
 		B->sp->samples_no_line += count;
 		return 0;
 	}
@@ -483,7 +483,7 @@ static int add_count_sym(struct builder *B, const struct convert_sym *sym, uint6
 
 static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp_fn **top_out)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, addr);
 
 	return add_count_sym(B, &sym, count, top_out);
 }
@@ -491,11 +491,11 @@ static int add_count(struct builder *B, uint64_t addr, uint64_t count, struct sp
 /* The leaf pos record of addr's inline path (created if missing), or NULL. */
 static struct sp_pos *pos_of(struct builder *B, uint64_t addr)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, addr);
 	struct sp_fn *f;
 	uint32_t i;
 
-	if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line)
+	if (sym.sym_name == SYMBOLIZE_NO_NAME || !sym.nr_frames || !sym.frames[sym.nr_frames - 1].line)
 		return NULL;
 	if (top_get(B, sym.sym_name, &f) < 0)
 		return NULL;
@@ -561,7 +561,7 @@ static int is_cold_part(const char *name)
 }
 
 /* The count of sym's line, found in top-level f along its inline path (0 if none). */
-static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct convert_sym *sym)
+static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct symbolize_sym *sym)
 {
 	const struct sp_pos *pos;
 	uint32_t i;
@@ -579,7 +579,7 @@ static uint64_t count_of(struct builder *B, struct sp_fn *f, const struct conver
 /* The count of the line addr belongs to. */
 static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, addr);
+	struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, addr);
 
 	return count_of(B, f, &sym);
 }
@@ -590,14 +590,14 @@ static uint64_t count_at(struct builder *B, struct sp_fn *f, uint64_t addr)
  * the previous row are reused where they are the same (binary searches and position
  * lookups were most of this pass).
  */
-static int add_zero(const struct convert_sym *sym, void *data)
+static int add_zero(const struct symbolize_sym *sym, void *data)
 {
 	struct builder *B = data;
 	struct zero_path *z = &B->zp;
 	struct sp_fn *f;
 	uint32_t i, n = sym->nr_frames, off;
 
-	if (sym->sym_name == CONVERT_NO_NAME || !n || !sym->frames[n - 1].line)
+	if (sym->sym_name == SYMBOLIZE_NO_NAME || !n || !sym->frames[n - 1].line)
 		return 0;
 	if (n > ZERO_DEPTH)
 		return add_count_sym(B, sym, 0, NULL);
@@ -825,13 +825,13 @@ static int expand_ranges(struct builder *B)
 	int err = -1;
 
 	for (i = 0; i < b->ranges.nr; i++) {
-		struct convert_sym sym = convert_symtab_lookup(b->st, b->ranges.e[i].a);
+		struct symbolize_sym sym = symbolize_symtab_lookup(b->st, b->ranges.e[i].a);
 
 		if (add_point(b->ranges.e[i].a, &pt) < 0)
 			goto out;
 		if (sym.sym_size && !pgo_u64map_find(&funcs, sym.sym_start)) {
 			if (pgo_u64map_put(&funcs, sym.sym_start, sym.sym_size) < 0 ||
-			    convert_symtab_foreach_line_addr(b->st, sym.sym_start, sym.sym_size,
+			    symbolize_symtab_foreach_line_addr(b->st, sym.sym_start, sym.sym_size,
 							     add_point, &pt))
 				goto out;
 		}
@@ -864,14 +864,14 @@ static int expand_ranges(struct builder *B)
 	}
 	for (i = 0; i < acc.cap; i++) {
 		const struct pgo_u64map_slot *s = &acc.slots[i];
-		struct convert_sym sym;
+		struct symbolize_sym sym;
 		struct sp_fn *top;
 
 		if (!s->used)
 			continue;
 		if (add_count(B, s->key, s->value, &top) < 0)
 			goto out;
-		sym = convert_symtab_lookup(b->st, s->key);
+		sym = symbolize_symtab_lookup(b->st, s->key);
 		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
 			goto out;
 	}
@@ -894,11 +894,11 @@ static int lbr_calls(struct builder *B, struct pgo_u64map *heads)
 
 	for (i = 0; i < b->branches.nr; i++) {
 		const struct pair_ent *e = &b->branches.e[i];
-		struct convert_sym callee = convert_symtab_lookup(b->st, e->b);
+		struct symbolize_sym callee = symbolize_symtab_lookup(b->st, e->b);
 		uint32_t name;
 		uint64_t *v;
 
-		if (callee.sym_name == CONVERT_NO_NAME || callee.sym_start != e->b)
+		if (callee.sym_name == SYMBOLIZE_NO_NAME || callee.sym_start != e->b)
 			continue;
 		name = base_name_id(B, callee.sym_name);
 		if (pgo_u64map_get(heads, e->b, &v) < 0)
@@ -934,14 +934,14 @@ static int stack_targets(struct builder *B)
 	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
 		int unwound;
 		const struct pair_ent *e = pair_at(&b->calls, &b->ucalls, i, &unwound);
-		struct convert_sym callee;
+		struct symbolize_sym callee;
 
 		/* a function without a frame hides its caller from frame-pointer stacks (not CFI) */
-		if (!convert_symtab_is_indirect_call(b->st, e->a) ||
-		    (!unwound && !convert_symtab_frame_ready(b->st, e->b)))
+		if (!symbolize_symtab_is_indirect_call(b->st, e->a) ||
+		    (!unwound && !symbolize_symtab_frame_ready(b->st, e->b)))
 			continue;
-		callee = convert_symtab_lookup(b->st, e->b);
-		if (callee.sym_name == CONVERT_NO_NAME)
+		callee = symbolize_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == SYMBOLIZE_NO_NAME)
 			continue;
 		if (add_target(B, e->a - 1, base_name_id(B, callee.sym_name), e->count) < 0)
 			return -1;
@@ -988,13 +988,13 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 	for (i = 0; i < b->calls.nr + b->ucalls.nr; i++) {
 		int unwound;
 		const struct pair_ent *e = pair_at(&b->calls, &b->ucalls, i, &unwound);
-		struct convert_sym callee;
+		struct symbolize_sym callee;
 
 		/* frame-pointer stacks skip the caller of a function that has no frame yet */
-		if (!unwound && !convert_symtab_frame_ready(b->st, e->b))
+		if (!unwound && !symbolize_symtab_frame_ready(b->st, e->b))
 			continue;
-		callee = convert_symtab_lookup(b->st, e->b);
-		if (callee.sym_name == CONVERT_NO_NAME || !e->a)
+		callee = symbolize_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == SYMBOLIZE_NO_NAME || !e->a)
 			continue;
 		v[n].callee = callee.sym_start;
 		v[n].samples = e->count;
@@ -1010,15 +1010,15 @@ static int stack_heads(struct builder *B, struct pgo_u64map *heads)
 			v[m++] = v[i];
 	}
 	for (i = 0; i < m; i = j) {
-		struct convert_sym caller;
+		struct symbolize_sym caller;
 		const uint64_t *top_idx;
 		uint64_t c, total = 0, *h;
 		size_t k;
 
 		for (j = i; j < m && v[j].ret == v[i].ret; j++)
 			total += v[j].samples;
-		caller = convert_symtab_lookup(b->st, v[i].ret - 1);
-		if (caller.sym_name == CONVERT_NO_NAME)
+		caller = symbolize_symtab_lookup(b->st, v[i].ret - 1);
+		if (caller.sym_name == SYMBOLIZE_NO_NAME)
 			continue;
 		top_idx = pgo_u64map_find(&B->by_name, caller.sym_name);
 		if (!top_idx)
@@ -1076,21 +1076,21 @@ static int cmp_leaf(const void *a, const void *b)
 }
 
 /* Is the instruction that ends at ret a direct call (E8 rel32) to target? */
-static int calls_directly(const struct convert_symtab *st, uint64_t ret, uint64_t target)
+static int calls_directly(const struct symbolize_symtab *st, uint64_t ret, uint64_t target)
 {
 	uint8_t c[5];
 	uint32_t rel;
 
-	if (ret < sizeof(c) || convert_symtab_read(st, ret - sizeof(c), c, sizeof(c)) < 0 || c[0] != 0xe8)
+	if (ret < sizeof(c) || symbolize_symtab_read(st, ret - sizeof(c), c, sizeof(c)) < 0 || c[0] != 0xe8)
 		return 0;
 	rel = (uint32_t)c[1] | (uint32_t)c[2] << 8 | (uint32_t)c[3] << 16 | (uint32_t)c[4] << 24;
 	return ret + (uint64_t)(int64_t)(int32_t)rel == target;
 }
 
 /* A callee address with a line, i.e. one add_path can place. */
-static int has_line(const struct convert_sym *sym)
+static int has_line(const struct symbolize_sym *sym)
 {
-	return sym->sym_name != CONVERT_NO_NAME && sym->nr_frames && sym->frames[sym->nr_frames - 1].line;
+	return sym->sym_name != SYMBOLIZE_NO_NAME && sym->nr_frames && sym->frames[sym->nr_frames - 1].line;
 }
 
 /*
@@ -1101,7 +1101,7 @@ static int has_line(const struct convert_sym *sym)
 static struct sp_fn *caller_instance(struct builder *B, uint64_t ret, uint32_t callee, uint64_t total,
 				     int *err)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, ret - 1);
+	struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, ret - 1);
 	const uint64_t *idx;
 	struct sp_fn *f;
 	uint32_t i;
@@ -1134,7 +1134,7 @@ struct inst_zero {
 	uint64_t callee;
 };
 
-static int add_inst_zero(const struct convert_sym *sym, void *data)
+static int add_inst_zero(const struct symbolize_sym *sym, void *data)
 {
 	struct inst_zero *z = data;
 
@@ -1159,7 +1159,7 @@ static int add_inst_zero(const struct convert_sym *sym, void *data)
  */
 static struct sp_pos *icall_dominant(struct builder *B, uint64_t ret, uint32_t callee)
 {
-	struct convert_sym sym = convert_symtab_lookup(B->bin->st, ret - 1);
+	struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, ret - 1);
 	struct sp_pos *pos;
 	uint64_t sum = 0, mine = 0;
 	size_t k;
@@ -1211,8 +1211,8 @@ static void icall_scale(struct sp_pos *pos)
  */
 static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64_t min, int indirect)
 {
-	struct convert_symtab *st = B->bin->st;
-	struct convert_sym sym;
+	struct symbolize_symtab *st = B->bin->st;
+	struct symbolize_sym sym;
 	struct sp_pos *site = NULL;
 	struct inst_zero z;
 	uint64_t total = 0;
@@ -1220,14 +1220,14 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 	int err = 0;
 
 	for (i = 0; i < n; i++) {
-		sym = convert_symtab_lookup(st, v[i].ip);
+		sym = symbolize_symtab_lookup(st, v[i].ip);
 		if (has_line(&sym))
 			total += v[i].count;
 	}
 	if (total < min)
 		return 0;
-	sym = convert_symtab_lookup(st, v[0].callee);
-	if (sym.sym_name == CONVERT_NO_NAME)
+	sym = symbolize_symtab_lookup(st, v[0].callee);
+	if (sym.sym_name == SYMBOLIZE_NO_NAME)
 		return 0;
 	if (indirect && !(site = icall_dominant(B, v[0].ret, base_name_id(B, sym.sym_name)))) {
 		pgo_debug(2, "no inline instance: %s at %#llx is not the dominant target of the indirect call",
@@ -1244,13 +1244,13 @@ static int inline_edge(struct builder *B, const struct leaf *v, size_t n, uint64
 	if (!z.inst)
 		return err;
 	for (i = 0; i < n; i++) {
-		sym = convert_symtab_lookup(st, v[i].ip);
+		sym = symbolize_symtab_lookup(st, v[i].ip);
 		/* frames[0] is the callee itself: the instance stands for it */
 		if (has_line(&sym) && add_path(B, z.inst, &sym, 0, v[i].count) < 0)
 			return -1;
 	}
-	sym = convert_symtab_lookup(st, z.callee);
-	if (convert_symtab_foreach_line(st, z.callee, sym.sym_size, add_inst_zero, &z))
+	sym = symbolize_symtab_lookup(st, z.callee);
+	if (symbolize_symtab_foreach_line(st, z.callee, sym.sym_size, add_inst_zero, &z))
 		return -1;
 	if (site)
 		icall_scale(site);
@@ -1274,24 +1274,24 @@ static int stack_inline(struct builder *B)
 	for (i = 0; i < b->leaf_calls.nr + b->leaf_ucalls.nr; i++) {
 		int unwound;
 		const struct pair_ent *e = pair_at(&b->leaf_calls, &b->leaf_ucalls, i, &unwound);
-		struct convert_sym callee, caller;
+		struct symbolize_sym callee, caller;
 		uint64_t start;
 
 		/* a frame-pointer chain names the caller's caller while the callee has no frame */
-		if (!e->a || (!unwound && !convert_symtab_frame_ready(b->st, e->b)))
+		if (!e->a || (!unwound && !symbolize_symtab_frame_ready(b->st, e->b)))
 			continue;
-		callee = convert_symtab_lookup(b->st, e->b);
-		if (callee.sym_name == CONVERT_NO_NAME || !callee.sym_size || callee.sym_size > max_size)
+		callee = symbolize_symtab_lookup(b->st, e->b);
+		if (callee.sym_name == SYMBOLIZE_NO_NAME || !callee.sym_size || callee.sym_size > max_size)
 			continue;
 		start = callee.sym_start;
-		caller = convert_symtab_lookup(b->st, e->a - 1);
+		caller = symbolize_symtab_lookup(b->st, e->a - 1);
 		/*
 		 * recursion, and tail calls (the call names another function); an indirect
 		 * call's target is the leaf unless it was reached by a tail call (NEEDSWORK:
 		 * indistinguishable here)
 		 */
-		if (caller.sym_name == CONVERT_NO_NAME || caller.sym_start == start ||
-		    (!calls_directly(b->st, e->a, start) && !convert_symtab_is_indirect_call(b->st, e->a)))
+		if (caller.sym_name == SYMBOLIZE_NO_NAME || caller.sym_start == start ||
+		    (!calls_directly(b->st, e->a, start) && !symbolize_symtab_is_indirect_call(b->st, e->a)))
 			continue;
 		v[n].callee = start;
 		v[n].ret = e->a;
@@ -1337,12 +1337,12 @@ static int add_counts_sorted(struct builder *B)
 	if (n > 1)
 		sort_slots(v, n);
 	for (i = 0; i < n; i++) {
-		struct convert_sym sym;
+		struct symbolize_sym sym;
 		struct sp_fn *top;
 
 		if (add_count(B, v[i].key, v[i].value, &top) < 0)
 			goto out;
-		sym = convert_symtab_lookup(b->st, v[i].key);
+		sym = symbolize_symtab_lookup(b->st, v[i].key);
 		if (top && sym.sym_size && pgo_u64map_put(&B->sampled, sym.sym_start, sym.sym_size) < 0)
 			goto out;
 	}
@@ -1367,7 +1367,7 @@ static void want_pairs(const struct pairmap *m, uint64_t *v, size_t *n)
 /*
  * Tell the symbolizer which functions will be looked up: every sampled address and both
  * ends of every branch, range and call edge. A one-unit program (sqlite3) then keeps the
- * line-table rows of those functions only (convert_symtab_want).
+ * line-table rows of those functions only (symbolize_symtab_want).
  */
 static int want_addrs(struct builder *B)
 {
@@ -1387,7 +1387,7 @@ static int want_addrs(struct builder *B)
 			v[k++] = b->counts.slots[i].key;
 	for (i = 0; i < sizeof(pm) / sizeof(pm[0]); i++)
 		want_pairs(pm[i], v, &k);
-	err = convert_symtab_want(b->st, v, k);
+	err = symbolize_symtab_want(b->st, v, k);
 	free(v);
 	return err;
 }
@@ -1398,7 +1398,7 @@ struct entry_max {
 	uint64_t max;
 };
 
-static int entry_line(const struct convert_sym *sym, void *data)
+static int entry_line(const struct symbolize_sym *sym, void *data)
 {
 	struct entry_max *m = data;
 	uint64_t c = count_of(m->B, m->top, sym);
@@ -1413,20 +1413,20 @@ static int entry_line(const struct convert_sym *sym, void *data)
  * unknown. The block's lines are those of the line-table rows that begin in it (the first
  * at the entry): instructions between rows have the line of the row before.
  */
-static int entry_block_max(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+static int entry_block_max(struct builder *B, struct symbolize_entryblock *eb, struct sp_fn *top,
 			   uint64_t start, uint64_t size, uint64_t *max)
 {
 	uint64_t insns[ENTRY_INSNS_MAX];
-	size_t n = convert_entryblock_insns(eb, start, size, insns, ENTRY_INSNS_MAX);
+	size_t n = symbolize_entryblock_insns(eb, start, size, insns, ENTRY_INSNS_MAX);
 	struct entry_max m = { B, top, 0 };
 
-	if (!n || convert_symtab_foreach_line(B->bin->st, start, insns[n - 1] + 1 - start, entry_line, &m))
+	if (!n || symbolize_symtab_foreach_line(B->bin->st, start, insns[n - 1] + 1 - start, entry_line, &m))
 		return -1;
 	*max = m.max;
 	return 0;
 }
 
-static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+static uint64_t entry_block_count(struct builder *B, struct symbolize_entryblock *eb, struct sp_fn *top,
 				  uint64_t start, uint64_t size)
 {
 	uint64_t max;
@@ -1439,7 +1439,7 @@ static uint64_t entry_block_count(struct builder *B, struct convert_entryblock *
  * blocks (from DW_AT_entry_pc, as a function's head from its entry), each the largest
  * count of its lines, summed; at least 1. 0 if any copy's entry or block is unknown.
  */
-static uint64_t instance_entry(struct builder *B, struct convert_entryblock *eb, struct sp_fn *top,
+static uint64_t instance_entry(struct builder *B, struct symbolize_entryblock *eb, struct sp_fn *top,
 			       const struct sp_fn *c)
 {
 	uint64_t sum = 0, max;
@@ -1449,7 +1449,7 @@ static uint64_t instance_entry(struct builder *B, struct convert_entryblock *eb,
 		return 0;
 	for (i = 0; i < c->nr_entries; i++) {
 		uint64_t e = c->entries[i];
-		struct convert_sym sym = convert_symtab_lookup(B->bin->st, e);
+		struct symbolize_sym sym = symbolize_symtab_lookup(B->bin->st, e);
 
 		/* the copy's counts are in top only if its entry is in top's symbol */
 		if (sym.sym_name != top->name || e - sym.sym_start >= sym.sym_size ||
@@ -1494,7 +1494,7 @@ struct offl_site {
 
 struct offl {
 	struct builder *B;
-	struct convert_entryblock *eb;
+	struct symbolize_entryblock *eb;
 	struct sp_fn *top;           /* the top-level record walked */
 	struct offl_site *v;
 	size_t nr, alloc;
@@ -1576,7 +1576,7 @@ static int add_copy(uint32_t name, void *data)
 	return 0;
 }
 
-static int offline_instances(struct builder *B, struct convert_entryblock *eb)
+static int offline_instances(struct builder *B, struct symbolize_entryblock *eb)
 {
 	struct offl o = { .B = B, .eb = eb,
 			  .nested = !!(B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED)) };
@@ -1584,7 +1584,7 @@ static int offline_instances(struct builder *B, struct convert_entryblock *eb)
 	int err = -1;
 
 	if ((B->sp->flags & (SP_OFFLINE_NESTED | SP_OFFLINE_INLINED)) == SP_OFFLINE_INLINED &&
-	    convert_symtab_foreach_function(B->bin->st, add_copy, &o) < 0)
+	    symbolize_symtab_foreach_function(B->bin->st, add_copy, &o) < 0)
 		goto out;
 
 	for (i = B->first; i < n; i++) {
@@ -1636,7 +1636,7 @@ static int build_binary(struct builder *B)
 {
 	struct convert_binary *b = B->bin;
 	struct pgo_u64map heads = PGO_U64MAP_INIT;
-	struct convert_entryblock *eb = NULL;
+	struct symbolize_entryblock *eb = NULL;
 	int lbr = b->ranges.nr > 0, err;
 	size_t i;
 
@@ -1651,12 +1651,12 @@ static int build_binary(struct builder *B)
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 
-		if (s->used && convert_symtab_foreach_line(b->st, s->key, s->value, add_zero, B))
+		if (s->used && symbolize_symtab_foreach_line(b->st, s->key, s->value, add_zero, B))
 			return -1;
 	}
 	memset(&B->zp, 0, sizeof(B->zp));
 	if (lbr ? lbr_calls(B, &heads) < 0 : stack_targets(B) < 0 || stack_heads(B, &heads) < 0 ||
-	    convert_entryblock_open(b->st, &eb) < 0) {
+	    symbolize_entryblock_open(b->st, &eb) < 0) {
 		pgo_u64map_release(&heads);
 		return -1;
 	}
@@ -1672,14 +1672,14 @@ static int build_binary(struct builder *B)
 	for (i = 0; i < B->sampled.cap; i++) {
 		const struct pgo_u64map_slot *s = &B->sampled.slots[i];
 		const uint64_t *h = pgo_u64map_find(&heads, s->key);
-		struct convert_sym sym;
+		struct symbolize_sym sym;
 		struct sp_fn *top;
 		uint64_t c, e;
 
 		if (!s->used)
 			continue;
-		sym = convert_symtab_lookup(b->st, s->key);
-		if (sym.sym_name == CONVERT_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
+		sym = symbolize_symtab_lookup(b->st, s->key);
+		if (sym.sym_name == SYMBOLIZE_NO_NAME || !sym.nr_frames || top_get(B, sym.sym_name, &top) < 0)
 			continue;
 		/* entered only from its function, whose head counts the calls already */
 		if (is_cold_part(convert_str(B->p, sym.sym_name)))
@@ -1693,14 +1693,14 @@ static int build_binary(struct builder *B)
 	}
 	pgo_u64map_release(&heads);
 	if (!lbr && stack_inline(B) < 0) {
-		convert_entryblock_free(eb);
+		symbolize_entryblock_free(eb);
 		return -1;
 	}
 	for (i = B->first; i < B->sp->nr_fns; i++)
 		sp_add_density(&B->sp->density, B->sp->fns[i]);
 	/* clang's sample-profile loader inlines nested instances top-down itself */
 	err = B->sp->discr == SP_DISCR_LLVM ? 0 : offline_instances(B, eb);
-	convert_entryblock_free(eb);
+	symbolize_entryblock_free(eb);
 	return err;
 }
 
@@ -1730,7 +1730,7 @@ int sp_build(struct convert_profile *p, enum sp_discr discr, unsigned flags, str
 	sp->flags = flags;
 	for (i = 0; i < p->nr_bins && !err; i++) {
 		memset(&B, 0, sizeof(B));
-		B.last_name = CONVERT_NO_NAME;
+		B.last_name = SYMBOLIZE_NO_NAME;
 		B.sp = sp;
 		B.p = p;
 		B.bin = &p->bins[i];

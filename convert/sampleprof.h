@@ -66,9 +66,9 @@ struct sp_fn {
 	size_t nr_cs, alloc_cs;
 	int from_stacks;               /* an instance made from call stacks: a copy of the
 					  callee's samples, not more lines of this binary */
-	uint32_t unit;                 /* convert_sym_frame.unit of its function, 0 unknown */
+	uint32_t unit;                 /* symbolize_sym_frame.unit of its function, 0 unknown */
 	uint64_t *entries;             /* an instance, while building: where its sampled
-					  inlined copies begin (convert_symtab_inline_entry) */
+					  inlined copies begin (symbolize_symtab_inline_entry) */
 	size_t nr_entries, alloc_entries;
 };
 

@@ -10,7 +10,7 @@
 
 #include "collect/offcpu.h"
 #include "convert/internal.h"
-#include "convert/ksyms.h"
+#include "symbolize/ksyms.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -49,8 +49,8 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 		     struct pgo_strtab *bracket)
 {
 	const struct convert_dso *d;
-	struct convert_symtab *st;
-	struct convert_sym sym;
+	struct symbolize_symtab *st;
+	struct symbolize_sym sym;
 	uint64_t vaddr;
 	const char *dso, *name;
 	uint32_t i;
@@ -64,8 +64,8 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 		const char *kname;
 
 		if (!p->ksyms)
-			p->ksyms = convert_ksyms_load(NULL);
-		kname = p->ksyms ? convert_ksyms_find(p->ksyms, sf->addr - (sf->ret ? 1 : 0)) : NULL;
+			p->ksyms = symbolize_ksyms_load(NULL);
+		kname = p->ksyms ? symbolize_ksyms_find(p->ksyms, sf->addr - (sf->ret ? 1 : 0)) : NULL;
 		if (!kname)
 			return push(b, "[kernel.kallsyms]_[k]", "[kernel.kallsyms]", NULL, 0, 0, 1, 0);
 		snprintf(tmp, sizeof(tmp), "%s_[k]", kname);
@@ -80,21 +80,21 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 	dso = base_name(d->path);
 	own = d->binary != 0;
 	st = convert_dso_symtab(p, sf->dso);
-	if (st && convert_symtab_offset_to_vaddr(st, sf->addr, &vaddr) == 0) {
-		sym = convert_symtab_lookup(st, vaddr - (sf->ret && vaddr ? 1 : 0));
+	if (st && symbolize_symtab_offset_to_vaddr(st, sf->addr, &vaddr) == 0) {
+		sym = symbolize_symtab_lookup(st, vaddr - (sf->ret && vaddr ? 1 : 0));
 		for (i = 0; i < sym.nr_frames; i++) {
-			const struct convert_sym_frame *f = &sym.frames[i];
+			const struct symbolize_sym_frame *f = &sym.frames[i];
 
 			name = convert_str(p, f->name);
-			if (i == 0 && sym.sym_name != CONVERT_NO_NAME)
+			if (i == 0 && sym.sym_name != SYMBOLIZE_NO_NAME)
 				name = convert_str(p, sym.sym_name);
-			if (push(b, name, dso, f->file == CONVERT_NO_NAME ? NULL : convert_str(p, f->file),
+			if (push(b, name, dso, f->file == SYMBOLIZE_NO_NAME ? NULL : convert_str(p, f->file),
 				 f->line, i > 0, 0, own) < 0)
 				return -1;
 		}
 		if (sym.nr_frames)
 			return 0;
-		if (sym.sym_name != CONVERT_NO_NAME)
+		if (sym.sym_name != SYMBOLIZE_NO_NAME)
 			return push(b, convert_str(p, sym.sym_name), dso, NULL, 0, 0, 0, own);
 	}
 	snprintf(tmp, sizeof(tmp), "[%s]", dso);

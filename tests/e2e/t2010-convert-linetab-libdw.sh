@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# convert reads line tables itself (convert/linetab.c) and leaves to libdw what it cannot
+# convert reads line tables itself (symbolize/linetab.c) and leaves to libdw what it cannot
 # read: both must give the same profiles. A copy of the binary whose debug sections are
 # compressed the GNU way (.zdebug_*, which libdw decompresses and the reader does not take)
 # has every line table read by libdw; converting one recording with each copy must give

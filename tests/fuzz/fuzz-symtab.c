@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "convert/symtab.h"
+#include "symbolize/symtab.h"
 #include "lib/hashmap.h"
 #include "lib/report.h"
 
@@ -41,7 +41,7 @@ static int count_line(uint64_t addr, void *data)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct convert_symtab *st = NULL;
+	struct symbolize_symtab *st = NULL;
 	char path[64];
 	uint64_t off, vaddr;
 	int lines = 0;
@@ -52,28 +52,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put("bin", data, size);
 	put("hot.debug", data, size);
 	snprintf(path, sizeof(path), "%s/bin", dir);
-	if (convert_symtab_open(path, &names, CONVERT_SYMTAB_NEED_DWARF | CONVERT_SYMTAB_QUIET, &st) &&
-	    convert_symtab_open(path, &names, CONVERT_SYMTAB_QUIET, &st))
+	if (symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_NEED_DWARF | SYMBOLIZE_SYMTAB_QUIET, &st) &&
+	    symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_QUIET, &st))
 		goto out;
-	if (!convert_symtab_offset_to_vaddr(st, 0x1000, &vaddr) && convert_symtab_want(st, &vaddr, 1) < 0)
+	if (!symbolize_symtab_offset_to_vaddr(st, 0x1000, &vaddr) && symbolize_symtab_want(st, &vaddr, 1) < 0)
 		PGO_BUG("want failed");
 	for (off = 0; off < 0x4000; off += 0x40) {
-		struct convert_sym s;
+		struct symbolize_sym s;
 		uint8_t word[8];
 
-		if (convert_symtab_offset_to_vaddr(st, off, &vaddr))
+		if (symbolize_symtab_offset_to_vaddr(st, off, &vaddr))
 			continue;
-		s = convert_symtab_lookup(st, vaddr);
+		s = symbolize_symtab_lookup(st, vaddr);
 		if (s.nr_frames && !s.frames)
 			PGO_BUG("frames without an array");
-		convert_symtab_read(st, vaddr, word, sizeof(word));
-		convert_symtab_is_indirect_call(st, vaddr);
-		convert_symtab_frame_ready(st, vaddr);
+		symbolize_symtab_read(st, vaddr, word, sizeof(word));
+		symbolize_symtab_is_indirect_call(st, vaddr);
+		symbolize_symtab_frame_ready(st, vaddr);
 	}
-	if (!convert_symtab_offset_to_vaddr(st, 0x1000, &vaddr))
-		convert_symtab_foreach_line_addr(st, vaddr, 0x1000, count_line, &lines);
+	if (!symbolize_symtab_offset_to_vaddr(st, 0x1000, &vaddr))
+		symbolize_symtab_foreach_line_addr(st, vaddr, 0x1000, count_line, &lines);
 out:
-	convert_symtab_free(st);
+	symbolize_symtab_free(st);
 	pgo_strtab_release(&names);
 	return 0;
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert/linetab.h"
+#include "symbolize/linetab.h"
 #include "lib/alloc.h"
 #include "tests/unit/test.h"
 
@@ -129,9 +129,9 @@ static inline int dwarf_builds_cleanup(void)
  * ELF file at path, with the sections libdw reads. 0, or -1 (said why) if it cannot be read.
  */
 static inline int dwarf_each_unit(const char *path,
-			   void (*fn)(const struct convert_dwsecs *, Dwarf_Die *, const char *, void *), void *arg)
+			   void (*fn)(const struct symbolize_dwsecs *, Dwarf_Die *, const char *, void *), void *arg)
 {
-	struct convert_dwsecs s;
+	struct symbolize_dwsecs s;
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie;
 	uint8_t type;
@@ -141,7 +141,7 @@ static inline int dwarf_each_unit(const char *path,
 	if (fd < 0)
 		return -1;
 	dw = dwarf_begin(fd, DWARF_C_READ);
-	if (!dw || convert_dwsecs_get(dw, &s) != 0) {
+	if (!dw || symbolize_dwsecs_get(dw, &s) != 0) {
 		printf("# %s: no .debug_line we can read\n", path);
 		if (dw)
 			dwarf_end(dw);

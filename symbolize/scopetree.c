@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* A compile unit's code-bearing DIEs as a tree of address ranges (convert/scopetree.h). */
+/* A compile unit's code-bearing DIEs as a tree of address ranges (symbolize/scopetree.h). */
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/dies.h"
-#include "convert/scopetree.h"
+#include "symbolize/dies.h"
+#include "symbolize/scopetree.h"
 #include "lib/alloc.h"
 #include "lib/radixsort.h"
 
@@ -15,7 +15,7 @@
  * start, with the largest end so far, so that a lookup is a binary search and a short
  * walk back instead of a scan of the list.
  */
-struct convert_scope_ix {
+struct symbolize_scope_ix {
 	Dwarf_Addr lo, hi, max_hi;    /* max_hi: the largest hi of this and all earlier */
 	uint32_t scope;
 };
@@ -24,13 +24,13 @@ struct convert_scope_ix {
  * sqlite3's convert */
 #define SCOPE_INDEX_MIN 8
 
-/* a unit's size (bytes of .debug_info) from which convert_scopetree_build sizes its arrays */
+/* a unit's size (bytes of .debug_info) from which symbolize_scopetree_build sizes its arrays */
 #define SCOPE_PRESIZE_MIN (256 << 10)
 
 /* first_child of a top-level scope whose children are not read yet */
-#define SCOPE_UNREAD (CONVERT_SCOPE_NONE - 1)
+#define SCOPE_UNREAD (SYMBOLIZE_SCOPE_NONE - 1)
 
-struct convert_scope_range {
+struct symbolize_scope_range {
 	Dwarf_Addr lo, hi;
 };
 
@@ -45,7 +45,7 @@ static int is_scope(int tag)
  * unit's structures hold members only (C has no member functions): the walk does not
  * read their members, which were 4% of converting graphviz.
  */
-static int is_container(const struct convert_scopetree *t, int tag)
+static int is_container(const struct symbolize_scopetree *t, int tag)
 {
 	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
 	       (tag == DW_TAG_structure_type && !t->c_unit) || tag == DW_TAG_module;
@@ -59,14 +59,14 @@ static int is_c(int lang)
 }
 
 /*
- * One DIE of a list being walked, by libdw (u NULL) or by convert/dies.h: its Dwarf_Die
+ * One DIE of a list being walked, by libdw (u NULL) or by symbolize/dies.h: its Dwarf_Die
  * for libdw, or what the raw reader read of it, and in that case where its list goes on
  * if its children were walked already (after).
  */
 struct kid {
-	const struct convert_dieunit *u;
+	const struct symbolize_dieunit *u;
 	Dwarf_Die die;
-	struct convert_die d;
+	struct symbolize_die d;
 	const uint8_t *after;
 };
 
@@ -77,7 +77,7 @@ static int kid_first(struct kid *parent, struct kid *k)
 	k->after = NULL;
 	if (!k->u)
 		return dwarf_child(&parent->die, &k->die) == 0;
-	return parent->d.has_children ? convert_die_read(k->u, parent->d.attrs_end, &k->d) : 0;
+	return parent->d.has_children ? symbolize_die_read(k->u, parent->d.attrs_end, &k->d) : 0;
 }
 
 /* The next DIE of k's list: 1, 0 at its end, -1 if unreadable. */
@@ -87,9 +87,9 @@ static int kid_next(struct kid *k)
 
 	if (!k->u)
 		return dwarf_siblingof(&k->die, &k->die) == 0;
-	p = k->after ? k->after : convert_die_skip(k->u, &k->d);
+	p = k->after ? k->after : symbolize_die_skip(k->u, &k->d);
 	k->after = NULL;
-	return p ? convert_die_read(k->u, p, &k->d) : -1;
+	return p ? symbolize_die_read(k->u, p, &k->d) : -1;
 }
 
 static int kid_tag(struct kid *k)
@@ -97,7 +97,7 @@ static int kid_tag(struct kid *k)
 	return k->u ? (int)k->d.tag : dwarf_tag(&k->die);
 }
 
-static int add_range(struct convert_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
+static int add_range(struct symbolize_scopetree *t, Dwarf_Addr lo, Dwarf_Addr hi)
 {
 	if (hi <= lo)
 		return 0;
@@ -114,16 +114,16 @@ static int add_range_cb(void *arg, uint64_t lo, uint64_t hi)
 	return add_range(arg, lo, hi);
 }
 
-/* Append a scope for k (tag) with its address ranges; CONVERT_SCOPE_NONE if it has none. */
-static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32_t *idx)
+/* Append a scope for k (tag) with its address ranges; SYMBOLIZE_SCOPE_NONE if it has none. */
+static int add_scope(struct symbolize_scopetree *t, struct kid *k, int tag, uint32_t *idx)
 {
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t o = 0;
 	size_t first = t->nr_ranges;
-	struct convert_scope *s;
+	struct symbolize_scope *s;
 	int r;
 
-	*idx = CONVERT_SCOPE_NONE;
+	*idx = SYMBOLIZE_SCOPE_NONE;
 	/*
 	 * Declarations and abstract instances have neither: dwarf_hasattr reads only the
 	 * abbreviation, where dwarf_ranges decodes the DIE's attributes three times.
@@ -134,11 +134,11 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	if (k->u && k->d.simple_pc) {
 		if (add_range(t, k->d.lo, k->d.hi) < 0)
 			return -1;
-	} else if (k->u && (r = convert_die_ranges(k->u, &k->d, add_range_cb, t)) != 0) {
+	} else if (k->u && (r = symbolize_die_ranges(k->u, &k->d, add_range_cb, t)) != 0) {
 		if (r < 0)
 			return -1;
 	} else {
-		if (k->u && convert_die_libdw(k->u, k->d.p, &k->die) < 0)
+		if (k->u && symbolize_die_libdw(k->u, k->d.p, &k->die) < 0)
 			return -1;
 		while ((o = dwarf_ranges(&k->die, o, &base, &lo, &hi)) > 0)
 			if (add_range(t, lo, hi) < 0)
@@ -152,7 +152,7 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 	s->addr = k->u ? (void *)(uintptr_t)k->d.p : k->die.addr;
 	s->tag = tag;
 	s->user = 0;
-	s->first_child = s->next = CONVERT_SCOPE_NONE;
+	s->first_child = s->next = SYMBOLIZE_SCOPE_NONE;
 	s->range0 = (uint32_t)first;
 	s->nr_ranges = (uint32_t)(t->nr_ranges - first);
 	s->ix0 = s->nr_ix = 0;
@@ -162,14 +162,14 @@ static int add_scope(struct convert_scopetree *t, struct kid *k, int tag, uint32
 
 static int cmp_ix(const void *a, const void *b)
 {
-	const struct convert_scope_ix *x = a, *y = b;
+	const struct symbolize_scope_ix *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
 	return x->scope < y->scope ? -1 : x->scope > y->scope;
 }
 
-static int ix_less(const struct convert_scope_ix *x, const struct convert_scope_ix *y)
+static int ix_less(const struct symbolize_scope_ix *x, const struct symbolize_scope_ix *y)
 {
 	return x->lo < y->lo || (x->lo == y->lo && x->scope < y->scope);
 }
@@ -179,13 +179,13 @@ static int ix_less(const struct convert_scope_ix *x, const struct convert_scope_
  * which takes sorted halves as they are. A list's ranges come nearly in address order
  * (DIE order follows the code); qsort through its callback was 2-3% of a convert.
  */
-static void sort_ix(struct convert_scope_ix *v, struct convert_scope_ix *tmp, size_t n)
+static void sort_ix(struct symbolize_scope_ix *v, struct symbolize_scope_ix *tmp, size_t n)
 {
 	size_t mid = n / 2, i, j, k;
 
 	if (n <= 16) {
 		for (i = 1; i < n; i++) {
-			struct convert_scope_ix x = v[i];
+			struct symbolize_scope_ix x = v[i];
 
 			for (j = i; j > 0 && ix_less(&x, &v[j - 1]); j--)
 				v[j] = v[j - 1];
@@ -207,23 +207,23 @@ static void sort_ix(struct convert_scope_ix *v, struct convert_scope_ix *tmp, si
 /* entries from which a radix sort is cheaper than the merge of nearly sorted ones */
 #define SCOPE_RADIX_MIN 256
 #define IX_KEY(e) ((e)->lo)
-PGO_RADIX_SORT(sort_ix_radix, struct convert_scope_ix, uint64_t, IX_KEY)
+PGO_RADIX_SORT(sort_ix_radix, struct symbolize_scope_ix, uint64_t, IX_KEY)
 
 /* Index the list that starts at head if it is long (by ranges). Returns 0, or -1 when out of memory. */
-static int index_list(struct convert_scopetree *t, uint32_t head)
+static int index_list(struct symbolize_scopetree *t, uint32_t head)
 {
 	size_t n = 0, first = t->nr_ix, k;
-	struct convert_scope_ix *tmp;
+	struct symbolize_scope_ix *tmp;
 	uint32_t idx, r;
 
-	for (idx = head; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
+	for (idx = head; idx != SYMBOLIZE_SCOPE_NONE; idx = t->scopes[idx].next)
 		n += t->scopes[idx].nr_ranges;
 	if (n < SCOPE_INDEX_MIN)
 		return 0;
 	if (PGO_ALLOC_GROW_UNINIT(t->ix, t->nr_ix + n, t->alloc_ix) < 0)
 		return -1;
-	for (idx = head; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next) {
-		const struct convert_scope *s = &t->scopes[idx];
+	for (idx = head; idx != SYMBOLIZE_SCOPE_NONE; idx = t->scopes[idx].next) {
+		const struct symbolize_scope *s = &t->scopes[idx];
 
 		for (r = 0; r < s->nr_ranges; r++) {
 			t->ix[t->nr_ix].lo = t->ranges[s->range0 + r].lo;
@@ -263,7 +263,7 @@ static int index_list(struct convert_scopetree *t, uint32_t head)
  * raw reader, *after is where parent's list goes on past its children. Returns 0, -1
  * when out of memory, -2 if the raw reader cannot go on.
  */
-static int build_children(struct convert_scopetree *t, struct kid *parent, int depth, int lazy,
+static int build_children(struct symbolize_scopetree *t, struct kid *parent, int depth, int lazy,
 			  uint32_t *head, uint32_t *tail, const uint8_t **after)
 {
 	struct kid child;
@@ -273,7 +273,7 @@ static int build_children(struct convert_scopetree *t, struct kid *parent, int d
 		return 0;
 	for (; r > 0; r = kid_next(&child)) {
 		int tag = kid_tag(&child), err;
-		uint32_t idx, ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
+		uint32_t idx, ch = SYMBOLIZE_SCOPE_NONE, ct = SYMBOLIZE_SCOPE_NONE;
 
 		if (is_container(t, tag)) {
 			if ((err = build_children(t, &child, depth, lazy, head, tail, &child.after)) < 0)
@@ -284,15 +284,15 @@ static int build_children(struct convert_scopetree *t, struct kid *parent, int d
 			continue;
 		if (add_scope(t, &child, tag, &idx) < 0)
 			return child.u ? -2 : -1;
-		if (idx == CONVERT_SCOPE_NONE)
+		if (idx == SYMBOLIZE_SCOPE_NONE)
 			continue;
-		if (*tail == CONVERT_SCOPE_NONE)
+		if (*tail == SYMBOLIZE_SCOPE_NONE)
 			*head = idx;
 		else
 			t->scopes[*tail].next = idx;
 		*tail = idx;
 		if (lazy) {
-			t->scopes[idx].first_child = depth > 1 ? SCOPE_UNREAD : CONVERT_SCOPE_NONE;
+			t->scopes[idx].first_child = depth > 1 ? SCOPE_UNREAD : SYMBOLIZE_SCOPE_NONE;
 			continue;
 		}
 		if ((err = build_children(t, &child, depth - 1, 0, &ch, &ct, &child.after)) < 0 ||
@@ -313,7 +313,7 @@ static int build_children(struct convert_scopetree *t, struct kid *parent, int d
  * where the unit has one; where it cannot go on, what it added is taken back and libdw
  * reads the same DIEs.
  */
-static int build_below(struct convert_scopetree *t, Dwarf_Die *die, int depth, int lazy, uint32_t *head,
+static int build_below(struct symbolize_scopetree *t, Dwarf_Die *die, int depth, int lazy, uint32_t *head,
 		       uint32_t *tail)
 {
 	size_t nr_scopes = t->nr_scopes, nr_ranges = t->nr_ranges, nr_ix = t->nr_ix;
@@ -325,8 +325,8 @@ static int build_below(struct convert_scopetree *t, Dwarf_Die *die, int depth, i
 	parent.u = NULL;
 	parent.die = *die;
 	if (t->unit) {
-		p = convert_die_pos(t->unit, dwarf_dieoffset(die));
-		if (p && convert_die_read(t->unit, p, &parent.d) > 0) {
+		p = symbolize_die_pos(t->unit, dwarf_dieoffset(die));
+		if (p && symbolize_die_read(t->unit, p, &parent.d) > 0) {
 			parent.u = t->unit;
 			err = build_children(t, &parent, depth, lazy, head, tail, &after);
 			if (err != -2)
@@ -336,8 +336,8 @@ static int build_below(struct convert_scopetree *t, Dwarf_Die *die, int depth, i
 			t->nr_ix = nr_ix;
 			*head = old_head;
 			*tail = old_tail;
-			if (old_tail != CONVERT_SCOPE_NONE)
-				t->scopes[old_tail].next = CONVERT_SCOPE_NONE;
+			if (old_tail != SYMBOLIZE_SCOPE_NONE)
+				t->scopes[old_tail].next = SYMBOLIZE_SCOPE_NONE;
 			parent.u = NULL;
 		}
 		t->libdw_reads++;
@@ -345,18 +345,18 @@ static int build_below(struct convert_scopetree *t, Dwarf_Die *die, int depth, i
 	return build_children(t, &parent, depth, lazy, head, tail, &after);
 }
 
-int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const struct convert_dwsecs *secs,
+int symbolize_scopetree_build(struct symbolize_scopetree *t, Dwarf_Die *cudie, const struct symbolize_dwsecs *secs,
 			    int max_depth)
 {
-	uint32_t tail = CONVERT_SCOPE_NONE;
+	uint32_t tail = SYMBOLIZE_SCOPE_NONE;
 
 	memset(t, 0, sizeof(*t));
-	t->root = t->last_top = CONVERT_SCOPE_NONE;
+	t->root = t->last_top = SYMBOLIZE_SCOPE_NONE;
 	t->max_depth = max_depth;
 	t->c_unit = is_c(dwarf_srclang(cudie));
 	t->cu = cudie->cu;
 	if (secs && (t->unit = malloc(sizeof(*t->unit))) &&
-	    convert_dieunit_open(t->unit, secs, cudie) < 0) {
+	    symbolize_dieunit_open(t->unit, secs, cudie) < 0) {
 		free(t->unit);
 		t->unit = NULL;
 	}
@@ -372,12 +372,12 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
 		if (PGO_ALLOC_GROW_UNINIT(t->scopes, n, t->alloc_scopes) < 0 ||
 		    PGO_ALLOC_GROW_UNINIT(t->ranges, n, t->alloc_ranges) < 0 ||
 		    PGO_ALLOC_GROW_UNINIT(t->ix, n, t->alloc_ix) < 0) {
-			convert_scopetree_release(t);
+			symbolize_scopetree_release(t);
 			return -1;
 		}
 	}
 	if (build_below(t, cudie, max_depth, 1, &t->root, &tail) < 0 || index_list(t, t->root) < 0) {
-		convert_scopetree_release(t);
+		symbolize_scopetree_release(t);
 		return -1;
 	}
 	return 0;
@@ -388,10 +388,10 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
  * ranges (a start or an end). One pass for both: lookups in short lists were 5% of a
  * convert of sqlite3, half of it the second walk over the same ranges.
  */
-static int scope_hit(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
+static int scope_hit(const struct symbolize_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
 {
-	const struct convert_scope *s = &t->scopes[idx];
-	const struct convert_scope_range *r = &t->ranges[s->range0], *end = r + s->nr_ranges;
+	const struct symbolize_scope *s = &t->scopes[idx];
+	const struct symbolize_scope_range *r = &t->ranges[s->range0], *end = r + s->nr_ranges;
 	Dwarf_Addr b = *bound;
 	int hit = 0;
 
@@ -414,17 +414,17 @@ static int scope_hit(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr
  * the first boundary above pc of the list's ranges: up to there, every scope of the list
  * contains the addresses that pc's scopes contain, and only those.
  */
-static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
+static uint32_t find_in(const struct symbolize_scopetree *t, uint32_t idx, Dwarf_Addr pc, Dwarf_Addr *bound)
 {
-	const struct convert_scope_ix *ix;
-	uint32_t best = CONVERT_SCOPE_NONE;
+	const struct symbolize_scope_ix *ix;
+	uint32_t best = SYMBOLIZE_SCOPE_NONE;
 	size_t lo, hi;
 
-	if (idx == CONVERT_SCOPE_NONE)
+	if (idx == SYMBOLIZE_SCOPE_NONE)
 		return idx;
 	if (!t->scopes[idx].nr_ix) {
-		for (; idx != CONVERT_SCOPE_NONE; idx = t->scopes[idx].next)
-			if (scope_hit(t, idx, pc, bound) && best == CONVERT_SCOPE_NONE)
+		for (; idx != SYMBOLIZE_SCOPE_NONE; idx = t->scopes[idx].next)
+			if (scope_hit(t, idx, pc, bound) && best == SYMBOLIZE_SCOPE_NONE)
 				best = idx;
 		return best;
 	}
@@ -459,7 +459,7 @@ static uint32_t find_in(const struct convert_scopetree *t, uint32_t idx, Dwarf_A
  * Scope idx's DIE as libdw makes it (dwarf_offdie, dwarf_child: its address and unit,
  * nothing read yet). A scope's DIE is in the tree's unit, read by libdw or not.
  */
-static void scope_die(const struct convert_scopetree *t, uint32_t idx, Dwarf_Die *out)
+static void scope_die(const struct symbolize_scopetree *t, uint32_t idx, Dwarf_Die *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->addr = t->scopes[idx].addr;
@@ -467,10 +467,10 @@ static void scope_die(const struct convert_scopetree *t, uint32_t idx, Dwarf_Die
 }
 
 /* The chain of pc into ids or dies (either may be NULL). */
-static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwarf_Die *dies, int max,
+static int chain(struct symbolize_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwarf_Die *dies, int max,
 		 Dwarf_Addr *end)
 {
-	uint32_t idx = CONVERT_SCOPE_NONE;
+	uint32_t idx = SYMBOLIZE_SCOPE_NONE;
 	int n = 0;
 
 	*end = UINT64_MAX;
@@ -483,16 +483,16 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwar
 	 * and the end of its range is the top level's next boundary. (A miss lowers *end
 	 * by that scope's boundaries, which the search of its list lowers it by anyway.)
 	 */
-	if (t->last_top != CONVERT_SCOPE_NONE && scope_hit(t, t->last_top, pc, end))
+	if (t->last_top != SYMBOLIZE_SCOPE_NONE && scope_hit(t, t->last_top, pc, end))
 		idx = t->last_top;
 	else
 		idx = find_in(t, t->root, pc, end);
-	if (idx == CONVERT_SCOPE_NONE)
+	if (idx == SYMBOLIZE_SCOPE_NONE)
 		return 0;
 	t->last_top = idx;
 	if (t->scopes[idx].first_child == SCOPE_UNREAD) {
 		Dwarf_Die die;
-		uint32_t ch = CONVERT_SCOPE_NONE, ct = CONVERT_SCOPE_NONE;
+		uint32_t ch = SYMBOLIZE_SCOPE_NONE, ct = SYMBOLIZE_SCOPE_NONE;
 
 		scope_die(t, idx, &die);
 		/* a failure leaves it unread: the next lookup tries again */
@@ -500,7 +500,7 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwar
 			return -1;
 		t->scopes[idx].first_child = ch;
 	}
-	while (idx != CONVERT_SCOPE_NONE && n < max) {
+	while (idx != SYMBOLIZE_SCOPE_NONE && n < max) {
 		if (ids)
 			ids[n] = idx;
 		if (dies)
@@ -512,31 +512,31 @@ static int chain(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, Dwar
 	return n;
 }
 
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
+int symbolize_scopetree_chain(struct symbolize_scopetree *t, Dwarf_Addr pc, Dwarf_Die *out, int max,
 			    Dwarf_Addr *end)
 {
 	return chain(t, pc, NULL, out, max, end);
 }
 
-int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids, int max,
+int symbolize_scopetree_chain_ids(struct symbolize_scopetree *t, Dwarf_Addr pc, uint32_t *ids, int max,
 				Dwarf_Addr *end)
 {
 	return chain(t, pc, ids, NULL, max, end);
 }
 
-void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf_Die *out)
+void symbolize_scopetree_die(const struct symbolize_scopetree *t, uint32_t id, Dwarf_Die *out)
 {
 	scope_die(t, id, out);
 }
 
-void convert_scopetree_release(struct convert_scopetree *t)
+void symbolize_scopetree_release(struct symbolize_scopetree *t)
 {
 	if (t->unit)
-		convert_dieunit_release(t->unit);
+		symbolize_dieunit_release(t->unit);
 	free(t->unit);
 	free(t->scopes);
 	free(t->ranges);
 	free(t->ix);
 	memset(t, 0, sizeof(*t));
-	t->root = t->last_top = CONVERT_SCOPE_NONE;
+	t->root = t->last_top = SYMBOLIZE_SCOPE_NONE;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The scope tree read by convert/dies.h against the same tree read by libdw, on the
+ * The scope tree read by symbolize/dies.h against the same tree read by libdw, on the
  * programs of dwarf-builds.h (gcc and clang, DWARF 4 and 5, -O0/-O2, cold sections,
  * -ffunction-sections, compressed sections, a shared library) and on the C library's
  * debug file (libc6-dbg). At every line-table address of every unit, and the byte after
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert/linetab.h"
-#include "convert/scopetree.h"
+#include "symbolize/linetab.h"
+#include "symbolize/scopetree.h"
 #include "tests/unit/dwarf-builds.h"
 #include "tests/unit/test.h"
 
@@ -35,13 +35,13 @@ static void mismatch(struct tally *n, const char *path, uint64_t pc, const char 
 		printf("# %s: %s differs at 0x%llx\n", path, what, (unsigned long long)pc);
 }
 
-static void compare_at(struct convert_scopetree *raw, struct convert_scopetree *dw, uint64_t pc,
+static void compare_at(struct symbolize_scopetree *raw, struct symbolize_scopetree *dw, uint64_t pc,
 		       const char *path, struct tally *n)
 {
 	Dwarf_Die a[DEPTH], b[DEPTH];
 	Dwarf_Addr ea, eb;
-	int na = convert_scopetree_chain(raw, pc, a, DEPTH, &ea);
-	int nb = convert_scopetree_chain(dw, pc, b, DEPTH, &eb), i;
+	int na = symbolize_scopetree_chain(raw, pc, a, DEPTH, &ea);
+	int nb = symbolize_scopetree_chain(dw, pc, b, DEPTH, &eb), i;
 
 	n->lookups++;
 	if (na > 2)
@@ -59,35 +59,35 @@ static void compare_at(struct convert_scopetree *raw, struct convert_scopetree *
 		mismatch(n, path, pc, "chain end");
 }
 
-static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, struct tally *n)
+static void check_unit(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path, struct tally *n)
 {
-	struct convert_scopetree raw, dw;
-	struct convert_linetab t;
+	struct symbolize_scopetree raw, dw;
+	struct symbolize_linetab t;
 	size_t i;
 
-	if (convert_linetab_read(&t, s, cu, NULL, 0) != 0)
+	if (symbolize_linetab_read(&t, s, cu, NULL, 0) != 0)
 		return;                    /* no line table: no addresses to ask about */
-	if (convert_scopetree_build(&raw, cu, s, DEPTH) < 0 ||
-	    convert_scopetree_build(&dw, cu, NULL, n->cut ? 2 : DEPTH) < 0) {
+	if (symbolize_scopetree_build(&raw, cu, s, DEPTH) < 0 ||
+	    symbolize_scopetree_build(&dw, cu, NULL, n->cut ? 2 : DEPTH) < 0) {
 		mismatch(n, path, 0, "build");
-		convert_linetab_release(&t);
+		symbolize_linetab_release(&t);
 		return;
 	}
 	n->units++;
 	n->raw_units += raw.unit != NULL;
 	for (i = 0; i < t.nr_rows; i++) {
-		uint64_t a = convert_line_addr(&t, convert_linetab_row(&t, i));
+		uint64_t a = symbolize_line_addr(&t, symbolize_linetab_row(&t, i));
 
 		compare_at(&raw, &dw, a, path, n);
 		compare_at(&raw, &dw, a + 1, path, n);
 	}
 	n->libdw_reads += raw.libdw_reads;
-	convert_scopetree_release(&raw);
-	convert_scopetree_release(&dw);
-	convert_linetab_release(&t);
+	symbolize_scopetree_release(&raw);
+	symbolize_scopetree_release(&dw);
+	symbolize_linetab_release(&t);
 }
 
-static void check_one(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, void *n)
+static void check_one(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path, void *n)
 {
 	check_unit(s, cu, path, n);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * DWARF unwinding of sampled user stacks with libdwfl (convert/unwind.h). perf builds
+ * DWARF unwinding of sampled user stacks with libdwfl (symbolize/unwind.h). perf builds
  * and throws away a Dwfl for every sample, re-reading every ELF and its CFI; here each
  * address space keeps its Dwfl, shared with the children it forks while their mappings
  * are the same, so the CFI of a file is parsed once and libdw's FDE cache stays warm
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "convert/unwind.h"
+#include "symbolize/unwind.h"
 #include "lib/alloc.h"
 #include "lib/cow.h"
 #include "lib/hashmap.h"
@@ -76,13 +76,13 @@ struct uw_space {
 	struct uw_sess *sess;          /* its Dwfl, or NULL: none (yet, or after EXIT) */
 };
 
-struct convert_unwind {
+struct symbolize_unwind {
 	struct uw_space *spaces;
 	size_t nr_spaces, alloc_spaces;
 	struct pgo_u64map pid2space;   /* pid -> index + 1 */
 	struct pgo_strtab paths;
 	struct pgo_u64map debug_of;    /* path id -> enum uw_debug: its separate debug file */
-	struct convert_unwind_stats st;
+	struct symbolize_unwind_stats st;
 	size_t live_modules;           /* in all spaces' Dwfls */
 	struct pgo_cow_budget maps_budget; /* mapping entries of all spaces */
 	Dwfl_Callbacks cb;
@@ -96,7 +96,7 @@ struct convert_unwind {
 	uint64_t max_read;             /* highest stack byte read + 1, relative to sp */
 	int past_stack;                /* a read above the copy failed */
 	int read_failed;               /* any read failed */
-	struct convert_unwind_frame *out;
+	struct symbolize_unwind_frame *out;
 	size_t nout, max;
 
 	uint32_t *needed;              /* stack bytes of each complete unwind */
@@ -152,7 +152,7 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 			     GElf_Addr base, const char *file_name, const char *debuglink_file,
 			     GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	struct convert_unwind *u = *userdata;
+	struct symbolize_unwind *u = *userdata;
 	long id = u && file_name ? pgo_strtab_find(&u->paths, file_name) : -1;
 	uint64_t *state = id >= 0 ? pgo_u64map_find(&u->debug_of, (uint64_t)id) : NULL;
 	int fd;
@@ -178,14 +178,14 @@ static int cb_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modn
 	return fd;
 }
 
-int convert_unwind_new(struct convert_unwind **out)
+int symbolize_unwind_new(struct symbolize_unwind **out)
 {
-	struct convert_unwind *u = pgo_calloc(1, sizeof(*u));
+	struct symbolize_unwind *u = pgo_calloc(1, sizeof(*u));
 
 	*out = NULL;
 	if (!u)
 		return -1;
-	u->maps_budget.max = CONVERT_UNWIND_MAX_LIVE_MAPS;
+	u->maps_budget.max = SYMBOLIZE_UNWIND_MAX_LIVE_MAPS;
 	elf_version(EV_CURRENT);
 	/* standard search: the file itself, .gnu_debuglink, /usr/lib/debug/.build-id */
 	u->cb.find_elf = dwfl_build_id_find_elf;
@@ -202,7 +202,7 @@ static struct uw_map *space_maps(const struct uw_space *sp)
 }
 
 /* Back to not built: its holders keep it, the next one sampled builds it again. */
-static void sess_empty(struct convert_unwind *u, struct uw_sess *s)
+static void sess_empty(struct symbolize_unwind *u, struct uw_sess *s)
 {
 	u->live_modules -= s->modules;
 	s->modules = 0;
@@ -224,7 +224,7 @@ static struct uw_sess *sess_new(struct pgo_cow *maps)
 }
 
 /* Drop the reference of space sp to its sess (the last frees it). */
-static void space_drop_sess(struct convert_unwind *u, struct uw_space *sp)
+static void space_drop_sess(struct symbolize_unwind *u, struct uw_space *sp)
 {
 	struct uw_sess *s = sp->sess;
 
@@ -236,7 +236,7 @@ static void space_drop_sess(struct convert_unwind *u, struct uw_space *sp)
 	free(s);
 }
 
-void convert_unwind_free(struct convert_unwind *u)
+void symbolize_unwind_free(struct symbolize_unwind *u)
 {
 	size_t i;
 
@@ -254,19 +254,19 @@ void convert_unwind_free(struct convert_unwind *u)
 	free(u);
 }
 
-const struct convert_unwind_stats *convert_unwind_stats(const struct convert_unwind *u)
+const struct symbolize_unwind_stats *symbolize_unwind_stats(const struct symbolize_unwind *u)
 {
 	return &u->st;
 }
 
-static struct uw_space *space_find(struct convert_unwind *u, uint32_t pid)
+static struct uw_space *space_find(struct symbolize_unwind *u, uint32_t pid)
 {
 	uint64_t *v = pgo_u64map_find(&u->pid2space, pid);
 
 	return v ? &u->spaces[*v - 1] : NULL;
 }
 
-static struct uw_space *space_get(struct convert_unwind *u, uint32_t pid)
+static struct uw_space *space_get(struct symbolize_unwind *u, uint32_t pid)
 {
 	struct uw_space *sp = space_find(u, pid);
 
@@ -289,7 +289,7 @@ static int is_special(const char *path)
 	       strstr(path, " (deleted)") != NULL;
 }
 
-int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
+int symbolize_unwind_mmap(struct symbolize_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
 			uint64_t pgoff, const char *path)
 {
 	struct uw_space *sp;
@@ -320,7 +320,7 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	}
 	if (own)
 		return -1;
-	if (nr >= CONVERT_UNWIND_MAX_MAPS) {
+	if (nr >= SYMBOLIZE_UNWIND_MAX_MAPS) {
 		/* only a full table can stay full: a mapping that replaces others still fits */
 		for (i = 0; i < nr; i++)
 			if (space_maps(sp)[i].start < end && start < space_maps(sp)[i].end)
@@ -349,10 +349,10 @@ int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, 
 	return 0;
 }
 
-static int space_ready(struct convert_unwind *u, struct uw_space *sp);
+static int space_ready(struct symbolize_unwind *u, struct uw_space *sp);
 static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a);
 
-int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
+int symbolize_unwind_fork(struct symbolize_unwind *u, uint32_t pid, uint32_t ppid)
 {
 	struct uw_space *child, *parent;
 	size_t pidx;
@@ -399,7 +399,7 @@ int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid)
 	return 0;
 }
 
-void convert_unwind_exit(struct convert_unwind *u, uint32_t pid)
+void symbolize_unwind_exit(struct symbolize_unwind *u, uint32_t pid)
 {
 	struct uw_space *sp = space_find(u, pid);
 
@@ -412,7 +412,7 @@ void convert_unwind_exit(struct convert_unwind *u, uint32_t pid)
 		space_drop_sess(u, sp);
 }
 
-void convert_unwind_exec(struct convert_unwind *u, uint32_t pid)
+void symbolize_unwind_exec(struct symbolize_unwind *u, uint32_t pid)
 {
 	struct uw_space *sp = space_find(u, pid);
 
@@ -453,7 +453,7 @@ out:
 }
 
 /* Add mapping k of block maps to s->dwfl, which has the mappings before k already. */
-static void report_map(struct convert_unwind *u, struct uw_sess *s, const struct uw_map *maps,
+static void report_map(struct symbolize_unwind *u, struct uw_sess *s, const struct uw_map *maps,
 		       size_t k)
 {
 	const struct uw_map *m = &maps[k], *o;
@@ -548,7 +548,7 @@ static bool read_module_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
 
 static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
 {
-	struct convert_unwind *u = dwfl_arg;
+	struct symbolize_unwind *u = dwfl_arg;
 
 	if (addr >= u->sp && addr - u->sp + 8 <= u->stack_len) {
 		memcpy(result, u->stack + (addr - u->sp), 8);
@@ -577,7 +577,7 @@ static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 
 static bool cb_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
-	struct convert_unwind *u = thread_arg;
+	struct symbolize_unwind *u = thread_arg;
 
 	return dwfl_thread_state_registers(thread, 0, 17, u->regs);
 }
@@ -612,7 +612,7 @@ static int maps_extend(const struct pgo_cow *b, const struct pgo_cow *a)
  * more files, has them added (modules cannot be removed from a Dwfl: a replaced mapping
  * rebuilds it).
  */
-static int space_ready(struct convert_unwind *u, struct uw_space *sp)
+static int space_ready(struct symbolize_unwind *u, struct uw_space *sp)
 {
 	struct uw_sess *s = sp->sess;
 	struct pgo_cow *old;
@@ -638,7 +638,7 @@ static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 	pgo_cow_release(&old);
 	if (!nr)
 		return 0;
-	if (u->live_modules + nr > CONVERT_UNWIND_MAX_LIVE_MODULES)
+	if (u->live_modules + nr > SYMBOLIZE_UNWIND_MAX_LIVE_MODULES)
 		for (i = 0; i < u->nr_spaces; i++)
 			if (u->spaces[i].sess && u->spaces[i].sess != s)
 				sess_empty(u, u->spaces[i].sess);
@@ -668,7 +668,7 @@ static int space_ready(struct convert_unwind *u, struct uw_space *sp)
 
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
-	struct convert_unwind *u = arg;
+	struct symbolize_unwind *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
 
@@ -692,8 +692,8 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
-			 struct convert_unwind_frame *frames, size_t max)
+static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sample *s,
+			 struct symbolize_unwind_frame *frames, size_t max)
 {
 	uint64_t perf[64] = { 0 }, mask = s->user_regs_mask, have = 0, deep;
 	struct uw_space *sp;
@@ -777,8 +777,8 @@ static int unwind_sample(struct convert_unwind *u, const struct collect_pd_sampl
 	return (int)u->nout;
 }
 
-int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
-			  struct convert_unwind_frame *frames, size_t max)
+int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sample *s,
+			  struct symbolize_unwind_frame *frames, size_t max)
 {
 	uint64_t t0 = cpu_ns();
 	int nr = unwind_sample(u, s, frames, max);
@@ -794,7 +794,7 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
+uint64_t symbolize_unwind_stack_needed(struct symbolize_unwind *u, double pct)
 {
 	/* ranked: the complete unwinds by bytes, then those cut by the copy (they needed more) */
 	uint64_t n = u->nr_needed + u->st.truncated_stack, i;
@@ -808,15 +808,15 @@ uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct)
 	/* the rank, 1..n (pct <= 0 is the smallest: no negative double to convert) */
 	i = pct <= 0 ? 1 : (uint64_t)(pct / 100.0 * (double)n + 0.999999);
 	i = i < 1 ? 1 : i > n ? n : i;
-	return i > u->nr_needed ? CONVERT_UNWIND_PAST_COPY : u->needed[i - 1];
+	return i > u->nr_needed ? SYMBOLIZE_UNWIND_PAST_COPY : u->needed[i - 1];
 }
 
 /* A percentile of the bytes needed as text: a number, or ">COPY" past the stack copy. */
-static const char *needed_str(struct convert_unwind *u, double pct, char buf[32])
+static const char *needed_str(struct symbolize_unwind *u, double pct, char buf[32])
 {
-	uint64_t v = convert_unwind_stack_needed(u, pct);
+	uint64_t v = symbolize_unwind_stack_needed(u, pct);
 
-	if (v == CONVERT_UNWIND_PAST_COPY)
+	if (v == SYMBOLIZE_UNWIND_PAST_COPY)
 		snprintf(buf, 32, ">%llu", (unsigned long long)u->st.stack_copy);
 	else
 		snprintf(buf, 32, "%llu", (unsigned long long)v);
@@ -824,13 +824,13 @@ static const char *needed_str(struct convert_unwind *u, double pct, char buf[32]
 }
 
 /* Percentage of the complete unwinds that needed at most `bytes` of stack. */
-static double fits(struct convert_unwind *u, uint64_t bytes)
+static double fits(struct symbolize_unwind *u, uint64_t bytes)
 {
 	size_t lo = 0, hi;
 
 	if (!u->nr_needed)
 		return 0;
-	convert_unwind_stack_needed(u, 0); /* sorts */
+	symbolize_unwind_stack_needed(u, 0); /* sorts */
 	hi = u->nr_needed;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -843,10 +843,10 @@ static double fits(struct convert_unwind *u, uint64_t bytes)
 	return 100.0 * (double)lo / (double)u->nr_needed;
 }
 
-void convert_unwind_report(struct convert_unwind *u, const char *path,
-			   struct convert_unwind_stats *sum)
+void symbolize_unwind_report(struct symbolize_unwind *u, const char *path,
+			   struct symbolize_unwind_stats *sum)
 {
-	const struct convert_unwind_stats *st = &u->st;
+	const struct symbolize_unwind_stats *st = &u->st;
 	uint64_t trunc = st->truncated_stack + st->truncated_cfi + st->too_deep;
 	char p50[32], p95[32], pmax[32];
 
@@ -873,7 +873,7 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		pgo_warn("%s: %llu mappings beyond %d in one process (or %zu in all) were not used "
 			 "for unwinding (a damaged or hostile file?); stacks through them are "
 			 "truncated", path, (unsigned long long)st->maps_dropped,
-			 CONVERT_UNWIND_MAX_MAPS, CONVERT_UNWIND_MAX_LIVE_MAPS);
+			 SYMBOLIZE_UNWIND_MAX_MAPS, SYMBOLIZE_UNWIND_MAX_LIVE_MAPS);
 	(trunc * 20 > st->samples ? pgo_warn : pgo_info)(
 		"%s: unwound %llu user stacks: %llu complete, %llu truncated (%llu past the "
 		"%llu-byte stack copy: record with --call-graph dwarf,SIZE; %llu without usable "
@@ -881,7 +881,7 @@ void convert_unwind_report(struct convert_unwind *u, const char *path,
 		path, (unsigned long long)st->samples, (unsigned long long)st->complete,
 		(unsigned long long)trunc, (unsigned long long)st->truncated_stack,
 		(unsigned long long)st->stack_copy, (unsigned long long)st->truncated_cfi,
-		(unsigned long long)st->too_deep, CONVERT_UNWIND_MAX_FRAMES, needed_str(u, 50, p50),
+		(unsigned long long)st->too_deep, SYMBOLIZE_UNWIND_MAX_FRAMES, needed_str(u, 50, p50),
 		needed_str(u, 95, p95), needed_str(u, 100, pmax));
 	pgo_debug(1, "%s: unwinding took %.3f s CPU (%.0f samples/s) for %llu processes with %llu "
 		  "Dwfl sessions, %llu modules read (at most %llu at once), %llu separate debug files "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Symbolizer over libdwfl (convert/symtab.h). The module is reported at bias 0, so
+ * Symbolizer over libdwfl (symbolize/symtab.h). The module is reported at bias 0, so
  * module addresses are the link-time vaddrs of the ELF file, for PIE and non-PIE alike.
  */
 #include <dwarf.h>
@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "convert/debuglink.h"
-#include "convert/dies.h"
-#include "convert/dwcompress.h"
-#include "convert/linetab.h"
-#include "convert/scopetree.h"
-#include "convert/symtab.h"
+#include "symbolize/debuglink.h"
+#include "symbolize/dies.h"
+#include "symbolize/dwcompress.h"
+#include "symbolize/linetab.h"
+#include "symbolize/scopetree.h"
+#include "symbolize/symtab.h"
 #include "lib/buf.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
@@ -57,25 +57,25 @@ struct die_info {
 	int has_call;
 };
 
-/* A unit's line table: ours (convert/linetab.h), or libdw's where ours cannot read it. */
+/* A unit's line table: ours (symbolize/linetab.h), or libdw's where ours cannot read it. */
 enum { LINES_UNREAD, LINES_OURS, LINES_LIBDW };
-#define FILE_UNSET (CONVERT_NO_NAME - 1)
+#define FILE_UNSET (SYMBOLIZE_NO_NAME - 1)
 
 struct cu_lines {
-	struct convert_linetab t;
+	struct symbolize_linetab t;
 	uint32_t *file_ids;            /* file index -> name id, FILE_UNSET until needed */
 	int state;
 };
 
 #define MAX_DEPTH 64   /* scopes of an inline chain kept */
 
-/* The last inline chain read: it holds for [lo, end) of unit cu (convert_scopetree_chain). */
+/* The last inline chain read: it holds for [lo, end) of unit cu (symbolize_scopetree_chain). */
 struct span {
 	size_t cu;
 	Dwarf_Addr lo, end;
 	int valid, nr;
 	uint64_t gen;                 /* counts the chains read */
-	struct convert_sym_frame frames[MAX_DEPTH];
+	struct symbolize_sym_frame frames[MAX_DEPTH];
 };
 
 struct cached {
@@ -84,7 +84,7 @@ struct cached {
 	uint32_t first, nr;
 };
 
-struct convert_symtab {
+struct symbolize_symtab {
 	char *path;
 	struct pgo_strtab *names;
 	Dwfl *dwfl;
@@ -101,7 +101,7 @@ struct convert_symtab {
 	struct pgo_u64map cache;      /* addr -> index + 1 into results */
 	struct cached *results;
 	size_t nr_results, alloc_results;
-	struct convert_sym_frame *frames;
+	struct symbolize_sym_frame *frames;
 	size_t nr_frames, alloc_frames;
 	struct fsym *syms;
 	size_t nr_syms, alloc_syms;
@@ -118,12 +118,12 @@ struct convert_symtab {
 	struct cu_range *ranges;
 	size_t nr_ranges, alloc_ranges;
 	size_t last_range;            /* cu_of's last answer */
-	struct convert_scopetree *trees; /* per CU, read on its first lookup */
+	struct symbolize_scopetree *trees; /* per CU, read on its first lookup */
 	unsigned char *have_tree;
-	struct convert_dwsecs secs;
+	struct symbolize_dwsecs secs;
 	int have_secs;
 	struct cu_lines *lines;       /* per CU, read on its first lookup */
-	struct convert_linerange *want; /* convert_symtab_want(): unit addresses, sorted, disjoint */
+	struct symbolize_linerange *want; /* symbolize_symtab_want(): unit addresses, sorted, disjoint */
 	size_t nr_want;
 	struct span span;
 	struct pgo_u64map fn_dies;    /* function DIE (die_key) -> index + 1 into dies */
@@ -137,7 +137,7 @@ struct convert_symtab {
 /* Report through `report` (pgo_error, pgo_warn), or as debug output for a quiet open. */
 #define ST_REPORT(flags, report, ...)                                                 \
 	do {                                                                          \
-		if ((flags) & CONVERT_SYMTAB_QUIET)                                   \
+		if ((flags) & SYMBOLIZE_SYMTAB_QUIET)                                   \
 			pgo_debug(1, __VA_ARGS__);                                    \
 		else                                                                  \
 			report(__VA_ARGS__);                                          \
@@ -154,17 +154,17 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static uint32_t intern(struct convert_symtab *st, const char *s)
+static uint32_t intern(struct symbolize_symtab *st, const char *s)
 {
 	long id;
 
 	if (!s)
-		return CONVERT_NO_NAME;
+		return SYMBOLIZE_NO_NAME;
 	id = pgo_strtab_intern(st->names, s);
-	return id < 0 ? CONVERT_NO_NAME : (uint32_t)id;
+	return id < 0 ? SYMBOLIZE_NO_NAME : (uint32_t)id;
 }
 
-static int read_segments(struct convert_symtab *st, Elf *elf, int flags)
+static int read_segments(struct symbolize_symtab *st, Elf *elf, int flags)
 {
 	size_t i, phnum;
 	GElf_Ehdr ehdr;
@@ -204,7 +204,7 @@ PGO_RADIX_SORT(sort_fsym, struct fsym, uint64_t, FSYM_START_KEY)
  * at or below an address in bucket b are those below sym_buckets[b + 1], those above it
  * are at or after sym_buckets[b]. Without memory, sym_of searches them all.
  */
-static void bucket_symbols(struct convert_symtab *st)
+static void bucket_symbols(struct symbolize_symtab *st)
 {
 	uint64_t span;
 	size_t n = 1, b, i;
@@ -227,7 +227,7 @@ static void bucket_symbols(struct convert_symtab *st)
 	}
 }
 
-static int read_symbols(struct convert_symtab *st)
+static int read_symbols(struct symbolize_symtab *st)
 {
 	int n = dwfl_module_getsymtab(st->mod), i;
 	size_t k, m;
@@ -269,7 +269,7 @@ static int read_symbols(struct convert_symtab *st)
  * The function symbol containing addr (sized symbols only reach their size). The binary
  * search over all symbols (a dozen steps, 1% of a convert) is narrowed to a bucket's.
  */
-static const struct fsym *sym_of(const struct convert_symtab *st, uint64_t addr)
+static const struct fsym *sym_of(const struct symbolize_symtab *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st->nr_syms;
 	const struct fsym *f;
@@ -327,7 +327,7 @@ static char *dwo_path(Dwarf_Die *skel)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-static int read_cus(struct convert_symtab *st)
+static int read_cus(struct symbolize_symtab *st)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, subdie;
@@ -374,7 +374,7 @@ static int read_cus(struct convert_symtab *st)
 		st->lines = pgo_calloc(st->nr_cus, sizeof(*st->lines));
 		if (!st->trees || !st->have_tree || !st->lines)
 			return -1;
-		st->have_secs = convert_dwsecs_get(st->dwarf, &st->secs) == 0;
+		st->have_secs = symbolize_dwsecs_get(st->dwarf, &st->secs) == 0;
 		if (!st->have_secs)
 			pgo_debug(1, "'%s': no .debug_line to read directly (compressed the GNU way, "
 				  "relocatable, or none): libdw reads its line tables", st->path);
@@ -383,7 +383,7 @@ static int read_cus(struct convert_symtab *st)
 }
 
 /* The CU whose ranges contain pc (a DWARF address), or NULL. */
-static Dwarf_Die *cu_of(struct convert_symtab *st, Dwarf_Addr pc)
+static Dwarf_Die *cu_of(struct symbolize_symtab *st, Dwarf_Addr pc)
 {
 	size_t lo = 0, hi = st->nr_ranges, k;
 	const struct cu_range *r;
@@ -417,10 +417,10 @@ static Dwarf_Die *cu_of(struct convert_symtab *st, Dwarf_Addr pc)
 	return NULL;
 }
 
-int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
-			struct convert_symtab **out)
+int symbolize_symtab_open(const char *path, struct pgo_strtab *names, int flags,
+			struct symbolize_symtab **out)
 {
-	struct convert_symtab *st;
+	struct symbolize_symtab *st;
 	GElf_Addr bias, bid_vaddr;
 	struct stat sb;
 	Elf *elf;
@@ -482,12 +482,12 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 			"or source-line detail. Keep the .dwo files in place, or build without "
 			"-gsplit-dwarf (.dwp packages are not read)", path, st->nr_no_dwo,
 			st->nr_skeletons, st->no_dwo ? st->no_dwo : "no DW_AT_dwo_name");
-	if (!st->dwarf && (flags & CONVERT_SYMTAB_NEED_DWARF)) {
+	if (!st->dwarf && (flags & SYMBOLIZE_SYMTAB_NEED_DWARF)) {
 		struct pgo_buf why = PGO_BUF_INIT;
 
-		if (convert_dwcompress_explain(elf, path, &why) > 0)
+		if (symbolize_dwcompress_explain(elf, path, &why) > 0)
 			ST_ERROR(flags, "'%s': %s", path, pgo_buf_str(&why));
-		else if (convert_debuglink_explain(elf, path, st->build_id, st->build_id_len, &why) > 0)
+		else if (symbolize_debuglink_explain(elf, path, st->build_id, st->build_id_len, &why) > 0)
 			ST_ERROR(flags, "'%s' has no debug info (DWARF): %s", path, pgo_buf_str(&why));
 		else
 			ST_ERROR(flags, "'%s' has no debug info (DWARF); build it with -g (or install "
@@ -498,11 +498,11 @@ int convert_symtab_open(const char *path, struct pgo_strtab *names, int flags,
 	*out = st;
 	return 0;
 fail:
-	convert_symtab_free(st);
+	symbolize_symtab_free(st);
 	return -1;
 }
 
-void convert_symtab_free(struct convert_symtab *st)
+void symbolize_symtab_free(struct symbolize_symtab *st)
 {
 	if (!st)
 		return;
@@ -516,11 +516,11 @@ void convert_symtab_free(struct convert_symtab *st)
 	free(st->unit_ids);
 	for (size_t i = 0; st->have_tree && i < st->nr_cus; i++)
 		if (st->have_tree[i])
-			convert_scopetree_release(&st->trees[i]);
+			symbolize_scopetree_release(&st->trees[i]);
 	free(st->trees);
 	free(st->have_tree);
 	for (size_t i = 0; st->lines && i < st->nr_cus; i++) {
-		convert_linetab_release(&st->lines[i].t);
+		symbolize_linetab_release(&st->lines[i].t);
 		free(st->lines[i].file_ids);
 	}
 	free(st->lines);
@@ -538,28 +538,28 @@ void convert_symtab_free(struct convert_symtab *st)
 	free(st);
 }
 
-int convert_symtab_has_dwarf(const struct convert_symtab *st)
+int symbolize_symtab_has_dwarf(const struct symbolize_symtab *st)
 {
 	return st->dwarf != NULL;
 }
 
-int convert_symtab_build_id(const struct convert_symtab *st, const uint8_t **id)
+int symbolize_symtab_build_id(const struct symbolize_symtab *st, const uint8_t **id)
 {
 	*id = st->build_id;
 	return st->build_id_len;
 }
 
-int convert_symtab_is_pie_or_dso(const struct convert_symtab *st)
+int symbolize_symtab_is_pie_or_dso(const struct symbolize_symtab *st)
 {
 	return st->is_dyn;
 }
 
-int convert_symtab_machine(const struct convert_symtab *st)
+int symbolize_symtab_machine(const struct symbolize_symtab *st)
 {
 	return st->machine;
 }
 
-int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off, uint64_t *vaddr)
+int symbolize_symtab_offset_to_vaddr(const struct symbolize_symtab *st, uint64_t off, uint64_t *vaddr)
 {
 	size_t i;
 	int found = 0;
@@ -578,7 +578,7 @@ int convert_symtab_offset_to_vaddr(const struct convert_symtab *st, uint64_t off
 	return found ? 0 : -1;
 }
 
-const void *convert_symtab_bytes(const struct convert_symtab *st, uint64_t vaddr, size_t *avail)
+const void *symbolize_symtab_bytes(const struct symbolize_symtab *st, uint64_t vaddr, size_t *avail)
 {
 	size_t i, size;
 	const char *raw = st->elf ? elf_rawfile(st->elf, &size) : NULL;
@@ -603,10 +603,10 @@ const void *convert_symtab_bytes(const struct convert_symtab *st, uint64_t vaddr
 	return NULL;
 }
 
-int convert_symtab_read(const struct convert_symtab *st, uint64_t vaddr, void *buf, size_t len)
+int symbolize_symtab_read(const struct symbolize_symtab *st, uint64_t vaddr, void *buf, size_t len)
 {
 	size_t avail;
-	const void *p = convert_symtab_bytes(st, vaddr, &avail);
+	const void *p = symbolize_symtab_bytes(st, vaddr, &avail);
 
 	if (!p || len > avail)
 		return -1;
@@ -635,12 +635,12 @@ static unsigned modrm_len(const uint8_t *p, unsigned avail)
 	return n;
 }
 
-int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t ret)
+int symbolize_symtab_is_indirect_call(const struct symbolize_symtab *st, uint64_t ret)
 {
 	uint8_t code[8];
 	unsigned len;
 
-	if (ret < sizeof(code) || convert_symtab_read(st, ret - sizeof(code), code, sizeof(code)) < 0)
+	if (ret < sizeof(code) || symbolize_symtab_read(st, ret - sizeof(code), code, sizeof(code)) < 0)
 		return 0;
 	/* a direct call (E8 rel32) is the common case: rule it out first */
 	if (code[3] == 0xe8)
@@ -654,17 +654,17 @@ int convert_symtab_is_indirect_call(const struct convert_symtab *st, uint64_t re
 	return 0;
 }
 
-int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr)
+int symbolize_symtab_frame_ready(struct symbolize_symtab *st, uint64_t addr)
 {
-	struct convert_sym sym = convert_symtab_lookup(st, addr);
+	struct symbolize_sym sym = symbolize_symtab_lookup(st, addr);
 	uint8_t code[48];
 	size_t n = sizeof(code), i;
 
-	if (sym.sym_name == CONVERT_NO_NAME)
+	if (sym.sym_name == SYMBOLIZE_NO_NAME)
 		return 0;
 	if (sym.sym_size && sym.sym_size < n)
 		n = sym.sym_size;
-	if (n < 4 || convert_symtab_read(st, sym.sym_start, code, n) < 0)
+	if (n < 4 || symbolize_symtab_read(st, sym.sym_start, code, n) < 0)
 		return 0;
 	/* gcc may schedule other instructions into the prologue: look for mov %rsp,%rbp */
 	for (i = 0; i + 3 <= n; i++)
@@ -673,7 +673,7 @@ int convert_symtab_frame_ready(struct convert_symtab *st, uint64_t addr)
 	return 0;
 }
 
-static uint32_t die_name(struct convert_symtab *st, Dwarf_Die *die)
+static uint32_t die_name(struct symbolize_symtab *st, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	const char *s = NULL;
@@ -703,14 +703,14 @@ static uint32_t die_udata(Dwarf_Die *die, unsigned int at, int integrate)
  * the same entry of a CU's table, so the pointer is looked up first and the string
  * hashed only once per entry: every resolved address has a file.
  */
-static uint32_t intern_file(struct convert_symtab *st, const char *s)
+static uint32_t intern_file(struct symbolize_symtab *st, const char *s)
 {
 	uint64_t *v;
 	uint32_t id;
 	int ret;
 
 	if (!s)
-		return CONVERT_NO_NAME;
+		return SYMBOLIZE_NO_NAME;
 	ret = pgo_u64map_get(&st->file_ids, (uint64_t)(uintptr_t)s, &v);
 	if (ret == 0)
 		return (uint32_t)*v;
@@ -721,7 +721,7 @@ static uint32_t intern_file(struct convert_symtab *st, const char *s)
 }
 
 /* Do the wanted ranges hold all of unit addresses [lo, hi)? */
-static bool wanted(const struct convert_symtab *st, uint64_t lo, uint64_t hi)
+static bool wanted(const struct symbolize_symtab *st, uint64_t lo, uint64_t hi)
 {
 	size_t a = convert_linerange_above(st->want, 0, st->nr_want, lo);
 
@@ -730,7 +730,7 @@ static bool wanted(const struct convert_symtab *st, uint64_t lo, uint64_t hi)
 
 static void lines_drop(struct cu_lines *l)
 {
-	convert_linetab_release(&l->t);
+	symbolize_linetab_release(&l->t);
 	free(l->file_ids);
 	l->file_ids = NULL;
 	l->state = LINES_UNREAD;
@@ -741,7 +741,7 @@ static void lines_drop(struct cu_lines *l)
  * will ask about unit addresses [lo, hi) (lo == hi: only its file names): a table read
  * for the wanted ranges alone is read again whole if they do not hold them.
  */
-static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t lo, uint64_t hi)
+static struct cu_lines *lines_of(struct symbolize_symtab *st, size_t cu, uint64_t lo, uint64_t hi)
 {
 	struct cu_lines *l = &st->lines[cu];
 	bool whole = lo < hi && !wanted(st, lo, hi);
@@ -759,7 +759,7 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t 
 		l->state = LINES_LIBDW;
 		if (!st->have_secs)
 			return NULL;
-		if (convert_linetab_read(&l->t, &st->secs, &st->cus[cu], st->want, nw) != 0) {
+		if (symbolize_linetab_read(&l->t, &st->secs, &st->cus[cu], st->want, nw) != 0) {
 			pgo_debug(1, "'%s': unit %s: line table left to libdw", st->path, name ? name : "?");
 			return NULL;
 		}
@@ -767,7 +767,7 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t 
 			  name ? name : "?", l->t.partial ? "partial" : "whole", l->t.nr_rows, l->t.nr_seqs);
 		l->file_ids = malloc((l->t.nr_files ? l->t.nr_files : 1) * sizeof(*l->file_ids));
 		if (!l->file_ids) {
-			convert_linetab_release(&l->t);
+			symbolize_linetab_release(&l->t);
 			return NULL;
 		}
 		for (i = 0; i < l->t.nr_files; i++)
@@ -781,7 +781,7 @@ static struct cu_lines *lines_of(struct convert_symtab *st, size_t cu, uint64_t 
  * The unit holding module addresses [addr, addr + size) (NULL if none), and its line
  * table if ours (*l).
  */
-static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, uint64_t size, struct cu_lines **l)
+static Dwarf_Die *unit_of(struct symbolize_symtab *st, uint64_t addr, uint64_t size, struct cu_lines **l)
 {
 	Dwarf_Die *cudie = st->dwarf ? cu_of(st, addr - st->dwbias) : NULL;
 	uint64_t pc = addr - st->dwbias;
@@ -792,11 +792,11 @@ static Dwarf_Die *unit_of(struct convert_symtab *st, uint64_t addr, uint64_t siz
 
 /* the union below does not depend on the order of equal starts */
 #define WANT_KEY(e) ((e)->lo)
-PGO_RADIX_SORT(sort_want, struct convert_linerange, uint64_t, WANT_KEY)
+PGO_RADIX_SORT(sort_want, struct symbolize_linerange, uint64_t, WANT_KEY)
 
-int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t n)
+int symbolize_symtab_want(struct symbolize_symtab *st, const uint64_t *addrs, size_t n)
 {
-	struct convert_linerange *w = NULL;
+	struct symbolize_linerange *w = NULL;
 	size_t i, m = 0;
 
 	if (n && !(w = malloc(n * sizeof(*w))))
@@ -834,24 +834,24 @@ int convert_symtab_want(struct convert_symtab *st, const uint64_t *addrs, size_t
 	return 0;
 }
 
-static __attribute__((noinline)) uint32_t file_id_new(struct convert_symtab *st, struct cu_lines *l,
+static __attribute__((noinline)) uint32_t file_id_new(struct symbolize_symtab *st, struct cu_lines *l,
 						       uint32_t idx)
 {
-	return l->file_ids[idx] = intern(st, convert_linetab_file(&l->t, idx));
+	return l->file_ids[idx] = intern(st, symbolize_linetab_file(&l->t, idx));
 }
 
 /* inline, the interning out of line: the call for every line's file was 1% of a convert */
-static inline uint32_t file_id(struct convert_symtab *st, struct cu_lines *l, uint32_t idx)
+static inline uint32_t file_id(struct symbolize_symtab *st, struct cu_lines *l, uint32_t idx)
 {
 	if (idx >= l->t.nr_files)
-		return CONVERT_NO_NAME;
+		return SYMBOLIZE_NO_NAME;
 	if (l->file_ids[idx] == FILE_UNSET)
 		return file_id_new(st, l, idx);
 	return l->file_ids[idx];
 }
 
 /* A unit's file index idx (DW_AT_call_file) as a name id. */
-static uint32_t file_of_index(struct convert_symtab *st, Dwarf_Die *cudie, uint32_t idx)
+static uint32_t file_of_index(struct symbolize_symtab *st, Dwarf_Die *cudie, uint32_t idx)
 {
 	struct cu_lines *l = lines_of(st, (size_t)(cudie - st->cus), 0, 0);
 	Dwarf_Files *files;
@@ -860,22 +860,22 @@ static uint32_t file_of_index(struct convert_symtab *st, Dwarf_Die *cudie, uint3
 	if (l)
 		return file_id(st, l, idx);
 	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
-		return CONVERT_NO_NAME;
+		return SYMBOLIZE_NO_NAME;
 	return intern_file(st, dwarf_filesrc(files, idx, NULL, NULL));
 }
 
-static void read_call(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl, struct die_info *d)
+static void read_call(struct symbolize_symtab *st, Dwarf_Die *cudie, Dwarf_Die *inl, struct die_info *d)
 {
 	Dwarf_Attribute attr;
 
 	d->call_file = dwarf_attr(inl, DW_AT_call_file, &attr)
-		       ? file_of_index(st, cudie, die_udata(inl, DW_AT_call_file, 0)) : CONVERT_NO_NAME;
+		       ? file_of_index(st, cudie, die_udata(inl, DW_AT_call_file, 0)) : SYMBOLIZE_NO_NAME;
 	d->call_line = die_udata(inl, DW_AT_call_line, 0);
 	d->call_discr = die_udata(inl, DW_AT_GNU_discriminator, 0);
 	d->has_call = 1;
 }
 
-static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
+static struct die_info *fn_info(struct symbolize_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
 				int need_call, int depth, struct die_info *tmp, uint32_t *slot);
 
 /*
@@ -909,13 +909,13 @@ static uint32_t class_decl_line(Dwarf_Die *die)
 }
 
 /*
- * The compile unit die belongs to, as convert_sym_frame.unit; 0 if that says nothing about
+ * The compile unit die belongs to, as symbolize_sym_frame.unit; 0 if that says nothing about
  * where its function was compiled: a partial unit (dwz moves DIEs several units share
  * there), or one of gcc's link-time units ("<artificial>"), which hold the out-of-line
  * clones LTO makes (foo.isra.0) under declarations of their own, with no way back to the
  * unit of foo.
  */
-static uint32_t unit_of_die(const struct convert_symtab *st, Dwarf_Die *die)
+static uint32_t unit_of_die(const struct symbolize_symtab *st, Dwarf_Die *die)
 {
 	Dwarf_Die cu;
 	const char *name;
@@ -948,7 +948,7 @@ static uint64_t die_key(const Dwarf_Die *die)
  * following DW_AT_abstract_origin for each attribute: the origin is read once for all its
  * instances (sqlite3VdbeExec has thousands; following them was 8% of a convert).
  */
-static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint32_t *name,
+static void read_name(struct symbolize_symtab *st, Dwarf_Die *die, int depth, uint32_t *name,
 		      uint32_t *decl_line, uint32_t *unit)
 {
 	Dwarf_Attribute attr;
@@ -975,14 +975,14 @@ static void read_name(struct convert_symtab *st, Dwarf_Die *die, int depth, uint
 		*decl_line = class_decl_line(die);
 }
 
-/* Unit cu's DIEs as convert/dies.h reads them (its scope tree's), or NULL. */
-static const struct convert_dieunit *own_unit(const struct convert_symtab *st, size_t cu)
+/* Unit cu's DIEs as symbolize/dies.h reads them (its scope tree's), or NULL. */
+static const struct symbolize_dieunit *own_unit(const struct symbolize_symtab *st, size_t cu)
 {
 	return cu < st->nr_cus && st->have_tree[cu] ? st->trees[cu].unit : NULL;
 }
 
 /* Where die is in u's data, or NULL if in another unit or file. */
-static const uint8_t *own_pos(const struct convert_dieunit *u, const Dwarf_Die *die)
+static const uint8_t *own_pos(const struct symbolize_dieunit *u, const Dwarf_Die *die)
 {
 	uintptr_t a = (uintptr_t)die->addr;
 
@@ -990,7 +990,7 @@ static const uint8_t *own_pos(const struct convert_dieunit *u, const Dwarf_Die *
 }
 
 /* unit_of_die for the DIEs of unit cu, the same for all of them: asked once. */
-static uint32_t own_unit_id(struct convert_symtab *st, size_t cu)
+static uint32_t own_unit_id(struct symbolize_symtab *st, size_t cu)
 {
 	if (!st->unit_ids && !(st->unit_ids = calloc(st->nr_cus, sizeof(*st->unit_ids))))
 		return unit_of_die(st, &st->scope_dies[cu]);
@@ -1011,28 +1011,28 @@ static uint32_t clamp_u32(uint64_t v)
 #define INTEGRATE_MAX 17
 
 /*
- * read_name for the DIE at p of unit cu (attributes a), from what convert/dies.h reads:
+ * read_name for the DIE at p of unit cu (attributes a), from what symbolize/dies.h reads:
  * the same answers with one pass over each DIE's attributes instead of a libdw scan for
  * each attribute. Returns 0, or -1 where a form or a reference is libdw's to read.
  */
-static int own_name(struct convert_symtab *st, size_t cu, const struct convert_dieunit *u,
-		    const uint8_t *p, const struct convert_die_attrs *a, int depth, uint32_t *name,
+static int own_name(struct symbolize_symtab *st, size_t cu, const struct symbolize_dieunit *u,
+		    const uint8_t *p, const struct symbolize_die_attrs *a, int depth, uint32_t *name,
 		    uint32_t *decl_line, uint32_t *unit)
 {
 	enum { LINK, MIPS, NAME, DECL, NR };
-	static const int slot[NR] = { CONVERT_AT_LINKAGE_NAME, CONVERT_AT_MIPS_LINKAGE_NAME,
-				      CONVERT_AT_NAME, CONVERT_AT_DECL_LINE };
-	struct convert_die_attr got[NR];
-	struct convert_die_attrs next;
+	static const int slot[NR] = { SYMBOLIZE_AT_LINKAGE_NAME, SYMBOLIZE_AT_MIPS_LINKAGE_NAME,
+				      SYMBOLIZE_AT_NAME, SYMBOLIZE_AT_DECL_LINE };
+	struct symbolize_die_attr got[NR];
+	struct symbolize_die_attrs next;
 	const char *s = NULL;
 	const uint8_t *q;
 	uint64_t line = 0;
 	int i, k, missing = NR;
 
-	if (depth < 8 && a->at[CONVERT_AT_ABSTRACT_ORIGIN].form && !a->at[CONVERT_AT_LINKAGE_NAME].form &&
-	    !a->at[CONVERT_AT_MIPS_LINKAGE_NAME].form && !a->at[CONVERT_AT_NAME].form &&
-	    !a->at[CONVERT_AT_DECL_LINE].form) {
-		const uint8_t *o = convert_die_ref(u, &a->at[CONVERT_AT_ABSTRACT_ORIGIN]);
+	if (depth < 8 && a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form && !a->at[SYMBOLIZE_AT_LINKAGE_NAME].form &&
+	    !a->at[SYMBOLIZE_AT_MIPS_LINKAGE_NAME].form && !a->at[SYMBOLIZE_AT_NAME].form &&
+	    !a->at[SYMBOLIZE_AT_DECL_LINE].form) {
+		const uint8_t *o = symbolize_die_ref(u, &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]);
 		struct die_info tmp;
 		const struct die_info *d;
 
@@ -1047,7 +1047,7 @@ static int own_name(struct convert_symtab *st, size_t cu, const struct convert_d
 	/* each attribute from the first DIE of the chain that has it, as dwarf_attr_integrate */
 	memset(got, 0, sizeof(got));
 	for (i = 0;;) {
-		const struct convert_die_attr *ref;
+		const struct symbolize_die_attr *ref;
 
 		for (k = 0; k < NR; k++)
 			if (!got[k].form && a->at[slot[k]].form) {
@@ -1056,22 +1056,22 @@ static int own_name(struct convert_symtab *st, size_t cu, const struct convert_d
 			}
 		if (!missing || ++i == INTEGRATE_MAX)
 			break;
-		ref = a->at[CONVERT_AT_ABSTRACT_ORIGIN].form ? &a->at[CONVERT_AT_ABSTRACT_ORIGIN]
-			: a->at[CONVERT_AT_SPECIFICATION].form ? &a->at[CONVERT_AT_SPECIFICATION] : NULL;
+		ref = a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form ? &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]
+			: a->at[SYMBOLIZE_AT_SPECIFICATION].form ? &a->at[SYMBOLIZE_AT_SPECIFICATION] : NULL;
 		if (!ref)
 			break;
-		if (!(q = convert_die_ref(u, ref)) || convert_die_attrs(u, q, &next) < 0)
+		if (!(q = symbolize_die_ref(u, ref)) || symbolize_die_attrs(u, q, &next) < 0)
 			return -1;
 		a = &next;
 	}
 	/* die_name: the linkage name (DW_AT_linkage_name's chain first), else the name */
 	if (got[LINK].form || got[MIPS].form) {
-		if (!(s = convert_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
+		if (!(s = symbolize_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
 			return -1;
-	} else if (got[NAME].form && !(s = convert_die_string(u, &got[NAME]))) {
+	} else if (got[NAME].form && !(s = symbolize_die_string(u, &got[NAME]))) {
 		return -1;
 	}
-	if (got[DECL].form && convert_die_udata(u, &got[DECL], &line) < 0)
+	if (got[DECL].form && symbolize_die_udata(u, &got[DECL], &line) < 0)
 		return -1;
 	*unit = own_unit_id(st, cu);
 	*name = intern(st, s ? s : "[unknown]");
@@ -1079,24 +1079,24 @@ static int own_name(struct convert_symtab *st, size_t cu, const struct convert_d
 	if (!got[DECL].form) {
 		Dwarf_Die die;
 
-		*decl_line = convert_die_libdw(u, p, &die) == 0 ? class_decl_line(&die) : 0;
+		*decl_line = symbolize_die_libdw(u, p, &die) == 0 ? class_decl_line(&die) : 0;
 	}
 	return 0;
 }
 /* read_call for the DIE at p of unit cu (attributes a). Returns 0, or -1 as own_name. */
-static int own_call(struct convert_symtab *st, size_t cu, const struct convert_dieunit *u,
-		    const struct convert_die_attrs *a, struct die_info *d)
+static int own_call(struct symbolize_symtab *st, size_t cu, const struct symbolize_dieunit *u,
+		    const struct symbolize_die_attrs *a, struct die_info *d)
 {
-	const struct convert_die_attr *file = &a->at[CONVERT_AT_CALL_FILE];
-	const struct convert_die_attr *line = &a->at[CONVERT_AT_CALL_LINE];
-	const struct convert_die_attr *discr = &a->at[CONVERT_AT_DISCRIMINATOR];
+	const struct symbolize_die_attr *file = &a->at[SYMBOLIZE_AT_CALL_FILE];
+	const struct symbolize_die_attr *line = &a->at[SYMBOLIZE_AT_CALL_LINE];
+	const struct symbolize_die_attr *discr = &a->at[SYMBOLIZE_AT_DISCRIMINATOR];
 	uint64_t f = 0, l = 0, c = 0;
 
-	if ((file->form && convert_die_udata(u, file, &f) < 0) ||
-	    (line->form && convert_die_udata(u, line, &l) < 0) ||
-	    (discr->form && convert_die_udata(u, discr, &c) < 0))
+	if ((file->form && symbolize_die_udata(u, file, &f) < 0) ||
+	    (line->form && symbolize_die_udata(u, line, &l) < 0) ||
+	    (discr->form && symbolize_die_udata(u, discr, &c) < 0))
 		return -1;
-	d->call_file = file->form ? file_of_index(st, &st->cus[cu], clamp_u32(f)) : CONVERT_NO_NAME;
+	d->call_file = file->form ? file_of_index(st, &st->cus[cu], clamp_u32(f)) : SYMBOLIZE_NO_NAME;
 	d->call_line = clamp_u32(l);
 	d->call_discr = clamp_u32(c);
 	d->has_call = 1;
@@ -1111,14 +1111,14 @@ static int own_call(struct convert_symtab *st, size_t cu, const struct convert_d
  * convert's instructions on a 2777-sample recording. *tmp receives the result when it
  * cannot be kept (out of memory). The pointer is valid until the next call.
  * The DIE is die, of unit cu (SIZE_MAX: not known), or the one at p of unit cu as
- * convert/dies.h reads it (die NULL). need_call: read the call site too (die and cu
+ * symbolize/dies.h reads it (die NULL). need_call: read the call site too (die and cu
  * given); depth: how many abstract origins led here.
  */
-static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
+static struct die_info *fn_info(struct symbolize_symtab *st, size_t cu, Dwarf_Die *die, const uint8_t *p,
 				int need_call, int depth, struct die_info *tmp, uint32_t *slot)
 {
-	const struct convert_dieunit *u = own_unit(st, cu);
-	struct convert_die_attrs a;
+	const struct symbolize_dieunit *u = own_unit(st, cu);
+	struct symbolize_die_attrs a;
 	struct die_info *d = tmp;
 	uint64_t off, *v;
 	const uint64_t *have = NULL;
@@ -1136,9 +1136,9 @@ static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die 
 		d = &st->dies[(slot ? *slot : *have) - 1];
 	} else {
 		/* before taking a slot: reading an origin adds DIEs and moves st->dies */
-		if (!p || (read = convert_die_attrs(u, p, &a)) < 0 ||
+		if (!p || (read = symbolize_die_attrs(u, p, &a)) < 0 ||
 		    own_name(st, cu, u, p, &a, depth, &name, &decl_line, &unit) < 0) {
-			if (die || convert_die_libdw(u, p, die = &mem) == 0) {
+			if (die || symbolize_die_libdw(u, p, die = &mem) == 0) {
 				read_name(st, die, depth, &name, &decl_line, &unit);
 			} else {
 				/* not for libdw either: as a DIE without attributes */
@@ -1162,13 +1162,13 @@ static struct die_info *fn_info(struct convert_symtab *st, size_t cu, Dwarf_Die 
 		d->unit = unit;
 	}
 	if (need_call && !d->has_call &&
-	    !(p && (read > 0 || convert_die_attrs(u, p, &a) > 0) && own_call(st, cu, u, &a, d) == 0))
+	    !(p && (read > 0 || symbolize_die_attrs(u, p, &a) > 0) && own_call(st, cu, u, &a, d) == 0))
 		read_call(st, &st->cus[cu], die, d);
 	return d;
 }
 
 
-int convert_symtab_foreach_function(const struct convert_symtab *st,
+int symbolize_symtab_foreach_function(const struct symbolize_symtab *st,
 				    int (*fn)(uint32_t name, void *data), void *data)
 {
 	size_t i;
@@ -1184,11 +1184,11 @@ int convert_symtab_foreach_function(const struct convert_symtab *st,
 #define INL_UNIT_SHIFT 40
 #define INL_OFF_MASK ((1ULL << INL_UNIT_SHIFT) - 1)
 
-uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
+uint64_t symbolize_symtab_inline_entry(struct symbolize_symtab *st, uint64_t inl)
 {
 	size_t cu = (size_t)(inl >> INL_UNIT_SHIFT) - 1;
-	const struct convert_dieunit *u = own_unit(st, cu);
-	struct convert_die_attrs a;
+	const struct symbolize_dieunit *u = own_unit(st, cu);
+	struct symbolize_die_attrs a;
 	const uint8_t *p;
 	Dwarf_Die die;
 	Dwarf_Addr e;
@@ -1201,13 +1201,13 @@ uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 	if (ret == 0)
 		return *v - 1;
 	/*
-	 * dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc. Read by convert/dies.h where it
+	 * dwarf_entrypc: DW_AT_entry_pc, else DW_AT_low_pc. Read by symbolize/dies.h where it
 	 * can: libdw's first look at a unit's DIE reads its abbreviations again, 10k Ir a
 	 * call on graphviz.
 	 */
-	if (u && (p = convert_die_pos(u, inl & INL_OFF_MASK)) && convert_die_attrs(u, p, &a) > 0 &&
-	    (r = convert_die_addr(u, a.at[CONVERT_AT_ENTRY_PC].form ? &a.at[CONVERT_AT_ENTRY_PC]
-				  : &a.at[CONVERT_AT_LOW_PC], &e)) >= 0) {
+	if (u && (p = symbolize_die_pos(u, inl & INL_OFF_MASK)) && symbolize_die_attrs(u, p, &a) > 0 &&
+	    (r = symbolize_die_addr(u, a.at[SYMBOLIZE_AT_ENTRY_PC].form ? &a.at[SYMBOLIZE_AT_ENTRY_PC]
+				  : &a.at[SYMBOLIZE_AT_LOW_PC], &e)) >= 0) {
 		if (r > 0)
 			entry = e + st->dwbias;
 	} else if (cu < st->nr_cus &&
@@ -1220,7 +1220,7 @@ uint64_t convert_symtab_inline_entry(struct convert_symtab *st, uint64_t inl)
 	return entry;
 }
 
-static int push_frame(struct convert_symtab *st, const struct convert_sym_frame *f)
+static int push_frame(struct symbolize_symtab *st, const struct symbolize_sym_frame *f)
 {
 	if (PGO_ALLOC_GROW_UNINIT(st->frames, st->nr_frames + 1, st->alloc_frames) < 0)
 		return -1;
@@ -1228,7 +1228,7 @@ static int push_frame(struct convert_symtab *st, const struct convert_sym_frame 
 	return 0;
 }
 
-static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cudie, Dwarf_Die *die)
+static uint64_t inl_handle(const struct symbolize_symtab *st, const Dwarf_Die *cudie, Dwarf_Die *die)
 {
 	return dwarf_dieoffset(die) | (uint64_t)(cudie - st->cus + 1) << INL_UNIT_SHIFT;
 }
@@ -1239,22 +1239,22 @@ static uint64_t inl_handle(const struct convert_symtab *st, const Dwarf_Die *cud
  * lookup, and without entering it in the hash table, which is for the origins many
  * instances share (a scope's DIE met again as an origin gets an equal entry of its own).
  */
-static __attribute__((noinline)) struct die_info *scope_info_read(struct convert_symtab *st, size_t cu,
+static __attribute__((noinline)) struct die_info *scope_info_read(struct symbolize_symtab *st, size_t cu,
 								  uint32_t id, int need_call,
 								  struct die_info *tmp)
 {
-	struct convert_scopetree *t = &st->trees[cu];
+	struct symbolize_scopetree *t = &st->trees[cu];
 	Dwarf_Die die;
 
-	convert_scopetree_die(t, id, &die);
-	return fn_info(st, cu, &die, NULL, need_call, 0, tmp, convert_scopetree_user(t, id));
+	symbolize_scopetree_die(t, id, &die);
+	return fn_info(st, cu, &die, NULL, need_call, 0, tmp, symbolize_scopetree_user(t, id));
 }
 
 /* inline, the reading out of line: the entry is there for most chains */
-static inline struct die_info *scope_info(struct convert_symtab *st, size_t cu, uint32_t id, int need_call,
+static inline struct die_info *scope_info(struct symbolize_symtab *st, size_t cu, uint32_t id, int need_call,
 					  struct die_info *tmp)
 {
-	uint32_t slot = *convert_scopetree_user(&st->trees[cu], id);
+	uint32_t slot = *symbolize_scopetree_user(&st->trees[cu], id);
 
 	if (slot && (!need_call || st->dies[slot - 1].has_call))
 		return &st->dies[slot - 1];
@@ -1266,32 +1266,32 @@ static inline struct die_info *scope_info(struct convert_symtab *st, size_t cu, 
  * outermost first, into out; the innermost one's file, line and discriminator are left for
  * the caller (the address's row). Returns how many.
  */
-static int chain_frames(struct convert_symtab *st, size_t cu, const uint32_t *ids, int n,
-			struct convert_sym_frame *out)
+static int chain_frames(struct symbolize_symtab *st, size_t cu, const uint32_t *ids, int n,
+			struct symbolize_sym_frame *out)
 {
-	struct convert_scopetree *t = &st->trees[cu];
+	struct symbolize_scopetree *t = &st->trees[cu];
 	int i, k, fn[MAX_DEPTH], nfn = 0;
 
 	for (i = 0; i < n; i++) {
-		int tag = convert_scopetree_tag(t, ids[i]);
+		int tag = symbolize_scopetree_tag(t, ids[i]);
 
 		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			fn[nfn++] = i;
 	}
 	for (k = 0; k < nfn; k++) {
 		struct die_info tmp, *d = scope_info(st, cu, ids[fn[k]], 0, &tmp);
-		struct convert_sym_frame *f = &out[k];
+		struct symbolize_sym_frame *f = &out[k];
 
 		f->name = d->name;
 		f->start_line = d->decl_line;
 		f->unit = d->unit;
-		f->file = CONVERT_NO_NAME;
+		f->file = SYMBOLIZE_NO_NAME;
 		f->line = f->discr = 0;
 		f->inl = 0;
 		if (k) {
 			Dwarf_Die die;
 
-			convert_scopetree_die(t, ids[fn[k]], &die);
+			symbolize_scopetree_die(t, ids[fn[k]], &die);
 			f->inl = inl_handle(st, &st->cus[cu], &die);
 		}
 		if (k + 1 < nfn) {
@@ -1306,8 +1306,8 @@ static int chain_frames(struct convert_symtab *st, size_t cu, const uint32_t *id
 }
 
 /* A row's file, line and discriminator into the innermost frame f. */
-static void row_leaf(struct convert_symtab *st, struct cu_lines *l, const struct convert_line *row,
-		     struct convert_sym_frame *f)
+static void row_leaf(struct symbolize_symtab *st, struct cu_lines *l, const struct symbolize_line *row,
+		     struct symbolize_sym_frame *f)
 {
 	f->file = file_id(st, l, row->file);
 	f->line = row->line > 0 ? (uint32_t)row->line : 0;
@@ -1315,18 +1315,18 @@ static void row_leaf(struct convert_symtab *st, struct cu_lines *l, const struct
 }
 
 /* The line-table row of pc in cudie's unit: file, line, discriminator; zeros if none. */
-static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines *l, Dwarf_Addr pc,
-		    struct convert_sym_frame *f)
+static void leaf_of(struct symbolize_symtab *st, Dwarf_Die *cudie, struct cu_lines *l, Dwarf_Addr pc,
+		    struct symbolize_sym_frame *f)
 {
 	Dwarf_Line *dl;
 
-	f->file = CONVERT_NO_NAME;
+	f->file = SYMBOLIZE_NO_NAME;
 	f->line = f->discr = 0;
 	if (l) {
-		size_t ix = convert_linetab_find(&l->t, pc);
+		size_t ix = symbolize_linetab_find(&l->t, pc);
 
 		if (ix != SIZE_MAX)
-			row_leaf(st, l, convert_linetab_row(&l->t, ix), f);
+			row_leaf(st, l, symbolize_linetab_row(&l->t, ix), f);
 	} else if ((dl = dwarf_getsrc_die(cudie, pc))) {
 		int line = 0;
 		unsigned int disc = 0;
@@ -1347,8 +1347,8 @@ static void leaf_of(struct convert_symtab *st, Dwarf_Die *cudie, struct cu_lines
  * it is the same (but for the innermost frame's line, which the caller sets): the copy
  * for each line of a function was 1% of a convert.
  */
-static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
-		     struct convert_sym_frame *out, uint64_t *gen)
+static int frames_at(struct symbolize_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
+		     struct symbolize_sym_frame *out, uint64_t *gen)
 {
 	size_t cu = (size_t)(cudie - st->cus);
 	struct span *sp = &st->span;
@@ -1359,13 +1359,13 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 
 		sp->valid = 0;
 		if (!st->have_tree[cu]) {
-			if (convert_scopetree_build(&st->trees[cu], &st->scope_dies[cu],
+			if (symbolize_scopetree_build(&st->trees[cu], &st->scope_dies[cu],
 						    st->have_secs ? &st->secs : NULL,
 						    MAX_DEPTH) < 0)
 				return 0;
 			st->have_tree[cu] = 1;
 		}
-		n = convert_scopetree_chain_ids(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
+		n = symbolize_scopetree_chain_ids(&st->trees[cu], pc, chain, MAX_DEPTH, &sp->end);
 		if (n < 0)
 			return 0;
 		sp->nr = chain_frames(st, cu, chain, n, sp->frames);
@@ -1383,9 +1383,9 @@ static int frames_at(struct convert_symtab *st, Dwarf_Die *cudie, Dwarf_Addr pc,
 }
 
 /* Build the inline chain of addr into st->frames, outermost first. */
-static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cached *c)
+static void resolve_frames(struct symbolize_symtab *st, uint64_t addr, struct cached *c)
 {
-	struct convert_sym_frame frames[MAX_DEPTH];
+	struct symbolize_sym_frame frames[MAX_DEPTH];
 	struct cu_lines *l;
 	Dwarf_Die *cudie;
 	Dwarf_Addr pc;
@@ -1408,20 +1408,20 @@ static void resolve_frames(struct convert_symtab *st, uint64_t addr, struct cach
 }
 
 /* Resolve addr into c: its ELF symbol and its inline chain, appended to st->frames. */
-static void resolve(struct convert_symtab *st, uint64_t addr, struct cached *c)
+static void resolve(struct symbolize_symtab *st, uint64_t addr, struct cached *c)
 {
 	const struct fsym *fs = sym_of(st, addr);
 
 	memset(c, 0, sizeof(*c));
-	c->sym_name = fs ? fs->name : CONVERT_NO_NAME;
+	c->sym_name = fs ? fs->name : SYMBOLIZE_NO_NAME;
 	c->sym_start = fs ? fs->start : 0;
 	c->sym_size = fs ? fs->size : 0;
 	resolve_frames(st, addr, c);
 }
 
-static struct convert_sym sym_view(const struct convert_symtab *st, const struct cached *c)
+static struct symbolize_sym sym_view(const struct symbolize_symtab *st, const struct cached *c)
 {
-	struct convert_sym out;
+	struct symbolize_sym out;
 
 	out.sym_name = c->sym_name;
 	out.sym_start = c->sym_start;
@@ -1431,9 +1431,9 @@ static struct convert_sym sym_view(const struct convert_symtab *st, const struct
 	return out;
 }
 
-struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t addr)
+struct symbolize_sym symbolize_symtab_lookup(struct symbolize_symtab *st, uint64_t addr)
 {
-	struct convert_sym out = { CONVERT_NO_NAME, 0, 0, 0, NULL };
+	struct symbolize_sym out = { SYMBOLIZE_NO_NAME, 0, 0, 0, NULL };
 	uint64_t *slot;
 	struct cached *c;
 	int ret;
@@ -1454,13 +1454,13 @@ struct convert_sym convert_symtab_lookup(struct convert_symtab *st, uint64_t add
 }
 
 /*
- * Resolve addr as convert_symtab_lookup does, without keeping the result unless it was
+ * Resolve addr as symbolize_symtab_lookup does, without keeping the result unless it was
  * cached already: for addresses asked about once. Valid until the next lookup.
  */
-static struct convert_sym resolve_once(struct convert_symtab *st, uint64_t addr)
+static struct symbolize_sym resolve_once(struct symbolize_symtab *st, uint64_t addr)
 {
 	const uint64_t *slot = pgo_u64map_find(&st->cache, addr);
-	struct convert_sym out;
+	struct symbolize_sym out;
 	struct cached c;
 
 	/* a 0 slot: lookup could not keep it */
@@ -1475,17 +1475,17 @@ static struct convert_sym resolve_once(struct convert_symtab *st, uint64_t addr)
 
 /* A walk over a unit's rows in [start, start + size) (module addresses), once per address. */
 struct row_walk {
-	const struct convert_linetab *t;
+	const struct symbolize_linetab *t;
 	size_t i;
 	uint64_t start, size, bias, prev;
 	bool have_prev;
 };
 
-static void walk_init(struct row_walk *w, const struct convert_linetab *t, uint64_t start,
+static void walk_init(struct row_walk *w, const struct symbolize_linetab *t, uint64_t start,
 		      uint64_t size, uint64_t bias)
 {
 	w->t = t;
-	w->i = start < bias ? t->nr_rows : convert_linetab_lower(t, start - bias);
+	w->i = start < bias ? t->nr_rows : symbolize_linetab_lower(t, start - bias);
 	w->start = start;
 	w->size = size;
 	w->bias = bias;
@@ -1493,11 +1493,11 @@ static void walk_init(struct row_walk *w, const struct convert_linetab *t, uint6
 }
 
 /* The next row at a new address (*addr), or NULL; rows sharing an address are adjacent. */
-static const struct convert_line *walk_next(struct row_walk *w, uint64_t *addr)
+static const struct symbolize_line *walk_next(struct row_walk *w, uint64_t *addr)
 {
 	for (; w->i < w->t->nr_rows; w->i++) {
-		const struct convert_line *r = convert_linetab_row(w->t, w->i);
-		uint64_t a = convert_line_addr(w->t, r) + w->bias;
+		const struct symbolize_line *r = symbolize_linetab_row(w->t, w->i);
+		uint64_t a = symbolize_line_addr(w->t, r) + w->bias;
 
 		if (a - w->start >= w->size)
 			break;
@@ -1511,7 +1511,7 @@ static const struct convert_line *walk_next(struct row_walk *w, uint64_t *addr)
 	return NULL;
 }
 
-int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, uint64_t size,
+int symbolize_symtab_foreach_line_addr(struct symbolize_symtab *st, uint64_t start, uint64_t size,
 				     int (*fn)(uint64_t addr, void *data), void *data)
 {
 	Dwarf_Die *cudie;
@@ -1583,15 +1583,15 @@ int convert_symtab_foreach_line_addr(struct convert_symtab *st, uint64_t start, 
 }
 
 struct each_addr {
-	struct convert_symtab *st;
-	int (*fn)(const struct convert_sym *sym, void *data);
+	struct symbolize_symtab *st;
+	int (*fn)(const struct symbolize_sym *sym, void *data);
 	void *data;
 };
 
 static int resolve_each(uint64_t addr, void *data)
 {
 	struct each_addr *e = data;
-	struct convert_sym sym = resolve_once(e->st, addr);
+	struct symbolize_sym sym = resolve_once(e->st, addr);
 
 	return e->fn(&sym, e->data);
 }
@@ -1606,7 +1606,7 @@ struct cu_span {
 	Dwarf_Die *cu;
 };
 
-static Dwarf_Die *cu_of_span(struct convert_symtab *st, Dwarf_Addr pc, struct cu_span *span)
+static Dwarf_Die *cu_of_span(struct symbolize_symtab *st, Dwarf_Addr pc, struct cu_span *span)
 {
 	const struct cu_range *r;
 	Dwarf_Die *cu;
@@ -1627,11 +1627,11 @@ static Dwarf_Die *cu_of_span(struct convert_symtab *st, Dwarf_Addr pc, struct cu
 	return cu;
 }
 
-int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint64_t size,
-				int (*fn)(const struct convert_sym *sym, void *data), void *data)
+int symbolize_symtab_foreach_line(struct symbolize_symtab *st, uint64_t start, uint64_t size,
+				int (*fn)(const struct symbolize_sym *sym, void *data), void *data)
 {
 	struct each_addr e = { st, fn, data };
-	struct convert_sym_frame frames[MAX_DEPTH];
+	struct symbolize_sym_frame frames[MAX_DEPTH];
 	struct cu_span span = { 0, 0, NULL };
 	const struct fsym *fs = NULL;
 	uint64_t fs_lo = 1, fs_hi = 0;  /* the addresses fs holds for (none yet) */
@@ -1651,7 +1651,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	if (!cudie)
 		return 0;
 	if (!l)
-		return convert_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
+		return symbolize_symtab_foreach_line_addr(st, start, size, resolve_each, &e);
 	cu = (size_t)(cudie - st->cus);
 	walk_init(&w, &l->t, start, size, cubias);
 	/*
@@ -1660,11 +1660,11 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 	 * each call out (a lookup may read it again).
 	 */
 	for (i = w.i; i < l->t.nr_rows;) {
-		const struct convert_line *r = convert_linetab_row(&l->t, i), *last = r;
-		const struct convert_line *rend = l->t.rows + l->t.nr_rows;
-		struct convert_sym sym;
+		const struct symbolize_line *r = symbolize_linetab_row(&l->t, i), *last = r;
+		const struct symbolize_line *rend = l->t.rows + l->t.nr_rows;
+		struct symbolize_sym sym;
 
-		a = convert_line_addr(&l->t, r) + cubias;
+		a = symbolize_line_addr(&l->t, r) + cubias;
 		if (a - start >= size)
 			break;
 		if (r->end_seq || (have_prev && r->off == prev)) {
@@ -1703,7 +1703,7 @@ int convert_symtab_foreach_line(struct convert_symtab *st, uint64_t start, uint6
 						fs_hi = fs->start + fs->size;
 				}
 			}
-			sym.sym_name = fs ? fs->name : CONVERT_NO_NAME;
+			sym.sym_name = fs ? fs->name : SYMBOLIZE_NO_NAME;
 			sym.sym_start = fs ? fs->start : 0;
 			sym.sym_size = fs ? fs->size : 0;
 			if (nfr)

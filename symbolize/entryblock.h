@@ -8,22 +8,22 @@
  * is alignment padding before a branch target, usually a loop head, and has that target's
  * line. Decoded with Zydis (loaded when first needed); x86-64 only.
  */
-#ifndef PGO_CONVERT_ENTRYBLOCK_H
-#define PGO_CONVERT_ENTRYBLOCK_H
+#ifndef PGO_SYMBOLIZE_ENTRYBLOCK_H
+#define PGO_SYMBOLIZE_ENTRYBLOCK_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-struct convert_symtab;
-struct convert_entryblock;
+struct symbolize_symtab;
+struct symbolize_entryblock;
 
 /*
  * A decoder for the machine code of st. Returns 0 and sets *out, NULL when st's machine is
  * not one this can decode or Zydis cannot be loaded (warned once; then every function's
  * entry block is unknown); -1 when out of memory or Zydis fails (reported).
  */
-int convert_entryblock_open(struct convert_symtab *st, struct convert_entryblock **out);
-void convert_entryblock_free(struct convert_entryblock *eb);
+int symbolize_entryblock_open(struct symbolize_symtab *st, struct symbolize_entryblock **out);
+void symbolize_entryblock_free(struct symbolize_entryblock *eb);
 
 /*
  * The addresses of the instructions of the entry block of the function at [start, start +
@@ -31,7 +31,7 @@ void convert_entryblock_free(struct convert_entryblock *eb);
  * unknown (no decoder, unreadable or undecodable code, or no block end within max
  * instructions or the function's size).
  */
-size_t convert_entryblock_insns(struct convert_entryblock *eb, uint64_t start, uint64_t size,
+size_t symbolize_entryblock_insns(struct symbolize_entryblock *eb, uint64_t start, uint64_t size,
 				uint64_t *insns, size_t max);
 
 #endif

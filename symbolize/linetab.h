@@ -11,20 +11,20 @@
  *
  * The DIEs are still libdw's; only the line program is read here. Anything this reader
  * does not handle (DW_LNE_define_file, string forms that need .debug_str_offsets, values
- * libdw 0.188 would reject) makes convert_linetab_read() fail, and the caller uses libdw
+ * libdw 0.188 would reject) makes symbolize_linetab_read() fail, and the caller uses libdw
  * for that unit: a unit either has exactly libdw's rows or is read by libdw.
  * tests/unit/convert-linetab.c checks the rows against libdw's, row by row.
  */
-#ifndef PGO_CONVERT_LINETAB_H
-#define PGO_CONVERT_LINETAB_H
+#ifndef PGO_SYMBOLIZE_LINETAB_H
+#define PGO_SYMBOLIZE_LINETAB_H
 
 #include <elfutils/libdw.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* The sections line programs (and convert/dies.h) read, from the ELF file libdw reads
+/* The sections line programs (and symbolize/dies.h) read, from the ELF file libdw reads
  * (decompressed). */
-struct convert_dwsecs {
+struct symbolize_dwsecs {
 	const uint8_t *line, *line_str, *str, *info, *abbrev, *ranges;
 	size_t line_size, line_str_size, str_size, info_size, abbrev_size, ranges_size;
 };
@@ -33,10 +33,10 @@ struct convert_dwsecs {
  * Find the sections in dwarf's ELF file. Returns 0, or -1 when the file has no usable
  * .debug_line (none, still compressed, or relocatable): use libdw for every unit then.
  */
-int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s);
+int symbolize_dwsecs_get(Dwarf *dwarf, struct symbolize_dwsecs *s);
 
 /* 16 bytes: a unit's rows can be hundreds of thousands (sqlite3's amalgamation: 208084). */
-struct convert_line {
+struct symbolize_line {
 	int32_t off;        /* address - the table's base (a unit spans far less than 2 GB) */
 	int32_t line;
 	uint32_t file;      /* index into the unit's file names */
@@ -44,43 +44,43 @@ struct convert_line {
 };
 
 /* A run of rows in address order: one sequence of the line program, or all rows. */
-struct convert_lineseq {
+struct symbolize_lineseq {
 	uint64_t lo;        /* its first row's address */
 	size_t start, n;    /* rows[start .. start + n) */
 };
 
-/* An address range [lo, hi) whose lookups a table must answer (see convert_linetab_read). */
-struct convert_linerange {
+/* An address range [lo, hi) whose lookups a table must answer (see symbolize_linetab_read). */
+struct symbolize_linerange {
 	uint64_t lo, hi;
 };
 
-/* A row's fields while it is read (struct convert_line without the bit fields). */
-struct convert_lineval {
+/* A row's fields while it is read (struct symbolize_line without the bit fields). */
+struct symbolize_lineval {
 	int32_t off, line;
 	uint32_t file, discr;
 };
 
 /* The first of r[from .. n) (sorted, disjoint) that ends above addr; n if none. */
-size_t convert_linerange_above(const struct convert_linerange *r, size_t from, size_t n, uint64_t addr);
+size_t convert_linerange_above(const struct symbolize_linerange *r, size_t from, size_t n, uint64_t addr);
 
 /* Where a partial table is reading: the row read last, not yet kept or dropped. */
-struct convert_linekeep {
-	const struct convert_linerange *r; /* sorted, disjoint */
+struct symbolize_linekeep {
+	const struct symbolize_linerange *r; /* sorted, disjoint */
 	size_t n, k;                 /* k: the first range ending above the held row */
 	uint64_t next_lo, cur_hi;    /* where range k starts (UINT64_MAX: none left) and ends */
-	struct convert_lineval held;
+	struct symbolize_lineval held;
 	uint64_t held_addr;
 	int have_held, failed;
 };
 
-struct convert_linetab {
+struct symbolize_linetab {
 	uint64_t base;               /* the first row's address */
 	int based;                   /* base is set */
 	int partial;                 /* only the rows the ranges asked for were kept */
-	struct convert_linekeep keep; /* while reading a partial table */
-	struct convert_line *rows;   /* in libdw's order */
+	struct symbolize_linekeep keep; /* while reading a partial table */
+	struct symbolize_line *rows;   /* in libdw's order */
 	size_t nr_rows, alloc_rows;
-	struct convert_lineseq *seqs; /* by address; disjoint (while reading: as read, ended ones) */
+	struct symbolize_lineseq *seqs; /* by address; disjoint (while reading: as read, ended ones) */
 	size_t nr_seqs, alloc_seqs;
 	size_t seq_start;            /* while reading: the first row of the sequence being read */
 	int out_of_order;            /* while reading: a row sorts before the one read before it */
@@ -100,43 +100,43 @@ struct convert_linetab {
  * run and checked, but only the rows that answer questions about addresses inside them
  * are kept, and t->partial is set: a row is kept if an address of a range lies between it
  * and the next row of its sequence, and every sequence's end. Then
- * convert_linetab_find(pc), convert_linetab_lower(addr) and the rows from there up to a
+ * symbolize_linetab_find(pc), symbolize_linetab_lower(addr) and the rows from there up to a
  * range's end are libdw's for any pc and addr inside a range; elsewhere they are not, and
  * the caller must read the table whole. A unit whose rows go backwards inside a sequence,
  * or whose last sequence has no end, is read whole (t->partial is 0): there the next row
  * read is not the next by address. sqlite3's one 8 MB unit has 208084 rows; a short
  * recording asks about a few thousand of them.
  */
-int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
-			 Dwarf_Die *cudie, const struct convert_linerange *keep, size_t nr_keep);
+int symbolize_linetab_read(struct symbolize_linetab *t, const struct symbolize_dwsecs *s,
+			 Dwarf_Die *cudie, const struct symbolize_linerange *keep, size_t nr_keep);
 
 /* The same from the unit's fields: its .debug_line offset, address size and DW_AT_comp_dir
  * (NULL if none). */
-int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
+int symbolize_linetab_parse(struct symbolize_linetab *t, const struct symbolize_dwsecs *s, uint64_t off,
 			  unsigned addr_size, const char *comp_dir,
-			  const struct convert_linerange *keep, size_t nr_keep);
+			  const struct symbolize_linerange *keep, size_t nr_keep);
 
-static inline uint64_t convert_line_addr(const struct convert_linetab *t, const struct convert_line *r)
+static inline uint64_t symbolize_line_addr(const struct symbolize_linetab *t, const struct symbolize_line *r)
 {
 	return t->base + (uint64_t)(int64_t)r->off;
 }
 
 /* The index-th row (index < nr_rows) in libdw's order: what dwarf_onesrcline gives. */
-static inline const struct convert_line *convert_linetab_row(const struct convert_linetab *t, size_t index)
+static inline const struct symbolize_line *symbolize_linetab_row(const struct symbolize_linetab *t, size_t index)
 {
 	return &t->rows[index];
 }
 
 /* The index of the first row at or above addr (nr_rows if none). */
-size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr);
+size_t symbolize_linetab_lower(const struct symbolize_linetab *t, uint64_t addr);
 
 /* The index of the row that covers pc as dwarf_getsrc_die() picks it: the last with
  * addr <= pc, unless that one ends a sequence. SIZE_MAX if none. */
-size_t convert_linetab_find(const struct convert_linetab *t, uint64_t pc);
+size_t symbolize_linetab_find(const struct symbolize_linetab *t, uint64_t pc);
 
 /* A file name as dwarf_linesrc() gives it (the directory joined), or NULL if out of range. */
-const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx);
+const char *symbolize_linetab_file(const struct symbolize_linetab *t, uint32_t idx);
 
-void convert_linetab_release(struct convert_linetab *t);
+void symbolize_linetab_release(struct symbolize_linetab *t);
 
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Entry blocks (convert/entryblock.h) against objdump: at every label objdump's disassembly
+ * Entry blocks (symbolize/entryblock.h) against objdump: at every label objdump's disassembly
  * of a file shows, the instructions up to the first jump, return or trap, or up to but not
  * including the first nop (padding, with the line of what it aligns), must be the ones
- * convert_entryblock_insns gives, address by address; none if the label starts with a nop. The files: libc (hand-written
+ * symbolize_entryblock_insns gives, address by address; none if the label starts with a nop. The files: libc (hand-written
  * assembly: AVX2/AVX-512 forms, endbr64, multi-byte nops), libdw and this test itself (gcc
  * -O2). A control drops nops from objdump's block ends: every block that then goes past one
  * must differ, and only those. And the blocks that begin at every instruction, not only at
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert/entryblock.h"
-#include "convert/symtab.h"
+#include "symbolize/entryblock.h"
+#include "symbolize/symtab.h"
 #include "lib/hashmap.h"
 #include "lib/report.h"
 #include "tests/unit/test.h"
@@ -63,11 +63,11 @@ static int ends(const char *text)
 	return 0;
 }
 
-static void compare(struct convert_entryblock *eb, uint64_t start, const uint64_t *want, size_t nw,
+static void compare(struct symbolize_entryblock *eb, uint64_t start, const uint64_t *want, size_t nw,
 		    int nops_end, int passed_nop, struct tally *t, const char *name)
 {
 	uint64_t got[MAXI];
-	size_t n = convert_entryblock_insns(eb, start, 0, got, MAXI), i;
+	size_t n = symbolize_entryblock_insns(eb, start, 0, got, MAXI), i;
 
 	t->compared++;
 	t->nop_passed += passed_nop;
@@ -92,8 +92,8 @@ static void compare(struct convert_entryblock *eb, uint64_t start, const uint64_
 static int check_file(const char *path, int nops_end, struct tally *t)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct convert_symtab *st = NULL;
-	struct convert_entryblock *eb = NULL;
+	struct symbolize_symtab *st = NULL;
+	struct symbolize_entryblock *eb = NULL;
 	char cmd[512], line[1024], name[256] = "";
 	uint64_t start = 0, want[MAXI];
 	size_t nw = 0;
@@ -101,10 +101,10 @@ static int check_file(const char *path, int nops_end, struct tally *t)
 	int passed_nop = 0;
 	FILE *p;
 
-	if (convert_symtab_open(path, &names, CONVERT_SYMTAB_QUIET, &st) < 0)
+	if (symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_QUIET, &st) < 0)
 		return -1;
-	if (convert_entryblock_open(st, &eb) < 0 || !eb) {
-		convert_symtab_free(st);
+	if (symbolize_entryblock_open(st, &eb) < 0 || !eb) {
+		symbolize_symtab_free(st);
 		pgo_strtab_release(&names);
 		return -1;
 	}
@@ -147,8 +147,8 @@ static int check_file(const char *path, int nops_end, struct tally *t)
 		}
 	}
 	pclose(p);
-	convert_entryblock_free(eb);
-	convert_symtab_free(st);
+	symbolize_entryblock_free(eb);
+	symbolize_symtab_free(st);
 	pgo_strtab_release(&names);
 	return 0;
 }
@@ -162,8 +162,8 @@ static int check_file(const char *path, int nops_end, struct tally *t)
 static long check_every(const char *path, long *differ)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct convert_symtab *st = NULL;
-	struct convert_entryblock *eb = NULL;
+	struct symbolize_symtab *st = NULL;
+	struct symbolize_entryblock *eb = NULL;
 	char cmd[512], line[1024];
 	static uint64_t addr[1 << 16];
 	static int end[1 << 16];
@@ -173,10 +173,10 @@ static long check_every(const char *path, long *differ)
 	FILE *p;
 
 	*differ = 0;
-	if (convert_symtab_open(path, &names, CONVERT_SYMTAB_QUIET, &st) < 0)
+	if (symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_QUIET, &st) < 0)
 		return -1;
-	if (convert_entryblock_open(st, &eb) < 0 || !eb) {
-		convert_symtab_free(st);
+	if (symbolize_entryblock_open(st, &eb) < 0 || !eb) {
+		symbolize_symtab_free(st);
 		pgo_strtab_release(&names);
 		return -1;
 	}
@@ -201,7 +201,7 @@ static long check_every(const char *path, long *differ)
 				if (j == nr)
 					continue; /* no end before the next label, or undecodable */
 				want = j - k == MAXI ? 0 : end[j] == 2 ? j - k : j - k + 1;
-				n = convert_entryblock_insns(eb, addr[k], 0, got, MAXI);
+				n = symbolize_entryblock_insns(eb, addr[k], 0, got, MAXI);
 				compared++;
 				if (n != want || (n && memcmp(got, addr + k, n * sizeof(*got)))) {
 					if ((*differ)++ < 5)
@@ -227,8 +227,8 @@ static long check_every(const char *path, long *differ)
 		end[nr++] = e;
 	}
 	pclose(p);
-	convert_entryblock_free(eb);
-	convert_symtab_free(st);
+	symbolize_entryblock_free(eb);
+	symbolize_symtab_free(st);
 	pgo_strtab_release(&names);
 	return compared;
 }

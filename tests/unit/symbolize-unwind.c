@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of DWARF unwinding (convert/unwind.h) and of the call-graph options
+ * Unit tests of DWARF unwinding (symbolize/unwind.h) and of the call-graph options
  * (collect/callgraph.h). The unwinding cases capture this very process's registers and
  * stack inside a known chain unwind_f1 -> unwind_f2 -> unwind_f3, as perf's
  * dwarf-unwind test does, and check the unwinder finds the recorded return addresses.
@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "collect/callgraph.h"
-#include "convert/unwind.h"
+#include "symbolize/fpcensus.h"
+#include "symbolize/unwind.h"
 #include "lib/report.h"
 #include "test.h"
 
@@ -85,7 +86,7 @@ __attribute__((noinline)) static int unwind_f1(int x)
 }
 
 /* Executable file mappings of this process, as MMAP2 records would give them. */
-static int add_own_maps(struct convert_unwind *u, uint32_t pid)
+static int add_own_maps(struct symbolize_unwind *u, uint32_t pid)
 {
 	FILE *fp = fopen("/proc/self/maps", "re");
 	char line[1024], perm[8], path[512];
@@ -99,7 +100,7 @@ static int add_own_maps(struct convert_unwind *u, uint32_t pid)
 		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %511s", &a, &b, perm,
 			   &off, path) < 4 || perm[2] != 'x' || path[0] != '/')
 			continue;
-		if (convert_unwind_mmap(u, pid, a, b - a, off, path) < 0) {
+		if (symbolize_unwind_mmap(u, pid, a, b - a, off, path) < 0) {
 			fclose(fp);
 			return -1;
 		}
@@ -136,7 +137,7 @@ static struct collect_pd_sample make_sample(uint64_t *regs, size_t stack_bytes, 
 /* An address where nothing of this process is mapped (below the 47-bit user limit). */
 #define FAR_AWAY 0x700000000000ULL
 
-static int check_chain(const struct convert_unwind_frame *f, int nr)
+static int check_chain(const struct symbolize_unwind_frame *f, int nr)
 {
 	T_ASSERT(nr >= 4);
 	T_ASSERT_EQ_U64(f[0].pc, cap_ip);
@@ -150,9 +151,9 @@ static int check_chain(const struct convert_unwind_frame *f, int nr)
 
 static int test_unwind_self(void)
 {
-	struct convert_unwind_frame frames[CONVERT_UNWIND_MAX_FRAMES];
-	const struct convert_unwind_stats *st;
-	struct convert_unwind *u;
+	struct symbolize_unwind_frame frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
+	const struct symbolize_unwind_stats *st;
+	struct symbolize_unwind *u;
 	struct collect_pd_sample s;
 	uint64_t regs[20];
 	uint32_t pid = (uint32_t)getpid(), child = pid + 100000;
@@ -166,104 +167,104 @@ static int test_unwind_self(void)
 
 	T_ASSERT(unwind_f1(1) == 2 * (1 + 3) + 3);
 	T_ASSERT(stack_len >= 256);
-	T_ASSERT(convert_unwind_new(&u) == 0);
+	T_ASSERT(symbolize_unwind_new(&u) == 0);
 	if (add_own_maps(u, pid) < 1)
 		goto out;
-	st = convert_unwind_stats(u);
+	st = symbolize_unwind_stats(u);
 
 	/* the whole copy: the chain, and the same Dwfl for a second sample */
 	s = make_sample(regs, stack_len, pid);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK)
 		goto out;
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 1 || st->samples != 2)
 		goto out;
 
 	/* a forked process starts with its parent's mappings, and unwinds with its Dwfl */
-	if (convert_unwind_fork(u, child, pid) < 0)
+	if (symbolize_unwind_fork(u, child, pid) < 0)
 		goto out;
 	s = make_sample(regs, stack_len, child);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 1 || st->processes != 2)
 		goto out;
 	mods = st->modules;
 
 	/* a file that the child alone maps: a Dwfl of its own; the parent keeps its one */
-	if (convert_unwind_mmap(u, child, FAR_AWAY, 4096, 0, exe) < 0)
+	if (symbolize_unwind_mmap(u, child, FAR_AWAY, 4096, 0, exe) < 0)
 		goto out;
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2 || st->modules <= mods)
 		goto out;
 	s = make_sample(regs, stack_len, pid);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2)
 		goto out;
 
 	/* a second child shares too, and keeps the Dwfl when the parent maps a file, exits */
-	if (convert_unwind_fork(u, child + 1, pid) < 0)
+	if (symbolize_unwind_fork(u, child + 1, pid) < 0)
 		goto out;
-	if (convert_unwind_mmap(u, pid, FAR_AWAY, 4096, 0, exe) < 0)
+	if (symbolize_unwind_mmap(u, pid, FAR_AWAY, 4096, 0, exe) < 0)
 		goto out;
-	convert_unwind_exit(u, pid);
+	symbolize_unwind_exit(u, pid);
 	s = make_sample(regs, stack_len, child + 1);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 2 || st->processes != 3)
 		goto out;
 	/* the parent's late sample: its mappings now differ from the child's, its own Dwfl */
 	s = make_sample(regs, stack_len, pid);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (check_chain(frames, nr) != T_OK || st->dwfl_builds != 3)
 		goto out;
 
 	/* a copy that stops inside unwind_f3's frame: truncated, counted as such */
 	s = make_sample(regs, 8, pid);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (nr < 1 || nr >= 4 || frames[0].pc != cap_ip || st->truncated_stack != 1)
 		goto out;
 
 	/* no registers: nothing to unwind */
 	s = make_sample(regs, stack_len, pid);
 	s.user_regs_abi = PERF_SAMPLE_REGS_ABI_NONE;
-	if (convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES) != 0 || st->no_regs != 1)
+	if (symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES) != 0 || st->no_regs != 1)
 		goto out;
 
 	/* after exec the old mappings are gone: the IP alone, no usable CFI */
-	convert_unwind_exec(u, pid);
+	symbolize_unwind_exec(u, pid);
 	s = make_sample(regs, stack_len, pid);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
 	if (nr != 1 || frames[0].pc != cap_ip || st->truncated_cfi != 1)
 		goto out;
 	ret = T_OK;
 out:
 	if (ret != T_OK)
 		fprintf(stderr, "# nr %d, builds %llu, samples %llu, trunc stack %llu cfi %llu\n", nr,
-			(unsigned long long)convert_unwind_stats(u)->dwfl_builds,
-			(unsigned long long)convert_unwind_stats(u)->samples,
-			(unsigned long long)convert_unwind_stats(u)->truncated_stack,
-			(unsigned long long)convert_unwind_stats(u)->truncated_cfi);
-	convert_unwind_free(u);
+			(unsigned long long)symbolize_unwind_stats(u)->dwfl_builds,
+			(unsigned long long)symbolize_unwind_stats(u)->samples,
+			(unsigned long long)symbolize_unwind_stats(u)->truncated_stack,
+			(unsigned long long)symbolize_unwind_stats(u)->truncated_cfi);
+	symbolize_unwind_free(u);
 	return ret;
 }
 
 static int test_stack_needed(void)
 {
-	struct convert_unwind_frame frames[CONVERT_UNWIND_MAX_FRAMES];
-	struct convert_unwind *u;
+	struct symbolize_unwind_frame frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
+	struct symbolize_unwind *u;
 	struct collect_pd_sample s;
 	uint64_t regs[20], need;
 	int nr;
 
 	unwind_f1(5);
-	T_ASSERT(convert_unwind_new(&u) == 0);
+	T_ASSERT(symbolize_unwind_new(&u) == 0);
 	T_ASSERT(add_own_maps(u, 1) > 0);
 	s = make_sample(regs, stack_len, 1);
-	nr = convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
-	need = convert_unwind_stack_needed(u, 95);
+	nr = symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
+	need = symbolize_unwind_stack_needed(u, 95);
 	/* a complete unwind read at least up to the return address into this function */
-	if (convert_unwind_stats(u)->complete) {
+	if (symbolize_unwind_stats(u)->complete) {
 		T_ASSERT(need > 0 && need <= stack_len);
-		T_ASSERT(convert_unwind_stack_needed(u, 100) == need);
+		T_ASSERT(symbolize_unwind_stack_needed(u, 100) == need);
 	} else {
 		T_ASSERT(need == 0);
 	}
@@ -273,15 +274,15 @@ static int test_stack_needed(void)
 	 * needed more than it, so it ranks above the complete one and the top percentile
 	 * says "past the copy" (the complete one alone said p100 = its own bytes).
 	 */
-	if (convert_unwind_stats(u)->complete) {
+	if (symbolize_unwind_stats(u)->complete) {
 		s = make_sample(regs, 16, 1);
-		convert_unwind_sample(u, &s, frames, CONVERT_UNWIND_MAX_FRAMES);
-		T_ASSERT(convert_unwind_stats(u)->truncated_stack == 1);
-		T_ASSERT(convert_unwind_stack_needed(u, 50) == need);
-		T_ASSERT(convert_unwind_stack_needed(u, 95) == CONVERT_UNWIND_PAST_COPY);
-		T_ASSERT(convert_unwind_stack_needed(u, 100) == CONVERT_UNWIND_PAST_COPY);
+		symbolize_unwind_sample(u, &s, frames, SYMBOLIZE_UNWIND_MAX_FRAMES);
+		T_ASSERT(symbolize_unwind_stats(u)->truncated_stack == 1);
+		T_ASSERT(symbolize_unwind_stack_needed(u, 50) == need);
+		T_ASSERT(symbolize_unwind_stack_needed(u, 95) == SYMBOLIZE_UNWIND_PAST_COPY);
+		T_ASSERT(symbolize_unwind_stack_needed(u, 100) == SYMBOLIZE_UNWIND_PAST_COPY);
 	}
-	convert_unwind_free(u);
+	symbolize_unwind_free(u);
 	return T_OK;
 }
 
@@ -346,14 +347,14 @@ static int test_callgraph_detect(void)
 	char why[160];
 
 	/* not an ELF: dwarf, which is right whatever the code is */
-	T_ASSERT(collect_callgraph_fp_census("/proc/self/maps", &fp, &n) < 0 && errno == ENOEXEC);
-	T_ASSERT(collect_callgraph_detect("/proc/self/maps", why, sizeof(why)) == COLLECT_CALLGRAPH_DWARF);
+	T_ASSERT(symbolize_fp_census("/proc/self/maps", &fp, &n) < 0 && errno == ENOEXEC);
+	T_ASSERT(symbolize_callgraph_auto("/proc/self/maps", why, sizeof(why)) == COLLECT_CALLGRAPH_DWARF);
 	T_ASSERT(strstr(why, "not an x86-64 ELF"));
-	T_ASSERT(collect_callgraph_detect("pgo-no-such-command-here", why, sizeof(why)) ==
+	T_ASSERT(symbolize_callgraph_auto("pgo-no-such-command-here", why, sizeof(why)) ==
 		 COLLECT_CALLGRAPH_DWARF);
 	T_ASSERT(strstr(why, "not found"));
 	/* this test binary has symbols: the census counts its functions */
-	T_ASSERT(collect_callgraph_fp_census("/proc/self/exe", &fp, &n) == 0);
+	T_ASSERT(symbolize_fp_census("/proc/self/exe", &fp, &n) == 0);
 	T_ASSERT(n > 10 && fp <= n);
 	return T_OK;
 }

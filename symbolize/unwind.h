@@ -18,41 +18,41 @@
  *
  * x86-64 only (perf's register layout); samples of another ABI count as no_regs.
  *
- * Ownership: convert_unwind_new() returns a new unwinder, freed with
- * convert_unwind_free(). Errors: functions return -1 only on allocation failure
+ * Ownership: symbolize_unwind_new() returns a new unwinder, freed with
+ * symbolize_unwind_free(). Errors: functions return -1 only on allocation failure
  * (after reporting); a stack that cannot be unwound is counted, never an error.
  */
-#ifndef PGO_CONVERT_UNWIND_H
-#define PGO_CONVERT_UNWIND_H
+#ifndef PGO_SYMBOLIZE_UNWIND_H
+#define PGO_SYMBOLIZE_UNWIND_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "collect/pdread.h"
 
-struct convert_unwind;
+struct symbolize_unwind;
 
 /* Deepest user chain returned (perf's kernel.perf_event_max_stack default). */
-#define CONVERT_UNWIND_MAX_FRAMES 127
+#define SYMBOLIZE_UNWIND_MAX_FRAMES 127
 
 /*
  * Bounds against hostile files (the same binary mapped at 30000 addresses cost 670 MB of
- * libdwfl modules): a process's Dwfl gets at most CONVERT_UNWIND_MAX_MAPS file mappings
+ * libdwfl modules): a process's Dwfl gets at most SYMBOLIZE_UNWIND_MAX_MAPS file mappings
  * (further ones are counted in maps_dropped; their frames end the stacks), and the Dwfls
- * of all processes together hold at most CONVERT_UNWIND_MAX_LIVE_MODULES modules (beyond,
+ * of all processes together hold at most SYMBOLIZE_UNWIND_MAX_LIVE_MODULES modules (beyond,
  * the other processes' Dwfls are dropped and rebuilt when they are sampled again).
  */
-#define CONVERT_UNWIND_MAX_MAPS 1024
-#define CONVERT_UNWIND_MAX_LIVE_MODULES 8192
+#define SYMBOLIZE_UNWIND_MAX_MAPS 1024
+#define SYMBOLIZE_UNWIND_MAX_LIVE_MODULES 8192
 /* Mapping entries of all processes together (children that map a file copy theirs). */
-#define CONVERT_UNWIND_MAX_LIVE_MAPS ((size_t)1 << 20)
+#define SYMBOLIZE_UNWIND_MAX_LIVE_MAPS ((size_t)1 << 20)
 
-struct convert_unwind_stats {
+struct symbolize_unwind_stats {
 	uint64_t samples;          /* samples with user registers and a stack copy */
 	uint64_t complete;         /* unwound up to the outermost frame (_start, clone) */
 	uint64_t truncated_stack;  /* stopped: the next frame lies past the stack copy */
 	uint64_t truncated_cfi;    /* stopped: no module, no CFI, or CFI that did not apply */
-	uint64_t too_deep;         /* stopped at CONVERT_UNWIND_MAX_FRAMES */
+	uint64_t too_deep;         /* stopped at SYMBOLIZE_UNWIND_MAX_FRAMES */
 	uint64_t no_regs;          /* no user registers (kernel thread) or another ABI */
 	uint64_t frames;           /* user frames returned */
 	uint64_t processes;        /* address spaces (pids) with samples unwound */
@@ -62,31 +62,31 @@ struct convert_unwind_stats {
 	uint64_t max_live_modules; /* the most modules that all spaces' Dwfls held at once */
 	uint64_t debug_files;      /* separate debug files given to libdw (for .debug_frame;
 				      each decompressed once per Dwfl; those without are not) */
-	uint64_t maps_dropped;     /* beyond CONVERT_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
+	uint64_t maps_dropped;     /* beyond SYMBOLIZE_UNWIND_MAX_MAPS (one process) or _LIVE_MAPS */
 	uint64_t stack_copy;       /* largest stack copy seen (bytes) */
 	uint64_t ns;               /* CPU time spent unwinding (thread CPU clock) */
 };
 
-int convert_unwind_new(struct convert_unwind **out);
-void convert_unwind_free(struct convert_unwind *u);
+int symbolize_unwind_new(struct symbolize_unwind **out);
+void symbolize_unwind_free(struct symbolize_unwind *u);
 
 /* An executable file mapping of process pid (MMAP/MMAP2). Anonymous and special ("[vdso]",
  * "//anon") mappings are ignored: they have no file to read CFI from. */
-int convert_unwind_mmap(struct convert_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
+int symbolize_unwind_mmap(struct symbolize_unwind *u, uint32_t pid, uint64_t start, uint64_t len,
 			uint64_t pgoff, const char *path);
 /* A new process (FORK with pid != ppid): it starts with its parent's mappings. */
-int convert_unwind_fork(struct convert_unwind *u, uint32_t pid, uint32_t ppid);
+int symbolize_unwind_fork(struct symbolize_unwind *u, uint32_t pid, uint32_t ppid);
 /* The process image was replaced (COMM exec): its mappings and Dwfl are dropped. */
-void convert_unwind_exec(struct convert_unwind *u, uint32_t pid);
+void symbolize_unwind_exec(struct symbolize_unwind *u, uint32_t pid);
 /*
  * The process exited (EXIT of its main thread): its Dwfl is dropped (if no other process
  * shares it), its mappings kept (a later sample of the pid, from a buffer flushed late, is
  * unwound again from them).
  */
-void convert_unwind_exit(struct convert_unwind *u, uint32_t pid);
+void symbolize_unwind_exit(struct symbolize_unwind *u, uint32_t pid);
 
 /* One frame of an unwound user chain. */
-struct convert_unwind_frame {
+struct symbolize_unwind_frame {
 	uint64_t pc;
 	int activation;            /* pc is where the thread was (the sampled IP, or a signal
 				      frame), not a return address: symbolize pc, not pc - 1 */
@@ -98,27 +98,27 @@ struct convert_unwind_frame {
  * (0 when the sample cannot be unwound at all: no registers), or -1 on allocation
  * failure. `max` must be at least 1.
  */
-int convert_unwind_sample(struct convert_unwind *u, const struct collect_pd_sample *s,
-			  struct convert_unwind_frame *frames, size_t max);
+int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sample *s,
+			  struct symbolize_unwind_frame *frames, size_t max);
 
-const struct convert_unwind_stats *convert_unwind_stats(const struct convert_unwind *u);
+const struct symbolize_unwind_stats *symbolize_unwind_stats(const struct symbolize_unwind *u);
 
 /*
  * Stack bytes the unwinds needed (from the sampled SP to the end of the highest stack
  * word read), at percentile pct (0..100) of the unwinds that completed or ran past the
  * stack copy; 0 if none. This is what --call-graph dwarf,SIZE must copy for them to be
  * complete. Those that ran past the copy needed more than it, more than any complete one:
- * CONVERT_UNWIND_PAST_COPY if the percentile falls among them.
+ * SYMBOLIZE_UNWIND_PAST_COPY if the percentile falls among them.
  */
-#define CONVERT_UNWIND_PAST_COPY UINT64_MAX
-uint64_t convert_unwind_stack_needed(struct convert_unwind *u, double pct);
+#define SYMBOLIZE_UNWIND_PAST_COPY UINT64_MAX
+uint64_t symbolize_unwind_stack_needed(struct symbolize_unwind *u, double pct);
 
 /*
  * Add u's counts to *sum and say what happened to the stacks of input `path` on stderr:
  * complete and truncated unwinds, by cause, and the stack bytes they needed (one line;
  * a warning when more than 5% of the stacks are truncated). Nothing when u saw no sample.
  */
-void convert_unwind_report(struct convert_unwind *u, const char *path,
-			   struct convert_unwind_stats *sum);
+void symbolize_unwind_report(struct symbolize_unwind *u, const char *path,
+			   struct symbolize_unwind_stats *sum);
 
 #endif

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* /proc/kallsyms reader (convert/ksyms.h): text symbols sorted by address. */
+/* /proc/kallsyms reader (symbolize/ksyms.h): text symbols sorted by address. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/ksyms.h"
+#include "symbolize/ksyms.h"
 #include "lib/alloc.h"
 #include "lib/buf.h"
 
@@ -13,7 +13,7 @@ struct ksym {
 	size_t name;                   /* offset into names */
 };
 
-struct convert_ksyms {
+struct symbolize_ksyms {
 	struct ksym *syms;
 	size_t nr, alloc;
 	struct pgo_buf names;          /* all names, NUL-separated */
@@ -26,9 +26,9 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-struct convert_ksyms *convert_ksyms_load(const char *path)
+struct symbolize_ksyms *symbolize_ksyms_load(const char *path)
 {
-	struct convert_ksyms *k = pgo_calloc(1, sizeof(*k));
+	struct symbolize_ksyms *k = pgo_calloc(1, sizeof(*k));
 	char line[512];
 	FILE *fp;
 
@@ -59,7 +59,7 @@ struct convert_ksyms *convert_ksyms_load(const char *path)
 	return k;
 }
 
-void convert_ksyms_free(struct convert_ksyms *k)
+void symbolize_ksyms_free(struct symbolize_ksyms *k)
 {
 	if (!k)
 		return;
@@ -68,7 +68,7 @@ void convert_ksyms_free(struct convert_ksyms *k)
 	free(k);
 }
 
-const char *convert_ksyms_find(const struct convert_ksyms *k, uint64_t addr)
+const char *symbolize_ksyms_find(const struct symbolize_ksyms *k, uint64_t addr)
 {
 	size_t lo = 0, hi = k->nr;
 

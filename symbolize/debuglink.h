@@ -7,8 +7,8 @@
  * same candidates and says which one was found and how it differs, so the user sees
  * "debug file of another build", not just "no debug info".
  */
-#ifndef PGO_CONVERT_DEBUGLINK_H
-#define PGO_CONVERT_DEBUGLINK_H
+#ifndef PGO_SYMBOLIZE_DEBUGLINK_H
+#define PGO_SYMBOLIZE_DEBUGLINK_H
 
 #include <gelf.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@ struct pgo_buf;
  * found but another build: CRC32 and build-ids of both; found and matching) and return 1;
  * return 0 if the binary has no .gnu_debuglink, -1 on allocation failure.
  */
-int convert_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
+int symbolize_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
 			      struct pgo_buf *msg);
 
 #endif

@@ -1,29 +1,29 @@
 // SPDX-License-Identifier: MIT
-/* A unit's DIEs from .debug_info, for the scope tree (convert/dies.h). */
+/* A unit's DIEs from .debug_info, for the scope tree (symbolize/dies.h). */
 #include <dwarf.h>
 #include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/dies.h"
+#include "symbolize/dies.h"
 #include "lib/leb128.h"
 
 #define MAX_CODE 65535
 
-/* An attribute as convert_die_read walks it: a run of fixed-size attributes is one step. */
-struct convert_die_step {
+/* An attribute as symbolize_die_read walks it: a run of fixed-size attributes is one step. */
+struct symbolize_die_step {
 	uint32_t name;
 	uint16_t form;
 	uint8_t noted;
 	int32_t size;                 /* its size (a run's total), -1 if the value says */
 };
 
-/* An attribute as convert_die_attrs reads it (16 bytes: a unit's lists are kept). */
+/* An attribute as symbolize_die_attrs reads it (16 bytes: a unit's lists are kept). */
 struct convert_abbrev_attr {
 	int64_t implicit;             /* DW_FORM_implicit_const's value */
 	int32_t size;                 /* the form's size, -1 if the value says */
 	uint16_t form;
-	int8_t slot;                  /* its enum convert_die_at, or -1 */
+	int8_t slot;                  /* its enum symbolize_die_at, or -1 */
 };
 
 /* A ULEB128 at *pp below end; sets *pp to NULL if it runs past end. */
@@ -61,7 +61,7 @@ static inline uint64_t le(const uint8_t *p, unsigned n)
 }
 
 /* The size of a value of form, or -1 if it depends on the value. */
-static int form_size(const struct convert_dieunit *u, unsigned form)
+static int form_size(const struct symbolize_dieunit *u, unsigned form)
 {
 	switch (form) {
 	case DW_FORM_flag_present: case DW_FORM_implicit_const:
@@ -97,20 +97,20 @@ static int form_size(const struct convert_dieunit *u, unsigned form)
 #endif
 
 /*
- * What the reader does with an attribute of name: bits 0-3, its enum convert_die_at + 1
+ * What the reader does with an attribute of name: bits 0-3, its enum symbolize_die_at + 1
  * (0: none); bit 4, note() reads it. A table for the names below 0x80.
  */
 #define AT_NOTED 0x10
 static const uint8_t at_info[0x80] = {
-	[DW_AT_name] = CONVERT_AT_NAME + 1,
-	[DW_AT_linkage_name] = CONVERT_AT_LINKAGE_NAME + 1,
-	[DW_AT_decl_line] = CONVERT_AT_DECL_LINE + 1,
-	[DW_AT_abstract_origin] = CONVERT_AT_ABSTRACT_ORIGIN + 1,
-	[DW_AT_specification] = CONVERT_AT_SPECIFICATION + 1,
-	[DW_AT_call_file] = CONVERT_AT_CALL_FILE + 1,
-	[DW_AT_call_line] = CONVERT_AT_CALL_LINE + 1,
-	[DW_AT_entry_pc] = CONVERT_AT_ENTRY_PC + 1,
-	[DW_AT_low_pc] = (CONVERT_AT_LOW_PC + 1) | AT_NOTED,
+	[DW_AT_name] = SYMBOLIZE_AT_NAME + 1,
+	[DW_AT_linkage_name] = SYMBOLIZE_AT_LINKAGE_NAME + 1,
+	[DW_AT_decl_line] = SYMBOLIZE_AT_DECL_LINE + 1,
+	[DW_AT_abstract_origin] = SYMBOLIZE_AT_ABSTRACT_ORIGIN + 1,
+	[DW_AT_specification] = SYMBOLIZE_AT_SPECIFICATION + 1,
+	[DW_AT_call_file] = SYMBOLIZE_AT_CALL_FILE + 1,
+	[DW_AT_call_line] = SYMBOLIZE_AT_CALL_LINE + 1,
+	[DW_AT_entry_pc] = SYMBOLIZE_AT_ENTRY_PC + 1,
+	[DW_AT_low_pc] = (SYMBOLIZE_AT_LOW_PC + 1) | AT_NOTED,
 	[DW_AT_high_pc] = AT_NOTED,
 	[DW_AT_ranges] = AT_NOTED,
 	[DW_AT_sibling] = AT_NOTED,
@@ -121,8 +121,8 @@ static unsigned name_info(uint64_t name)
 	if (name < 0x80)
 		return at_info[name];
 	if (name == DW_AT_MIPS_linkage_name)
-		return CONVERT_AT_MIPS_LINKAGE_NAME + 1;
-	return name == DW_AT_GNU_discriminator ? CONVERT_AT_DISCRIMINATOR + 1 : 0;
+		return SYMBOLIZE_AT_MIPS_LINKAGE_NAME + 1;
+	return name == DW_AT_GNU_discriminator ? SYMBOLIZE_AT_DISCRIMINATOR + 1 : 0;
 }
 
 /* Room for one more of *v (n used, *alloc allocated, elements of size). 0, or -1. */
@@ -142,7 +142,7 @@ static int grow(void *v, size_t n, size_t *alloc, size_t size)
 }
 
 /* The abbreviation table at off: codes 1..MAX_CODE. Returns 0, or -1. */
-static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *s, uint64_t off)
+static int read_abbrevs(struct symbolize_dieunit *u, const struct symbolize_dwsecs *s, uint64_t off)
 {
 	const uint8_t *p, *end = s->abbrev + s->abbrev_size;
 	size_t alloc_attrs = 0, alloc_steps = 0;
@@ -157,7 +157,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 	p = s->abbrev + off;
 	for (;;) {
 		uint64_t code = uleb(&p, end), tag, name, form;
-		struct convert_abbrev *a;
+		struct symbolize_abbrev *a;
 		int merge = 0;                 /* the last step is a run of fixed-size attributes */
 		int pc_tag;
 
@@ -170,7 +170,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			return -1;
 		if (code >= u->nr_abbrevs) {
 			size_t n = u->nr_abbrevs ? u->nr_abbrevs : 64;
-			struct convert_abbrev *v;
+			struct symbolize_abbrev *v;
 
 			while (n <= code)
 				n *= 2;
@@ -214,7 +214,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			info = name_info(name);
 			size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
 			/*
-			 * convert_die_attrs's lists, of the DIEs symbolization reads (functions):
+			 * symbolize_die_attrs's lists, of the DIEs symbolization reads (functions):
 			 * building them for every abbreviation was a fifth of reading a table.
 			 */
 			if (a->fn) {
@@ -229,7 +229,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 			/* pcs of code-bearing DIEs only: call sites and labels have one, unread */
 			noted = (info & AT_NOTED) && (name == DW_AT_sibling || pc_tag);
 			/*
-			 * convert_die_read's list: a run of fixed-size attributes it does not note
+			 * symbolize_die_read's list: a run of fixed-size attributes it does not note
 			 * is one step of their total size. A DIE read was ~175 Ir on graphviz,
 			 * most of it the loop over attributes whose values only need skipping.
 			 */
@@ -255,7 +255,7 @@ static int read_abbrevs(struct convert_dieunit *u, const struct convert_dwsecs *
 	}
 }
 
-int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs *s, Dwarf_Die *cudie)
+int symbolize_dieunit_open(struct symbolize_dieunit *u, const struct symbolize_dwsecs *s, Dwarf_Die *cudie)
 {
 	Dwarf_Off abbrev_off, die_off, next;
 	Dwarf_Half version;
@@ -306,13 +306,13 @@ int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs 
 		u->base = base;
 	}
 	if (read_abbrevs(u, s, abbrev_off) < 0) {
-		convert_dieunit_release(u);
+		symbolize_dieunit_release(u);
 		return -1;
 	}
 	return 0;
 }
 
-void convert_dieunit_release(struct convert_dieunit *u)
+void symbolize_dieunit_release(struct symbolize_dieunit *u)
 {
 	free(u->abbrevs);
 	free(u->attrs);
@@ -320,7 +320,7 @@ void convert_dieunit_release(struct convert_dieunit *u)
 	memset(u, 0, sizeof(*u));
 }
 
-const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off)
+const uint8_t *symbolize_die_pos(const struct symbolize_dieunit *u, uint64_t off)
 {
 	const uint8_t *p;
 
@@ -332,14 +332,14 @@ const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off)
 }
 
 /* A CU-relative reference (ref1..ref_udata) or DW_AT_sibling's target, in the unit. */
-static const uint8_t *unit_ref(const struct convert_dieunit *u, uint64_t rel)
+static const uint8_t *unit_ref(const struct symbolize_dieunit *u, uint64_t rel)
 {
-	return rel < (uint64_t)(u->end - (u->info + u->unit_off)) ? convert_die_pos(u, u->unit_off + rel)
+	return rel < (uint64_t)(u->end - (u->info + u->unit_off)) ? symbolize_die_pos(u, u->unit_off + rel)
 								    : NULL;
 }
 
 /* What a DIE's pc and sibling attributes say, read at p (len bytes of form). 0, or -1. */
-static int note(const struct convert_dieunit *u, struct convert_die *d, unsigned name, unsigned form,
+static int note(const struct symbolize_dieunit *u, struct symbolize_die *d, unsigned name, unsigned form,
 		const uint8_t *p, size_t len, uint64_t value)
 {
 	switch (name) {
@@ -407,10 +407,10 @@ static int64_t var_size(const uint8_t *p, const uint8_t *end, unsigned form, uin
 	}
 }
 
-int convert_die_read_attrs(const struct convert_dieunit *u, const struct convert_abbrev *a, const uint8_t *p,
-			   struct convert_die *d)
+int symbolize_die_read_attrs(const struct symbolize_dieunit *u, const struct symbolize_abbrev *a, const uint8_t *p,
+			   struct symbolize_die *d)
 {
-	const struct convert_die_step *at;
+	const struct symbolize_die_step *at;
 	const uint8_t *end = u->end;
 	uint32_t i;
 
@@ -433,9 +433,9 @@ int convert_die_read_attrs(const struct convert_dieunit *u, const struct convert
 	return 1;
 }
 
-int convert_die_read_any(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
+int symbolize_die_read_any(const struct symbolize_dieunit *u, const uint8_t *p, struct symbolize_die *d)
 {
-	const struct convert_abbrev *a;
+	const struct symbolize_abbrev *a;
 	const uint8_t *end = u->end;
 	uint64_t code;
 
@@ -462,13 +462,13 @@ int convert_die_read_any(const struct convert_dieunit *u, const uint8_t *p, stru
 		d->attrs_end = p + a->plain;
 		return 1;
 	}
-	return convert_die_read_attrs(u, a, p, d);
+	return symbolize_die_read_attrs(u, a, p, d);
 }
 
-const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct convert_die *d)
+const uint8_t *symbolize_die_skip(const struct symbolize_dieunit *u, const struct symbolize_die *d)
 {
 	const uint8_t *p;
-	struct convert_die c;
+	struct symbolize_die c;
 	size_t level = 1;
 
 	if (d->sibling)
@@ -477,7 +477,7 @@ const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct co
 		return d->attrs_end;
 	/* its children and theirs, down and up again to the null entry that ends its list */
 	for (p = d->attrs_end; level > 0;) {
-		int r = convert_die_read(u, p, &c);
+		int r = symbolize_die_read(u, p, &c);
 
 		if (r < 0)
 			return NULL;
@@ -490,7 +490,7 @@ const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct co
 	return p;
 }
 
-int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die *d,
+int symbolize_die_ranges(const struct symbolize_dieunit *u, const struct symbolize_die *d,
 		       int (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg)
 {
 	unsigned w = u->addr_size;
@@ -528,7 +528,7 @@ int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die
 	return 1;
 }
 
-int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out)
+int symbolize_die_libdw(const struct symbolize_dieunit *u, const uint8_t *p, Dwarf_Die *out)
 {
 	if (p > u->info + u->unit_off && p < u->end) {
 		memset(out, 0, sizeof(*out));
@@ -536,12 +536,12 @@ int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_D
 		out->cu = u->cu;
 		return 0;
 	}
-	return dwarf_offdie(u->dwarf, convert_die_offset(u, p), out) ? 0 : -1;
+	return dwarf_offdie(u->dwarf, symbolize_die_offset(u, p), out) ? 0 : -1;
 }
 
-int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct convert_die_attrs *a)
+int symbolize_die_attrs(const struct symbolize_dieunit *u, const uint8_t *p, struct symbolize_die_attrs *a)
 {
-	const struct convert_abbrev *ab;
+	const struct symbolize_abbrev *ab;
 	const struct convert_abbrev_attr *at;
 	const uint8_t *end = u->end;
 	uint64_t code;
@@ -568,7 +568,7 @@ int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct 
 	return 1;
 }
 
-int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v)
+int symbolize_die_udata(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a, uint64_t *v)
 {
 	const uint8_t *p = a->p;
 
@@ -584,7 +584,7 @@ int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_
 	}
 }
 
-int convert_die_addr(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v)
+int symbolize_die_addr(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a, uint64_t *v)
 {
 	if (!a->form)
 		return 0;
@@ -594,7 +594,7 @@ int convert_die_addr(const struct convert_dieunit *u, const struct convert_die_a
 	return 1;
 }
 
-const char *convert_die_string(const struct convert_dieunit *u, const struct convert_die_attr *a)
+const char *symbolize_die_string(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a)
 {
 	uint64_t off;
 
@@ -612,7 +612,7 @@ const char *convert_die_string(const struct convert_dieunit *u, const struct con
 	}
 }
 
-const uint8_t *convert_die_ref(const struct convert_dieunit *u, const struct convert_die_attr *a)
+const uint8_t *symbolize_die_ref(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a)
 {
 	const uint8_t *p = a->p;
 
@@ -624,7 +624,7 @@ const uint8_t *convert_die_ref(const struct convert_dieunit *u, const struct con
 	case DW_FORM_ref_udata: return unit_ref(u, uleb(&p, u->end));
 	case DW_FORM_ref_addr:
 		/* into .debug_info: followed here only inside the unit */
-		return convert_die_pos(u, le(p, u->version == 2 ? u->addr_size : u->offset_size));
+		return symbolize_die_pos(u, le(p, u->version == 2 ? u->addr_size : u->offset_size));
 	default:
 		return NULL;
 	}

@@ -7,8 +7,8 @@
  * --compress-debug-sections=zstd compressed, looks to libdw as if it had no DWARF at all. This names the algorithm and the way out,
  * so the user is not told to "build with -g" a binary that was.
  */
-#ifndef PGO_CONVERT_DWCOMPRESS_H
-#define PGO_CONVERT_DWCOMPRESS_H
+#ifndef PGO_SYMBOLIZE_DWCOMPRESS_H
+#define PGO_SYMBOLIZE_DWCOMPRESS_H
 
 #include <gelf.h>
 
@@ -19,6 +19,6 @@ struct pgo_buf;
  * append to msg a sentence naming the algorithm and how to decompress the file, and
  * return 1; return 0 if it has none, -1 on allocation failure.
  */
-int convert_dwcompress_explain(Elf *elf, const char *path, struct pgo_buf *msg);
+int symbolize_dwcompress_explain(Elf *elf, const char *path, struct pgo_buf *msg);
 
 #endif

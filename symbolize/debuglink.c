@@ -12,8 +12,8 @@
 #include <zlib.h>
 
 #include "collect/pdread.h"
-#include "convert/debuglink.h"
-#include "convert/dwcompress.h"
+#include "symbolize/debuglink.h"
+#include "symbolize/dwcompress.h"
 #include "lib/buf.h"
 
 static int read_debuglink(Elf *elf, const char **name, uint32_t *crc)
@@ -107,7 +107,7 @@ static int matching_file(const char *path, uint32_t crc, struct pgo_buf *msg)
 			 crc) < 0)
 		ret = -1;
 	else if (elf)
-		ret = convert_dwcompress_explain(elf, path, msg);
+		ret = symbolize_dwcompress_explain(elf, path, msg);
 	if (!ret && pgo_buf_adds(msg, "it has no DWARF either") < 0)
 		ret = -1;
 	elf_end(elf);
@@ -116,7 +116,7 @@ static int matching_file(const char *path, uint32_t crc, struct pgo_buf *msg)
 	return ret < 0 ? -1 : 1;
 }
 
-int convert_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
+int symbolize_debuglink_explain(Elf *elf, const char *path, const uint8_t *bid, int bid_len,
 			      struct pgo_buf *msg)
 {
 	char dir[PATH_MAX], real[PATH_MAX], cand[3][PATH_MAX * 2 + 32], hex[41], dhex[41];

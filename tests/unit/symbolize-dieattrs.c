@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The values convert/dies.h reads of function DIEs against libdw's, on the programs of
+ * The values symbolize/dies.h reads of function DIEs against libdw's, on the programs of
  * dwarf-builds.h and on the C library's debug file (libc6-dbg). convert-scopetree.c
  * compares which DIEs the scope chains hold; this compares what symbolization
- * (convert/symtab.c) then reads of them through convert_die_attrs: for every subprogram
+ * (symbolize/symtab.c) then reads of them through symbolize_die_attrs: for every subprogram
  * and inlined subroutine of every unit, the name as symtab.c interns it (the linkage name
  * along DW_AT_abstract_origin / DW_AT_specification, else the name, else "[unknown]"),
  * DW_AT_decl_line and whether the chain has one, the call site (DW_AT_call_file,
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/dies.h"
-#include "convert/linetab.h"
+#include "symbolize/dies.h"
+#include "symbolize/linetab.h"
 #include "tests/unit/dwarf-builds.h"
 #include "tests/unit/test.h"
 
@@ -38,21 +38,21 @@ static const char *const kind_name[NR_K] = { "name", "decl_line", "call site", "
 struct tally {
 	size_t units, raw_units, unreadable, dies, calls, range_lists;
 	size_t followed;              /* names and lines read through an origin or specification */
-	size_t raw[NR_K];             /* answered by convert/dies.h */
+	size_t raw[NR_K];             /* answered by symbolize/dies.h */
 	size_t libdw[NR_K];           /* left to libdw, as the converter does */
 	size_t mismatches[NR_K];
 	int perturb;                  /* control: every raw answer changed by one */
 };
 
-static void mismatch(struct tally *n, int k, const char *path, const struct convert_dieunit *u,
+static void mismatch(struct tally *n, int k, const char *path, const struct symbolize_dieunit *u,
 		     const uint8_t *p, const char *raw, const char *dw)
 {
 	if (n->mismatches[k]++ < 5 && !n->perturb)
 		printf("# %s: DIE 0x%" PRIx64 ": %s %s (dies.h) != %s (libdw)\n", path,
-		       convert_die_offset(u, p), kind_name[k], raw, dw);
+		       symbolize_die_offset(u, p), kind_name[k], raw, dw);
 }
 
-/* The DIEs dwarf_attr_integrate looks at, as convert/symtab.c's INTEGRATE_MAX. */
+/* The DIEs dwarf_attr_integrate looks at, as symbolize/symtab.c's INTEGRATE_MAX. */
 #define INTEGRATE_MAX 17
 
 /*
@@ -61,20 +61,20 @@ static void mismatch(struct tally *n, int k, const char *path, const struct conv
  * at once for an instance that has none of them; the chain reaches the same DIE first.)
  * 0, or -1 where the converter asks libdw.
  */
-static int raw_name(const struct convert_dieunit *u, const struct convert_die_attrs *a, const char **name,
+static int raw_name(const struct symbolize_dieunit *u, const struct symbolize_die_attrs *a, const char **name,
 		    uint64_t *line, int *has_line, int *depth)
 {
 	enum { LINK, MIPS, NAME, DECL, NR };
-	static const int slot[NR] = { CONVERT_AT_LINKAGE_NAME, CONVERT_AT_MIPS_LINKAGE_NAME,
-				      CONVERT_AT_NAME, CONVERT_AT_DECL_LINE };
-	struct convert_die_attr got[NR];
-	struct convert_die_attrs next;
+	static const int slot[NR] = { SYMBOLIZE_AT_LINKAGE_NAME, SYMBOLIZE_AT_MIPS_LINKAGE_NAME,
+				      SYMBOLIZE_AT_NAME, SYMBOLIZE_AT_DECL_LINE };
+	struct symbolize_die_attr got[NR];
+	struct symbolize_die_attrs next;
 	const uint8_t *q;
 	int i, k, missing = NR, hops = 0;
 
 	memset(got, 0, sizeof(got));
 	for (i = 0;;) {
-		const struct convert_die_attr *ref;
+		const struct symbolize_die_attr *ref;
 
 		for (k = 0; k < NR; k++)
 			if (!got[k].form && a->at[slot[k]].form) {
@@ -83,24 +83,24 @@ static int raw_name(const struct convert_dieunit *u, const struct convert_die_at
 			}
 		if (!missing || ++i == INTEGRATE_MAX)
 			break;
-		ref = a->at[CONVERT_AT_ABSTRACT_ORIGIN].form ? &a->at[CONVERT_AT_ABSTRACT_ORIGIN]
-			: a->at[CONVERT_AT_SPECIFICATION].form ? &a->at[CONVERT_AT_SPECIFICATION] : NULL;
+		ref = a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form ? &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]
+			: a->at[SYMBOLIZE_AT_SPECIFICATION].form ? &a->at[SYMBOLIZE_AT_SPECIFICATION] : NULL;
 		if (!ref)
 			break;
-		if (!(q = convert_die_ref(u, ref)) || convert_die_attrs(u, q, &next) < 0)
+		if (!(q = symbolize_die_ref(u, ref)) || symbolize_die_attrs(u, q, &next) < 0)
 			return -1;
 		a = &next;
 		hops++;
 	}
 	*name = NULL;
 	if (got[LINK].form || got[MIPS].form) {
-		if (!(*name = convert_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
+		if (!(*name = symbolize_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
 			return -1;
-	} else if (got[NAME].form && !(*name = convert_die_string(u, &got[NAME]))) {
+	} else if (got[NAME].form && !(*name = symbolize_die_string(u, &got[NAME]))) {
 		return -1;
 	}
 	*line = 0;
-	if (got[DECL].form && convert_die_udata(u, &got[DECL], line) < 0)
+	if (got[DECL].form && symbolize_die_udata(u, &got[DECL], line) < 0)
 		return -1;
 	*has_line = got[DECL].form != 0;
 	*depth = hops;
@@ -135,7 +135,7 @@ static uint64_t dw_udata(Dwarf_Die *die, unsigned at, int integrate)
 	return w;
 }
 
-static void check_name(const struct convert_dieunit *u, const uint8_t *p, const struct convert_die_attrs *a,
+static void check_name(const struct symbolize_dieunit *u, const uint8_t *p, const struct symbolize_die_attrs *a,
 		       Dwarf_Die *die, const char *path, struct tally *n)
 {
 	const char *raw, *dw = dw_name(die);
@@ -163,19 +163,19 @@ static void check_name(const struct convert_dieunit *u, const uint8_t *p, const 
 }
 
 /* symtab.c's own_call against read_call: the DIE's own attributes, not integrated. */
-static void check_call(const struct convert_dieunit *u, const uint8_t *p, const struct convert_die_attrs *a,
+static void check_call(const struct symbolize_dieunit *u, const uint8_t *p, const struct symbolize_die_attrs *a,
 		       Dwarf_Die *die, const char *path, struct tally *n)
 {
-	static const int slot[3] = { CONVERT_AT_CALL_FILE, CONVERT_AT_CALL_LINE, CONVERT_AT_DISCRIMINATOR };
+	static const int slot[3] = { SYMBOLIZE_AT_CALL_FILE, SYMBOLIZE_AT_CALL_LINE, SYMBOLIZE_AT_DISCRIMINATOR };
 	static const unsigned at[3] = { DW_AT_call_file, DW_AT_call_line, DW_AT_GNU_discriminator };
 	uint64_t v[3] = { 0, 0, 0 }, w[3];
 	Dwarf_Attribute attr;
-	int i, has_file = a->at[CONVERT_AT_CALL_FILE].form != 0;
+	int i, has_file = a->at[SYMBOLIZE_AT_CALL_FILE].form != 0;
 	int dw_has_file = dwarf_attr(die, DW_AT_call_file, &attr) != NULL;
 	char a_s[96], b_s[96];
 
 	for (i = 0; i < 3; i++)
-		if (a->at[slot[i]].form && convert_die_udata(u, &a->at[slot[i]], &v[i]) < 0) {
+		if (a->at[slot[i]].form && symbolize_die_udata(u, &a->at[slot[i]], &v[i]) < 0) {
 			n->libdw[K_CALL]++;
 			return;
 		}
@@ -193,14 +193,14 @@ static void check_call(const struct convert_dieunit *u, const uint8_t *p, const 
 	}
 }
 
-/* symtab.c's convert_symtab_inline_entry: DW_AT_entry_pc, else DW_AT_low_pc, or none. */
-static void check_entry(const struct convert_dieunit *u, const uint8_t *p, const struct convert_die_attrs *a,
+/* symtab.c's symbolize_symtab_inline_entry: DW_AT_entry_pc, else DW_AT_low_pc, or none. */
+static void check_entry(const struct symbolize_dieunit *u, const uint8_t *p, const struct symbolize_die_attrs *a,
 			Dwarf_Die *die, const char *path, struct tally *n)
 {
 	uint64_t e = 0;
 	Dwarf_Addr dw_e = 0;
-	int r = convert_die_addr(u, a->at[CONVERT_AT_ENTRY_PC].form ? &a->at[CONVERT_AT_ENTRY_PC]
-				 : &a->at[CONVERT_AT_LOW_PC], &e);
+	int r = symbolize_die_addr(u, a->at[SYMBOLIZE_AT_ENTRY_PC].form ? &a->at[SYMBOLIZE_AT_ENTRY_PC]
+				 : &a->at[SYMBOLIZE_AT_LOW_PC], &e);
 	int dw_r = dwarf_entrypc(die, &dw_e) == 0;
 	char a_s[40], b_s[40];
 
@@ -239,10 +239,10 @@ static int add_range(void *arg, uint64_t lo, uint64_t hi)
 
 /*
  * scopetree.c's add_scope: no ranges without DW_AT_low_pc and DW_AT_ranges, the DIE's own
- * [low, high) where convert_die_read took it, its .debug_ranges list where
- * convert_die_ranges reads it; dwarf_ranges otherwise, and here always.
+ * [low, high) where symbolize_die_read took it, its .debug_ranges list where
+ * symbolize_die_ranges reads it; dwarf_ranges otherwise, and here always.
  */
-static void check_ranges(const struct convert_dieunit *u, const struct convert_die *d, Dwarf_Die *die,
+static void check_ranges(const struct symbolize_dieunit *u, const struct symbolize_die *d, Dwarf_Die *die,
 			 const char *path, struct tally *n, struct ranges *raw, struct ranges *dw)
 {
 	Dwarf_Addr base, lo, hi;
@@ -255,7 +255,7 @@ static void check_ranges(const struct convert_dieunit *u, const struct convert_d
 	if (d->has_lowpc || d->has_ranges) {
 		if (d->simple_pc)
 			r = add_range(raw, d->lo, d->hi) < 0 ? -1 : 1;
-		else if ((r = convert_die_ranges(u, d, add_range, raw)) > 0)
+		else if ((r = symbolize_die_ranges(u, d, add_range, raw)) > 0)
 			n->range_lists++;
 	}
 	if (r == 0) {
@@ -294,19 +294,19 @@ static void check_ranges(const struct convert_dieunit *u, const struct convert_d
 	}
 }
 
-static void check_die(const struct convert_dieunit *u, const struct convert_die *d, const char *path,
+static void check_die(const struct symbolize_dieunit *u, const struct symbolize_die *d, const char *path,
 		      struct tally *n, struct ranges *raw, struct ranges *dw)
 {
-	struct convert_die_attrs a;
+	struct symbolize_die_attrs a;
 	Dwarf_Die die;
 
-	if (convert_die_libdw(u, d->p, &die) < 0) {
+	if (symbolize_die_libdw(u, d->p, &die) < 0) {
 		mismatch(n, K_NAME, path, u, d->p, "a DIE", "none");
 		return;
 	}
 	n->dies++;
 	if (d->tag != DW_TAG_lexical_block) {
-		if (convert_die_attrs(u, d->p, &a) < 0 || a.tag != d->tag) {
+		if (symbolize_die_attrs(u, d->p, &a) < 0 || a.tag != d->tag) {
 			n->libdw[K_NAME]++;
 			n->libdw[K_DECL]++;
 			n->libdw[K_CALL]++;
@@ -321,20 +321,20 @@ static void check_die(const struct convert_dieunit *u, const struct convert_die 
 }
 
 /* Every DIE of the unit in .debug_info's order: each is followed by its children, if any. */
-static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, void *arg)
+static void check_unit(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path, void *arg)
 {
 	struct tally *n = arg;
 	struct ranges raw = { 0 }, dw = { 0 };
-	struct convert_dieunit u;
-	struct convert_die d;
+	struct symbolize_dieunit u;
+	struct symbolize_die d;
 	const uint8_t *p;
 
 	n->units++;
-	if (convert_dieunit_open(&u, s, cu) < 0)
+	if (symbolize_dieunit_open(&u, s, cu) < 0)
 		return;                    /* the converter's scopes are libdw's: nothing read raw */
 	n->raw_units++;
-	for (p = convert_die_pos(&u, dwarf_dieoffset(cu)); p && p < u.end; p = d.attrs_end) {
-		int r = convert_die_read(&u, p, &d);
+	for (p = symbolize_die_pos(&u, dwarf_dieoffset(cu)); p && p < u.end; p = d.attrs_end) {
+		int r = symbolize_die_read(&u, p, &d);
 
 		if (r < 0) {
 			n->unreadable++;
@@ -346,7 +346,7 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 	}
 	free(raw.v);
 	free(dw.v);
-	convert_dieunit_release(&u);
+	symbolize_dieunit_release(&u);
 }
 
 static size_t total_mismatches(const struct tally *n)
@@ -544,7 +544,7 @@ static int test_more_files(void)
 }
 
 /*
- * A DW_FORM_ref_addr value is any offset: convert_die_ref hands it to convert_die_pos,
+ * A DW_FORM_ref_addr value is any offset: symbolize_die_ref hands it to symbolize_die_pos,
  * which computed info + off before testing off (a pointer overflow, UBSan's report on a
  * hostile file, found in review). Run under -fsanitize=undefined to see it.
  */
@@ -552,8 +552,8 @@ static int test_pos_out_of_section(void)
 {
 	static const uint8_t info[32] = { 0 };
 	static const uint8_t ref[8] = { 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	struct convert_dieunit u;
-	struct convert_die_attr a;
+	struct symbolize_dieunit u;
+	struct symbolize_die_attr a;
 
 	memset(&u, 0, sizeof(u));
 	u.info = info;
@@ -562,20 +562,20 @@ static int test_pos_out_of_section(void)
 	u.end = info + sizeof(info);
 	u.version = 4;
 	u.addr_size = u.offset_size = 8;
-	T_ASSERT(convert_die_pos(&u, 11) == info + 11);
-	T_ASSERT(convert_die_pos(&u, 0) == NULL);
-	T_ASSERT(convert_die_pos(&u, sizeof(info)) == NULL);
-	T_ASSERT(convert_die_pos(&u, UINT64_MAX - 7) == NULL);
-	T_ASSERT(convert_die_pos(&u, (uint64_t)1 << 63) == NULL);
+	T_ASSERT(symbolize_die_pos(&u, 11) == info + 11);
+	T_ASSERT(symbolize_die_pos(&u, 0) == NULL);
+	T_ASSERT(symbolize_die_pos(&u, sizeof(info)) == NULL);
+	T_ASSERT(symbolize_die_pos(&u, UINT64_MAX - 7) == NULL);
+	T_ASSERT(symbolize_die_pos(&u, (uint64_t)1 << 63) == NULL);
 	memset(&a, 0, sizeof(a));
 	a.form = DW_FORM_ref_addr;
 	a.p = ref;
-	T_ASSERT(convert_die_ref(&u, &a) == NULL);
+	T_ASSERT(symbolize_die_ref(&u, &a) == NULL);
 	return T_OK;
 }
 
 static const struct t_case cases[] = {
-	{ "convert_die_pos: offsets past .debug_info are none, without overflow", test_pos_out_of_section },
+	{ "symbolize_die_pos: offsets past .debug_info are none, without overflow", test_pos_out_of_section },
 	{ "function DIE attributes equal libdw's on gcc and clang builds", test_built_programs },
 	{ "function DIE attributes equal libdw's on g++ and clang++ builds", test_cpp_programs },
 	{ "control: every raw answer changed by one is seen", test_control_perturbed },

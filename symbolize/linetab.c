@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * .debug_line programs decoded into one array per unit (convert/linetab.h). The decoding
+ * .debug_line programs decoded into one array per unit (symbolize/linetab.h). The decoding
  * follows the DWARF 5 standard (section 6.2) and, where the standard leaves room or a
  * file is malformed, what libdw 0.188 does: this reader either gives libdw's rows or fails.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert/linetab.h"
+#include "symbolize/linetab.h"
 #include "lib/alloc.h"
 #include "lib/leb128.h"
 
@@ -65,7 +65,7 @@ static const char *str_at(const uint8_t *sec, size_t size, uint64_t off)
 	return (const char *)sec + off;
 }
 
-int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s)
+int symbolize_dwsecs_get(Dwarf *dwarf, struct symbolize_dwsecs *s)
 {
 	Elf *elf = dwarf_getelf(dwarf);
 	Elf_Scn *scn = NULL;
@@ -112,7 +112,7 @@ int convert_dwsecs_get(Dwarf *dwarf, struct convert_dwsecs *s)
 	return s->line ? 0 : -1;
 }
 
-static int add_name(struct convert_linetab *t, const char *dir, const char *name)
+static int add_name(struct symbolize_linetab *t, const char *dir, const char *name)
 {
 	size_t dl = dir ? strlen(dir) : 0, nl = strlen(name), need = dl + 1 + nl + 1;
 
@@ -143,7 +143,7 @@ struct hdr {
 enum { MAX_DIRS = 1 << 16 };
 
 /* One DWARF 5 entry-format field: a path string or an unsigned number. */
-static int v5_field(struct cur *c, const struct hdr *h, const struct convert_dwsecs *s,
+static int v5_field(struct cur *c, const struct hdr *h, const struct symbolize_dwsecs *s,
 		    unsigned form, const char **str, uint64_t *num)
 {
 	uint64_t off;
@@ -197,8 +197,8 @@ static int v5_field(struct cur *c, const struct hdr *h, const struct convert_dws
 }
 
 /* DWARF 5 directory and file tables; dirs receives the directory names. */
-static int read_v5_tables(struct cur *c, const struct hdr *h, const struct convert_dwsecs *s,
-			  struct convert_linetab *t, const char ***dirs)
+static int read_v5_tables(struct cur *c, const struct hdr *h, const struct symbolize_dwsecs *s,
+			  struct symbolize_linetab *t, const char ***dirs)
 {
 	unsigned form[256], desc[256], nforms, i, m;
 	uint64_t n, k;
@@ -262,7 +262,7 @@ static int read_v5_tables(struct cur *c, const struct hdr *h, const struct conve
 }
 
 /* DWARF 2-4: include_directories and file_names, directory 0 being comp_dir. */
-static int read_v4_tables(struct cur *c, const char *comp_dir, struct convert_linetab *t)
+static int read_v4_tables(struct cur *c, const char *comp_dir, struct symbolize_linetab *t)
 {
 	const char **dirs;
 	size_t ndirs = 1, i;
@@ -362,9 +362,9 @@ struct state {
 };
 
 /* Room for n rows, at most UINT32_MAX (not zeroed: each row is written before it is read). */
-static int reserve_rows(struct convert_linetab *t, size_t n)
+static int reserve_rows(struct symbolize_linetab *t, size_t n)
 {
-	struct convert_line *r;
+	struct symbolize_line *r;
 
 	if (n > UINT32_MAX)
 		n = UINT32_MAX;
@@ -376,9 +376,9 @@ static int reserve_rows(struct convert_linetab *t, size_t n)
 }
 
 /* The sequence being read ends at the last row: add it to t->seqs. */
-static int end_seqs(struct convert_linetab *t)
+static int end_seqs(struct symbolize_linetab *t)
 {
-	struct convert_lineseq *q;
+	struct symbolize_lineseq *q;
 
 	if (PGO_ALLOC_GROW(t->seqs, t->nr_seqs + 1, t->alloc_seqs) < 0)
 		return -1;
@@ -391,9 +391,9 @@ static int end_seqs(struct convert_linetab *t)
 
 /* Append a row. Fields are written one by one: a row built in a temporary by narrow stores
  * and then copied whole makes the copy wait for them (no store forwarding). */
-static inline int store(struct convert_linetab *t, const struct convert_lineval *v, int end_seq)
+static inline int store(struct symbolize_linetab *t, const struct symbolize_lineval *v, int end_seq)
 {
-	struct convert_line *r;
+	struct symbolize_line *r;
 
 	if (t->nr_rows == t->alloc_rows &&
 	    reserve_rows(t, t->alloc_rows ? 2 * t->alloc_rows : 1024) < 0)
@@ -413,7 +413,7 @@ static inline int store(struct convert_linetab *t, const struct convert_lineval 
 	return end_seq ? end_seqs(t) : 0;
 }
 
-size_t convert_linerange_above(const struct convert_linerange *r, size_t from, size_t n, uint64_t addr)
+size_t convert_linerange_above(const struct symbolize_linerange *r, size_t from, size_t n, uint64_t addr)
 {
 	size_t lo = from, hi = n;
 
@@ -431,13 +431,13 @@ size_t convert_linerange_above(const struct convert_linerange *r, size_t from, s
 }
 
 /*
- * A partial table's row (convert_linetab_read): the row held before it is kept if an
+ * A partial table's row (symbolize_linetab_read): the row held before it is kept if an
  * address of a range lies in [held, max(addr, held + 1)), where it is the row libdw finds;
  * the row itself is held until the next one. Sequence ends are all kept (one a section).
  */
-static int keep_row(struct convert_linetab *t, const struct convert_lineval *v, int end_seq, uint64_t addr)
+static int keep_row(struct symbolize_linetab *t, const struct symbolize_lineval *v, int end_seq, uint64_t addr)
 {
-	struct convert_linekeep *k = &t->keep;
+	struct symbolize_linekeep *k = &t->keep;
 
 	if (k->have_held) {
 		uint64_t to = addr > k->held_addr ? addr : k->held_addr + 1;
@@ -480,10 +480,10 @@ static inline uint64_t addr_bad(uint64_t addr, uint64_t base)
 }
 
 /* Append a row; -1 where libdw 0.188 calls the data invalid (its fields are narrower). */
-static __attribute__((noinline)) int emit(struct convert_linetab *t, struct state *st, int end_seq)
+static __attribute__((noinline)) int emit(struct symbolize_linetab *t, struct state *st, int end_seq)
 {
-	struct convert_lineval v;
-	struct convert_lineval *h = &t->keep.held;
+	struct symbolize_lineval v;
+	struct symbolize_lineval *h = &t->keep.held;
 	uint64_t d;
 
 	if (!st->based) {
@@ -594,7 +594,7 @@ enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
  * libdw's, as a line_range of 0 does once a special opcode needs it. A special opcode's
  * line and address steps come from a table made once.
  */
-static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, struct convert_linetab *t,
+static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, struct symbolize_linetab *t,
 							 const int fast, const int keep)
 {
 	uint64_t dline[256], daddr[256];
@@ -722,14 +722,14 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 			    (held_addr >= next_lo && addr < cur_hi && t->nr_rows < cap))) { \
 				if (addr >= lim) {                               \
 					/* inside a range: the held row is kept */ \
-					struct convert_line *r_ = &t->rows[t->nr_rows++]; \
+					struct symbolize_line *r_ = &t->rows[t->nr_rows++]; \
 					int32_t off_ = (int32_t)(uint32_t)(held_addr - base); \
 									         \
 					if (t->nr_rows > 1 && r_[-1].off > off_) { \
 						t->out_of_order = 1;             \
 						t->backwards |= !r_[-1].end_seq; \
 					}                                        \
-					*r_ = (struct convert_line){             \
+					*r_ = (struct symbolize_line){             \
 						.off = off_,                     \
 						.line = t->keep.held.line,       \
 						.file = t->keep.held.file,       \
@@ -752,9 +752,9 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 		} else if (addr >= prev && t->nr_rows < cap) {                   \
 			/* whole: discr and end_seq written as one word, not read, \
 			 * masked and written back field by field */              \
-			struct convert_line *r_ = &t->rows[t->nr_rows++];        \
+			struct symbolize_line *r_ = &t->rows[t->nr_rows++];        \
 									         \
-			*r_ = (struct convert_line){                             \
+			*r_ = (struct symbolize_line){                             \
 				.off = (int32_t)(uint32_t)(addr - base),         \
 				.line = (int32_t)(uint32_t)(lineb - 0x80000000ULL), \
 				.file = file,                                    \
@@ -1038,7 +1038,7 @@ k_row:
 		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
 		goto l_skip_row;
 	}
-	t->rows[t->nr_rows++] = (struct convert_line){
+	t->rows[t->nr_rows++] = (struct symbolize_line){
 		.off = (int32_t)(uint32_t)(held_addr - base),
 		.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL),
 		.file = file,
@@ -1074,7 +1074,7 @@ done:
 #undef NEXT
 }
 
-static int run_program(const struct hdr *h, struct convert_linetab *t)
+static int run_program(const struct hdr *h, struct symbolize_linetab *t)
 {
 	unsigned op;
 
@@ -1091,7 +1091,7 @@ static int run_program(const struct hdr *h, struct convert_linetab *t)
 #undef FIXED
 
 /* libdw's order: by address, a sequence's end before a row at the same address, then as read */
-static int before(const struct convert_line *x, size_t xi, const struct convert_line *y, size_t yi)
+static int before(const struct symbolize_line *x, size_t xi, const struct symbolize_line *y, size_t yi)
 {
 	if (x->off != y->off)
 		return x->off < y->off;
@@ -1101,7 +1101,7 @@ static int before(const struct convert_line *x, size_t xi, const struct convert_
 }
 
 struct ordered {
-	struct convert_line row;
+	struct symbolize_line row;
 	size_t order;
 };
 
@@ -1114,7 +1114,7 @@ static int cmp_ordered(const void *a, const void *b)
 
 static int cmp_seq(const void *a, const void *b)
 {
-	const struct convert_lineseq *x = a, *y = b;
+	const struct symbolize_lineseq *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
@@ -1122,21 +1122,21 @@ static int cmp_seq(const void *a, const void *b)
 }
 
 /* The one sequence of a table whose rows are in order as they are. */
-static int one_seq(struct convert_linetab *t)
+static int one_seq(struct symbolize_linetab *t)
 {
 	free(t->seqs);
 	t->seqs = malloc(sizeof(*t->seqs));
 	if (!t->seqs)
 		return -1;
 	t->nr_seqs = t->alloc_seqs = 1;
-	t->seqs[0].lo = t->nr_rows ? convert_line_addr(t, &t->rows[0]) : 0;
+	t->seqs[0].lo = t->nr_rows ? symbolize_line_addr(t, &t->rows[0]) : 0;
 	t->seqs[0].start = 0;
 	t->seqs[0].n = t->nr_rows;
 	return 0;
 }
 
 /* The fallback: every row sorted (libdw's qsort, in effect), one sequence. */
-static int sort_all(struct convert_linetab *t)
+static int sort_all(struct symbolize_linetab *t)
 {
 	struct ordered *v = malloc(t->nr_rows * sizeof(*v));
 	size_t i;
@@ -1162,9 +1162,9 @@ static int sort_all(struct convert_linetab *t)
  * .text sequence: 24000 rows of a partial table, 200000 of a whole one, and a few hundred
  * in .text.unlikely before it). Returns 0, or -1.
  */
-static int move_rows(struct convert_linetab *t)
+static int move_rows(struct symbolize_linetab *t)
 {
-	struct convert_line *v;
+	struct symbolize_line *v;
 	size_t k, at = 0, big = 0, nv = 0;
 
 	for (k = 0; k < t->nr_seqs && t->seqs[k].start == at; k++)
@@ -1209,7 +1209,7 @@ static int move_rows(struct convert_linetab *t)
  * (and an unended last one), not found again by a walk over the rows (sqlite3's unit,
  * rec4's ranges: 400k instructions for 24000 rows).
  */
-static int sort_rows(struct convert_linetab *t)
+static int sort_rows(struct symbolize_linetab *t)
 {
 	size_t k;
 
@@ -1230,16 +1230,16 @@ static int sort_rows(struct convert_linetab *t)
 		/* the end goes before rows of its sequence at its address */
 		for (j = i; j > start && t->rows[j].end_seq && !t->rows[j - 1].end_seq &&
 			    t->rows[j - 1].off == t->rows[j].off; j--) {
-			struct convert_line r = t->rows[j];
+			struct symbolize_line r = t->rows[j];
 
 			t->rows[j] = t->rows[j - 1];
 			t->rows[j - 1] = r;
 		}
-		t->seqs[k].lo = convert_line_addr(t, &t->rows[start]);
+		t->seqs[k].lo = symbolize_line_addr(t, &t->rows[start]);
 	}
 	qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
 	for (k = 0; k < t->nr_seqs; k++) {
-		const struct convert_lineseq *q = &t->seqs[k];
+		const struct symbolize_lineseq *q = &t->seqs[k];
 
 		/* an end moved inside its sequence keeps its place relative to other sequences */
 		if (k && !before(&t->rows[q[-1].start + q[-1].n - 1], q[-1].start + q[-1].n - 1,
@@ -1249,9 +1249,9 @@ static int sort_rows(struct convert_linetab *t)
 	return move_rows(t);
 }
 
-int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs *s, uint64_t off,
+int symbolize_linetab_parse(struct symbolize_linetab *t, const struct symbolize_dwsecs *s, uint64_t off,
 			  unsigned addr_size, const char *comp_dir,
-			  const struct convert_linerange *keep, size_t nr_keep)
+			  const struct symbolize_linerange *keep, size_t nr_keep)
 {
 	const char **dirs = NULL;
 	struct cur c;
@@ -1281,8 +1281,8 @@ int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs
 	if (t->keep.r) {
 		/* an unended last sequence is libdw's to end: which row that is needs them all */
 		if (t->keep.failed || t->keep.have_held) {
-			convert_linetab_release(t);
-			return convert_linetab_parse(t, s, off, addr_size, comp_dir, NULL, 0);
+			symbolize_linetab_release(t);
+			return symbolize_linetab_parse(t, s, off, addr_size, comp_dir, NULL, 0);
 		}
 		memset(&t->keep, 0, sizeof(t->keep));
 		t->partial = 1;
@@ -1291,19 +1291,19 @@ int convert_linetab_parse(struct convert_linetab *t, const struct convert_dwsecs
 		goto fail;
 	/* libdw marks the last row as a sequence end even where a compiler forgot */
 	if (t->nr_rows) {
-		const struct convert_lineseq *q = &t->seqs[t->nr_seqs - 1];
+		const struct symbolize_lineseq *q = &t->seqs[t->nr_seqs - 1];
 
 		t->rows[q->start + q->n - 1].end_seq = 1;
 	}
 	return 0;
 fail:
 	free(dirs);
-	convert_linetab_release(t);
+	symbolize_linetab_release(t);
 	return -1;
 }
 
-int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs *s,
-			 Dwarf_Die *cudie, const struct convert_linerange *keep, size_t nr_keep)
+int symbolize_linetab_read(struct symbolize_linetab *t, const struct symbolize_dwsecs *s,
+			 Dwarf_Die *cudie, const struct symbolize_linerange *keep, size_t nr_keep)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word off;
@@ -1314,13 +1314,13 @@ int convert_linetab_read(struct convert_linetab *t, const struct convert_dwsecs 
 	if (!dwarf_attr(cudie, DW_AT_stmt_list, &attr) || dwarf_formudata(&attr, &off) != 0 ||
 	    !dwarf_diecu(cudie, &cu, &addr_size, NULL))
 		return -1;
-	return convert_linetab_parse(t, s, off, addr_size,
+	return symbolize_linetab_parse(t, s, off, addr_size,
 				     dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)), keep,
 				     nr_keep);
 }
 
 /* The last sequence whose first address is <= addr, or NULL. */
-static const struct convert_lineseq *seq_at(const struct convert_linetab *t, uint64_t addr)
+static const struct symbolize_lineseq *seq_at(const struct symbolize_linetab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->nr_seqs;
 
@@ -1335,9 +1335,9 @@ static const struct convert_lineseq *seq_at(const struct convert_linetab *t, uin
 	return lo ? &t->seqs[lo - 1] : NULL;
 }
 
-size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr)
+size_t symbolize_linetab_lower(const struct symbolize_linetab *t, uint64_t addr)
 {
-	const struct convert_lineseq *q = seq_at(t, addr);
+	const struct symbolize_lineseq *q = seq_at(t, addr);
 	size_t lo, hi;
 
 	if (!q)
@@ -1347,23 +1347,23 @@ size_t convert_linetab_lower(const struct convert_linetab *t, uint64_t addr)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (convert_line_addr(t, &t->rows[mid]) < addr)
+		if (symbolize_line_addr(t, &t->rows[mid]) < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	/* past the sequence's rows: the next sequence starts above addr; the one before may
 	 * end at addr */
-	while (lo > 0 && convert_line_addr(t, convert_linetab_row(t, lo - 1)) >= addr)
+	while (lo > 0 && symbolize_line_addr(t, symbolize_linetab_row(t, lo - 1)) >= addr)
 		lo--;
 	return lo;
 }
 
-size_t convert_linetab_find(const struct convert_linetab *t, uint64_t pc)
+size_t symbolize_linetab_find(const struct symbolize_linetab *t, uint64_t pc)
 {
-	const struct convert_lineseq *q = seq_at(t, pc);
+	const struct symbolize_lineseq *q = seq_at(t, pc);
 	size_t l, u;
-	const struct convert_line *r;
+	const struct symbolize_line *r;
 
 	/* dwarf_getsrc_die: the last row with addr <= pc, unless it ends a sequence */
 	if (!q)
@@ -1373,21 +1373,21 @@ size_t convert_linetab_find(const struct convert_linetab *t, uint64_t pc)
 	while (l < u) {
 		size_t mid = u - (u - l) / 2;
 
-		if (pc < convert_line_addr(t, &t->rows[mid]))
+		if (pc < symbolize_line_addr(t, &t->rows[mid]))
 			u = mid - 1;
 		else
 			l = mid;
 	}
 	r = &t->rows[l];
-	return !r->end_seq && convert_line_addr(t, r) <= pc ? l : SIZE_MAX;
+	return !r->end_seq && symbolize_line_addr(t, r) <= pc ? l : SIZE_MAX;
 }
 
-const char *convert_linetab_file(const struct convert_linetab *t, uint32_t idx)
+const char *symbolize_linetab_file(const struct symbolize_linetab *t, uint32_t idx)
 {
 	return idx < t->nr_files ? t->names + t->name_off[idx] : NULL;
 }
 
-void convert_linetab_release(struct convert_linetab *t)
+void symbolize_linetab_release(struct symbolize_linetab *t)
 {
 	free(t->rows);
 	free(t->seqs);

@@ -13,8 +13,8 @@
 #include <elf.h>
 #include <stdlib.h>
 
-#include "convert/entryblock.h"
-#include "convert/symtab.h"
+#include "symbolize/entryblock.h"
+#include "symbolize/symtab.h"
 #include "lib/alloc.h"
 #include "lib/report.h"
 
@@ -22,8 +22,8 @@
 #define CONVERT_ZYDIS_SONAME "libZydis.so"
 #endif
 
-struct convert_entryblock {
-	struct convert_symtab *st;
+struct symbolize_entryblock {
+	struct symbolize_symtab *st;
 	ZydisDecoder dec;
 	ZyanStatus (*decode)(const ZydisDecoder *, ZydisDecoderContext *, const void *, ZyanUSize,
 			     ZydisDecodedInstruction *);
@@ -58,12 +58,12 @@ static int zydis_load(void)
 	return 0;
 }
 
-int convert_entryblock_open(struct convert_symtab *st, struct convert_entryblock **out)
+int symbolize_entryblock_open(struct symbolize_symtab *st, struct symbolize_entryblock **out)
 {
-	struct convert_entryblock *eb;
+	struct symbolize_entryblock *eb;
 
 	*out = NULL;
-	if (convert_symtab_machine(st) != EM_X86_64 || zydis_load() < 0)
+	if (symbolize_symtab_machine(st) != EM_X86_64 || zydis_load() < 0)
 		return 0;
 	eb = pgo_calloc(1, sizeof(*eb));
 	if (!eb)
@@ -79,7 +79,7 @@ int convert_entryblock_open(struct convert_symtab *st, struct convert_entryblock
 	return 0;
 }
 
-void convert_entryblock_free(struct convert_entryblock *eb)
+void symbolize_entryblock_free(struct symbolize_entryblock *eb)
 {
 	free(eb);
 }
@@ -111,7 +111,7 @@ static int ends_block(const ZydisDecodedInstruction *in)
 	}
 }
 
-size_t convert_entryblock_insns(struct convert_entryblock *eb, uint64_t start, uint64_t size,
+size_t symbolize_entryblock_insns(struct symbolize_entryblock *eb, uint64_t start, uint64_t size,
 				uint64_t *insns, size_t max)
 {
 	size_t len, at = 0, n = 0;
@@ -119,7 +119,7 @@ size_t convert_entryblock_insns(struct convert_entryblock *eb, uint64_t start, u
 	ZydisDecoderContext ctx;
 	ZydisDecodedInstruction in;
 
-	if (!eb || !max || !(code = convert_symtab_bytes(eb->st, start, &len)))
+	if (!eb || !max || !(code = symbolize_symtab_bytes(eb->st, start, &len)))
 		return 0;
 	if (size && size < len)
 		len = size;

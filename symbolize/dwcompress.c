@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-/* Explain debug sections compressed with an algorithm libelf cannot read (convert/dwcompress.h). */
+/* Explain debug sections compressed with an algorithm libelf cannot read (symbolize/dwcompress.h). */
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "convert/dwcompress.h"
+#include "symbolize/dwcompress.h"
 #include "lib/buf.h"
 
 #ifndef ELFCOMPRESS_ZSTD
 #define ELFCOMPRESS_ZSTD 2 /* the gABI's number; glibc 2.36's elf.h predates it */
 #endif
 
-int convert_dwcompress_explain(Elf *elf, const char *path, struct pgo_buf *msg)
+int symbolize_dwcompress_explain(Elf *elf, const char *path, struct pgo_buf *msg)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;

@@ -18,28 +18,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct convert_scope_range;
-struct convert_scope_ix;
-struct convert_dieunit;
-struct convert_dwsecs;
+struct symbolize_scope_range;
+struct symbolize_scope_ix;
+struct symbolize_dieunit;
+struct symbolize_dwsecs;
 
-struct convert_scopetree {
-	struct convert_scope *scopes;
+struct symbolize_scopetree {
+	struct symbolize_scope *scopes;
 	size_t nr_scopes, alloc_scopes;
-	struct convert_scope_range *ranges;
+	struct symbolize_scope_range *ranges;
 	size_t nr_ranges, alloc_ranges;
-	struct convert_scope_ix *ix;   /* indexes of long lists */
+	struct symbolize_scope_ix *ix;   /* indexes of long lists */
 	size_t nr_ix, alloc_ix;
-	uint32_t root;                 /* first top-level scope, or CONVERT_SCOPE_NONE */
+	uint32_t root;                 /* first top-level scope, or SYMBOLIZE_SCOPE_NONE */
 	uint32_t last_top;             /* top-level scope of the previous hit */
 	int max_depth;
 	int c_unit;                    /* DW_AT_language is C's: structures hold no code */
 	Dwarf_CU *cu;                  /* libdw's unit of every scope's DIE */
-	struct convert_dieunit *unit;  /* the unit's DIEs read directly (convert/dies.h), or NULL */
+	struct symbolize_dieunit *unit;  /* the unit's DIEs read directly (symbolize/dies.h), or NULL */
 	size_t libdw_reads;            /* of the DIE lists read with a unit, those left to libdw */
 };
 
-#define CONVERT_SCOPE_NONE UINT32_MAX
+#define SYMBOLIZE_SCOPE_NONE UINT32_MAX
 
 /*
  * Read the top-level scopes under cudie (descending into namespaces, classes and
@@ -47,11 +47,11 @@ struct convert_scopetree {
  * instances) are left out. What is below a top-level scope (at most max_depth levels in
  * all) is read on the first lookup that falls in it: a profile touches a few of a CU's
  * functions, and reading every function's inlined subroutines and blocks was most of the
- * cost of a short recording. With secs (the sections libdw reads, convert_dwsecs_get), the
- * DIEs are read by convert/dies.h wherever it can read them, else by libdw; the trees are
+ * cost of a short recording. With secs (the sections libdw reads, symbolize_dwsecs_get), the
+ * DIEs are read by symbolize/dies.h wherever it can read them, else by libdw; the trees are
  * the same (tests/unit/convert-scopetree.c). Returns 0, or -1 when out of memory.
  */
-int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const struct convert_dwsecs *secs,
+int symbolize_scopetree_build(struct symbolize_scopetree *t, Dwarf_Die *cudie, const struct symbolize_dwsecs *secs,
 			    int max_depth);
 
 /*
@@ -62,7 +62,7 @@ int convert_scopetree_build(struct convert_scopetree *t, Dwarf_Die *cudie, const
  * among the lists looked at, so a walk of addresses in order needs a new chain only where
  * *end is passed. Returns the number of entries, or -1 when out of memory.
  */
-int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
+int symbolize_scopetree_chain(struct symbolize_scopetree *t, Dwarf_Addr pc, Dwarf_Die *chain,
 			    int max, Dwarf_Addr *end);
 
 /*
@@ -71,11 +71,11 @@ int convert_scopetree_chain(struct convert_scopetree *t, Dwarf_Addr pc, Dwarf_Di
  * asking libdw for a DIE's tag and looking a DIE up in a hash table per chain were 3% of
  * a convert.
  */
-int convert_scopetree_chain_ids(struct convert_scopetree *t, Dwarf_Addr pc, uint32_t *ids,
+int symbolize_scopetree_chain_ids(struct symbolize_scopetree *t, Dwarf_Addr pc, uint32_t *ids,
 				int max, Dwarf_Addr *end);
 
 /* Scope id's DIE into *out, as dwarf_offdie would make it. */
-void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf_Die *out);
+void symbolize_scopetree_die(const struct symbolize_scopetree *t, uint32_t id, Dwarf_Die *out);
 
 /*
  * A scope, scopetree.c's to fill: here for the accessors below, inline (calls for every
@@ -83,26 +83,26 @@ void convert_scopetree_die(const struct convert_scopetree *t, uint32_t id, Dwarf
  * unit's data (the Dwarf_Die, 32 bytes, made again when asked for); the array of sqlite3's
  * unit was a tenth of a short recording's page faults at 64 bytes a scope.
  */
-struct convert_scope {
+struct symbolize_scope {
 	void *addr;                   /* its DIE's (Dwarf_Die.addr) in the tree's unit */
 	int tag;
-	uint32_t user;                /* the caller's (convert_scopetree_user) */
-	uint32_t first_child, next;   /* DIE order; CONVERT_SCOPE_NONE ends a list */
+	uint32_t user;                /* the caller's (symbolize_scopetree_user) */
+	uint32_t first_child, next;   /* DIE order; SYMBOLIZE_SCOPE_NONE ends a list */
 	uint32_t range0, nr_ranges;
 	uint32_t ix0, nr_ix;          /* first scope of a list: the list's index, if any */
 };
 
-static inline int convert_scopetree_tag(const struct convert_scopetree *t, uint32_t id)
+static inline int symbolize_scopetree_tag(const struct symbolize_scopetree *t, uint32_t id)
 {
 	return t->scopes[id].tag;
 }
 
 /* A value the caller keeps with scope id, 0 when the tree is built. */
-static inline uint32_t *convert_scopetree_user(struct convert_scopetree *t, uint32_t id)
+static inline uint32_t *symbolize_scopetree_user(struct symbolize_scopetree *t, uint32_t id)
 {
 	return &t->scopes[id].user;
 }
 
-void convert_scopetree_release(struct convert_scopetree *t);
+void symbolize_scopetree_release(struct symbolize_scopetree *t);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A compile unit's DIEs read from .debug_info directly, for the walks the scope tree
- * makes (convert/scopetree.h): children in order, tags, and the address range of a DIE
+ * makes (symbolize/scopetree.h): children in order, tags, and the address range of a DIE
  * that has its own DW_AT_low_pc and DW_AT_high_pc. Everything else stays libdw's: a DIE is
  * handed over as a Dwarf_Die (its offset) wherever more is needed.
  *
@@ -14,23 +14,23 @@
  *
  * The reader covers DWARF 2 to 5 units of types compile and partial with 4- or 8-byte
  * addresses, little-endian. A unit it cannot read (split DWARF, an abbreviation code past
- * 65535, a form it does not know, data that ends early) makes convert_dieunit_open or the
+ * 65535, a form it does not know, data that ends early) makes symbolize_dieunit_open or the
  * walk fail without a report, and the caller uses libdw for it.
  */
-#ifndef PGO_CONVERT_DIES_H
-#define PGO_CONVERT_DIES_H
+#ifndef PGO_SYMBOLIZE_DIES_H
+#define PGO_SYMBOLIZE_DIES_H
 
 #include <elfutils/libdw.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "convert/linetab.h"
+#include "symbolize/linetab.h"
 
 struct convert_abbrev_attr;
-struct convert_die_step;
+struct symbolize_die_step;
 
-struct convert_dieunit {
+struct symbolize_dieunit {
 	Dwarf *dwarf;
 	Dwarf_CU *cu;                 /* libdw's unit, for the DIEs handed over */
 	const uint8_t *info;          /* .debug_info */
@@ -38,11 +38,11 @@ struct convert_dieunit {
 	uint64_t unit_off;            /* the unit header's offset in .debug_info */
 	const uint8_t *end;           /* the unit's end */
 	unsigned version, addr_size, offset_size;
-	struct convert_abbrev *abbrevs; /* by code; tag 0: no such code */
+	struct symbolize_abbrev *abbrevs; /* by code; tag 0: no such code */
 	size_t nr_abbrevs;
 	struct convert_abbrev_attr *attrs; /* the abbreviations' attribute lists */
 	size_t nr_attrs;
-	struct convert_die_step *steps; /* the same with runs of fixed-size attributes merged */
+	struct symbolize_die_step *steps; /* the same with runs of fixed-size attributes merged */
 	size_t nr_steps;
 	const char *str, *line_str;   /* .debug_str, .debug_line_str if NUL-terminated, or NULL */
 	size_t str_size, line_str_size;
@@ -52,7 +52,7 @@ struct convert_dieunit {
 };
 
 /* One DIE, read: where it starts and ends, and what the scope tree asks about it. */
-struct convert_die {
+struct symbolize_die {
 	const uint8_t *p;             /* the DIE (its abbreviation code) */
 	const uint8_t *attrs_end;     /* past its attributes: its first child, if it has any */
 	const uint8_t *sibling;       /* DW_AT_sibling's target, or NULL */
@@ -74,14 +74,14 @@ struct convert_die {
  * Get ready to read cudie's unit from the sections in s (.debug_info and .debug_abbrev
  * as libdw reads them). Returns 0, or -1 if this reader cannot read the unit.
  */
-int convert_dieunit_open(struct convert_dieunit *u, const struct convert_dwsecs *s, Dwarf_Die *cudie);
-void convert_dieunit_release(struct convert_dieunit *u);
+int symbolize_dieunit_open(struct symbolize_dieunit *u, const struct symbolize_dwsecs *s, Dwarf_Die *cudie);
+void symbolize_dieunit_release(struct symbolize_dieunit *u);
 
 /* Where the DIE at .debug_info offset off is, or NULL if not in the unit. */
-const uint8_t *convert_die_pos(const struct convert_dieunit *u, uint64_t off);
+const uint8_t *symbolize_die_pos(const struct symbolize_dieunit *u, uint64_t off);
 
-/* An abbreviation as the reader keeps it (dies.c's to fill; here for convert_die_read). */
-struct convert_abbrev {
+/* An abbreviation as the reader keeps it (dies.c's to fill; here for symbolize_die_read). */
+struct symbolize_abbrev {
 	unsigned tag;                 /* 0: no abbreviation has this code */
 	int has_children;
 	int32_t plain;                /* attributes all fixed-size, none noted: their size; else -1 */
@@ -90,10 +90,10 @@ struct convert_abbrev {
 	uint32_t sfirst, sn;          /* steps[sfirst .. sfirst + sn) */
 };
 
-/* convert_die_read's parts out of line: any DIE; the attributes of d (abbreviation a) from p on */
-int convert_die_read_any(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d);
-int convert_die_read_attrs(const struct convert_dieunit *u, const struct convert_abbrev *a, const uint8_t *p,
-			   struct convert_die *d);
+/* symbolize_die_read's parts out of line: any DIE; the attributes of d (abbreviation a) from p on */
+int symbolize_die_read_any(const struct symbolize_dieunit *u, const uint8_t *p, struct symbolize_die *d);
+int symbolize_die_read_attrs(const struct symbolize_dieunit *u, const struct symbolize_abbrev *a, const uint8_t *p,
+			   struct symbolize_die *d);
 
 /*
  * Read the DIE at p into *d. Returns 1, 0 at a null entry (the end of a list of children:
@@ -104,12 +104,12 @@ int convert_die_read_attrs(const struct convert_dieunit *u, const struct convert
  * out of line: the call per DIE, and the registers the loop needs, were a third of the
  * instructions of a read.
  */
-static inline int convert_die_read(const struct convert_dieunit *u, const uint8_t *p, struct convert_die *d)
+static inline int symbolize_die_read(const struct symbolize_dieunit *u, const uint8_t *p, struct symbolize_die *d)
 {
-	const struct convert_abbrev *a;
+	const struct symbolize_abbrev *a;
 
 	if (p >= u->end || (*p & 0x80))
-		return convert_die_read_any(u, p, d);
+		return symbolize_die_read_any(u, p, d);
 	memset(d, 0, sizeof(*d));
 	d->p = p;
 	if (!*p) {
@@ -121,7 +121,7 @@ static inline int convert_die_read(const struct convert_dieunit *u, const uint8_
 	d->tag = a->tag;
 	d->has_children = a->has_children;
 	if (a->plain < 0)
-		return convert_die_read_attrs(u, a, p + 1, d);
+		return symbolize_die_read_attrs(u, a, p + 1, d);
 	if (a->plain > u->end - (p + 1))
 		return -1;
 	d->attrs_end = p + 1 + a->plain;
@@ -132,9 +132,9 @@ static inline int convert_die_read(const struct convert_dieunit *u, const uint8_
  * Where the DIE after d and its children is: DW_AT_sibling's target, or the end of its
  * children's list found by reading them, as dwarf_siblingof goes. NULL if unreadable.
  */
-const uint8_t *convert_die_skip(const struct convert_dieunit *u, const struct convert_die *d);
+const uint8_t *symbolize_die_skip(const struct symbolize_dieunit *u, const struct symbolize_die *d);
 
-static inline uint64_t convert_die_offset(const struct convert_dieunit *u, const uint8_t *p)
+static inline uint64_t symbolize_die_offset(const struct symbolize_dieunit *u, const uint8_t *p)
 {
 	return (uint64_t)(p - u->info);
 }
@@ -148,7 +148,7 @@ static inline uint64_t convert_die_offset(const struct convert_dieunit *u, const
  * the unit's abbreviations for it a second time: 3% of a convert. Returns 1, 0 if
  * libdw is to read them (another form, DWARF 5's lists), or fn's error (< 0).
  */
-int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die *d,
+int symbolize_die_ranges(const struct symbolize_dieunit *u, const struct symbolize_die *d,
 		       int (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg);
 
 /*
@@ -156,48 +156,48 @@ int convert_die_ranges(const struct convert_dieunit *u, const struct convert_die
  * makes it (its address and unit, nothing read yet) without its search for the unit,
  * which was 1% of a convert.
  */
-int convert_die_libdw(const struct convert_dieunit *u, const uint8_t *p, Dwarf_Die *out);
+int symbolize_die_libdw(const struct symbolize_dieunit *u, const uint8_t *p, Dwarf_Die *out);
 
 /*
- * The attributes symbolization reads of a function's DIE (convert/symtab.c), read in one
+ * The attributes symbolization reads of a function's DIE (symbolize/symtab.c), read in one
  * pass where libdw's dwarf_attr scans the DIE again for each: on sqlite3, the names and
  * call sites of the sampled functions' inline instances were a tenth of a convert.
  */
-enum convert_die_at {
-	CONVERT_AT_NAME, CONVERT_AT_LINKAGE_NAME, CONVERT_AT_MIPS_LINKAGE_NAME, CONVERT_AT_DECL_LINE,
-	CONVERT_AT_ABSTRACT_ORIGIN, CONVERT_AT_SPECIFICATION, CONVERT_AT_CALL_FILE, CONVERT_AT_CALL_LINE,
-	CONVERT_AT_DISCRIMINATOR, CONVERT_AT_ENTRY_PC, CONVERT_AT_LOW_PC, CONVERT_NR_AT
+enum symbolize_die_at {
+	SYMBOLIZE_AT_NAME, SYMBOLIZE_AT_LINKAGE_NAME, SYMBOLIZE_AT_MIPS_LINKAGE_NAME, SYMBOLIZE_AT_DECL_LINE,
+	SYMBOLIZE_AT_ABSTRACT_ORIGIN, SYMBOLIZE_AT_SPECIFICATION, SYMBOLIZE_AT_CALL_FILE, SYMBOLIZE_AT_CALL_LINE,
+	SYMBOLIZE_AT_DISCRIMINATOR, SYMBOLIZE_AT_ENTRY_PC, SYMBOLIZE_AT_LOW_PC, SYMBOLIZE_NR_AT
 };
 
 /* One attribute's value as read: form 0 if the DIE has none of that name. */
-struct convert_die_attr {
+struct symbolize_die_attr {
 	unsigned form;
 	const uint8_t *p;             /* its value in .debug_info */
 	int64_t implicit;             /* DW_FORM_implicit_const's value (in the abbreviation) */
 };
 
-struct convert_die_attrs {
+struct symbolize_die_attrs {
 	unsigned tag;
-	struct convert_die_attr at[CONVERT_NR_AT]; /* the first of each name, as dwarf_attr finds it */
+	struct symbolize_die_attr at[SYMBOLIZE_NR_AT]; /* the first of each name, as dwarf_attr finds it */
 };
 
 /*
- * Read the DIE at p's attributes of enum convert_die_at into *a. Returns 1, or -1 as
- * convert_die_read, and for a DIE that is neither a subprogram nor an inlined subroutine
+ * Read the DIE at p's attributes of enum symbolize_die_at into *a. Returns 1, or -1 as
+ * symbolize_die_read, and for a DIE that is neither a subprogram nor an inlined subroutine
  * (libdw's to read).
  */
-int convert_die_attrs(const struct convert_dieunit *u, const uint8_t *p, struct convert_die_attrs *a);
+int symbolize_die_attrs(const struct symbolize_dieunit *u, const uint8_t *p, struct symbolize_die_attrs *a);
 
 /* The constant a holds, as dwarf_formudata reads it. Returns 0, or -1 for a form left to libdw. */
-int convert_die_udata(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v);
+int symbolize_die_udata(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a, uint64_t *v);
 
 /* The address a holds, as dwarf_formaddr reads it: 1, 0 if a is absent, -1 for a form left to libdw. */
-int convert_die_addr(const struct convert_dieunit *u, const struct convert_die_attr *a, uint64_t *v);
+int symbolize_die_addr(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a, uint64_t *v);
 
 /* The string a holds, as dwarf_formstring reads it, or NULL for a form left to libdw. */
-const char *convert_die_string(const struct convert_dieunit *u, const struct convert_die_attr *a);
+const char *symbolize_die_string(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a);
 
 /* The DIE a (a reference) names in the unit, or NULL if another form, or not in the unit. */
-const uint8_t *convert_die_ref(const struct convert_dieunit *u, const struct convert_die_attr *a);
+const uint8_t *symbolize_die_ref(const struct symbolize_dieunit *u, const struct symbolize_die_attr *a);
 
 #endif

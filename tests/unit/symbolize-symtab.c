@@ -4,7 +4,7 @@
  * fuzz-symtab crash: a file libdwfl rejects (not ELF, a truncated ELF) leaked its file
  * descriptor, because libdwfl keeps a descriptor it was given only on success; after
  * ~1000 inputs the fuzzer's own open() failed. And the hint of wanted addresses
- * (convert_symtab_want): a walk outside the functions it names must give what it gives
+ * (symbolize_symtab_want): a walk outside the functions it names must give what it gives
  * without a hint, by reading the unit's line table again whole.
  */
 #include <dirent.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert/debuglink.h"
-#include "convert/symtab.h"
+#include "symbolize/debuglink.h"
+#include "symbolize/symtab.h"
 #include "lib/alloc.h"
 #include "lib/hashmap.h"
 #include "lib/buf.h"
@@ -68,11 +68,11 @@ static int test_rejected_files_keep_no_fd(void)
 	T_ASSERT(before > 0);
 	for (i = 0; i < PGO_ARRAY_SIZE(cases); i++) {
 		char path[] = "/tmp/pgo-symtab-test.XXXXXX";
-		struct convert_symtab *st = NULL;
+		struct symbolize_symtab *st = NULL;
 
 		T_ASSERT(temp_file(path, cases[i].data, cases[i].len) == 0);
 		for (k = 0; k < 3; k++) {
-			T_ASSERT(convert_symtab_open(path, &names, CONVERT_SYMTAB_QUIET, &st) == -1);
+			T_ASSERT(symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_QUIET, &st) == -1);
 			T_ASSERT(st == NULL);
 		}
 		unlink(path);
@@ -100,7 +100,7 @@ static uint64_t fn_addr(const char *path, const char *name, uint64_t *size)
 }
 
 /* Every line address of a function as foreach_line gives it: "addr name:line/discr..." lines. */
-static int print_line(const struct convert_sym *sym, void *data)
+static int print_line(const struct symbolize_sym *sym, void *data)
 {
 	struct pgo_buf *b = data;
 	uint32_t i;
@@ -113,14 +113,14 @@ static int print_line(const struct convert_sym *sym, void *data)
 	return 0;
 }
 
-static int walk(struct convert_symtab *st, uint64_t start, uint64_t size, struct pgo_buf *out)
+static int walk(struct symbolize_symtab *st, uint64_t start, uint64_t size, struct pgo_buf *out)
 {
 	pgo_buf_reset(out);
-	return convert_symtab_foreach_line(st, start, size, print_line, out) == 0 && out->len > 0 ? 0 : -1;
+	return symbolize_symtab_foreach_line(st, start, size, print_line, out) == 0 && out->len > 0 ? 0 : -1;
 }
 
 /* Run walk with stderr in a file, verbosity 2; *said: whether the line table was read whole. */
-static int walk_quoted(struct convert_symtab *st, uint64_t start, uint64_t size, struct pgo_buf *out,
+static int walk_quoted(struct symbolize_symtab *st, uint64_t start, uint64_t size, struct pgo_buf *out,
 		       int *said)
 {
 	char log[] = "/tmp/pgo-symtab-log.XXXXXX", text[4096];
@@ -148,7 +148,7 @@ static int walk_quoted(struct convert_symtab *st, uint64_t start, uint64_t size,
 static int test_want_then_elsewhere(void)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct convert_symtab *whole = NULL, *hinted = NULL;
+	struct symbolize_symtab *whole = NULL, *hinted = NULL;
 	struct pgo_buf a = PGO_BUF_INIT, b = PGO_BUF_INIT;
 	uint64_t work, work_size, gen, gen_size;
 	char path[256];
@@ -159,9 +159,9 @@ static int test_want_then_elsewhere(void)
 	work = fn_addr(path, "work", &work_size);
 	gen = fn_addr(path, "gen", &gen_size);
 	T_ASSERT(work && gen && work_size && gen_size);
-	T_ASSERT(convert_symtab_open(path, &names, CONVERT_SYMTAB_NEED_DWARF, &whole) == 0);
-	T_ASSERT(convert_symtab_open(path, &names, CONVERT_SYMTAB_NEED_DWARF, &hinted) == 0);
-	T_ASSERT(convert_symtab_want(hinted, &work, 1) == 0);
+	T_ASSERT(symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_NEED_DWARF, &whole) == 0);
+	T_ASSERT(symbolize_symtab_open(path, &names, SYMBOLIZE_SYMTAB_NEED_DWARF, &hinted) == 0);
+	T_ASSERT(symbolize_symtab_want(hinted, &work, 1) == 0);
 	/* inside the hint: the partial table, no second read, the same lines */
 	T_ASSERT(walk(whole, work, work_size, &a) == 0);
 	T_ASSERT(walk_quoted(hinted, work, work_size, &b, &said) == 0);
@@ -173,8 +173,8 @@ static int test_want_then_elsewhere(void)
 	printf("# gen(): %zu bytes of lines, table read whole: %d\n", b.len, said);
 	T_ASSERT(said == 1);
 	T_ASSERT(a.len == b.len && !memcmp(a.data, b.data, a.len));
-	convert_symtab_free(whole);
-	convert_symtab_free(hinted);
+	symbolize_symtab_free(whole);
+	symbolize_symtab_free(hinted);
 	pgo_buf_release(&a);
 	pgo_buf_release(&b);
 	pgo_strtab_release(&names);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * convert/linetab.c against libdw, row by row: programs built here with gcc and clang
+ * symbolize/linetab.c against libdw, row by row: programs built here with gcc and clang
  * (DWARF 4 and 5, -O0/-O2, cold sections, -ffunction-sections, compressed sections, a
  * shared library, #line files) and the C library's own debug file (libc6-dbg: thousands
  * of units, assembler-written ones among them). Every unit's rows (address, line,
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "convert/linetab.h"
+#include "symbolize/linetab.h"
 #include "lib/alloc.h"
 #include "tests/unit/dwarf-builds.h"
 #include "tests/unit/linetab-rows.h"
@@ -54,7 +54,7 @@ static size_t lower_index(Dwarf_Lines *lines, size_t nlines, Dwarf_Addr addr)
 #define MAX_RANGES 4096
 
 /* The range holding addr, or NULL. */
-static const struct convert_linerange *range_of(const struct convert_linerange *r, size_t n, uint64_t addr)
+static const struct symbolize_linerange *range_of(const struct symbolize_linerange *r, size_t n, uint64_t addr)
 {
 	size_t i;
 
@@ -70,19 +70,19 @@ static const struct convert_linerange *range_of(const struct convert_linerange *
  * row the whole table finds, and a walk from the lower bound up to the range's end must
  * see the same rows.
  */
-static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path,
-			  const struct convert_linetab *t, struct tally *n)
+static void check_partial(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path,
+			  const struct symbolize_linetab *t, struct tally *n)
 {
-	static struct convert_linerange r[MAX_RANGES];
-	struct convert_linetab p;
+	static struct symbolize_linerange r[MAX_RANGES];
+	struct symbolize_linetab p;
 	size_t nr = 0, i, j;
 	uint64_t prev_hi = 0;
 
 	/* at every 29th distinct row address (gc'd functions' rows all sit near 0) */
 	for (i = j = 0; i < t->nr_rows && nr < MAX_RANGES; i++) {
-		uint64_t a = convert_line_addr(t, convert_linetab_row(t, i)), lo, len;
+		uint64_t a = symbolize_line_addr(t, symbolize_linetab_row(t, i)), lo, len;
 
-		if (i && a == convert_line_addr(t, convert_linetab_row(t, i - 1)))
+		if (i && a == symbolize_line_addr(t, symbolize_linetab_row(t, i - 1)))
 			continue;
 		if (j++ % 29)
 			continue;
@@ -95,7 +95,7 @@ static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const c
 	}
 	if (!nr)
 		return;
-	if (convert_linetab_read(&p, s, cu, r, nr) != 0) {
+	if (symbolize_linetab_read(&p, s, cu, r, nr) != 0) {
 		mismatch(n, path, "partial read", 0);
 		return;
 	}
@@ -105,37 +105,37 @@ static void check_partial(const struct convert_dwsecs *s, Dwarf_Die *cu, const c
 	if (!p.partial)
 		n->part_fallbacks++;
 	for (i = 0; i < t->nr_rows; i++) {
-		uint64_t a0 = convert_line_addr(t, convert_linetab_row(t, i));
+		uint64_t a0 = symbolize_line_addr(t, symbolize_linetab_row(t, i));
 		int k;
 
 		for (k = -1; k <= 1; k++) {
 			uint64_t a = a0 + (uint64_t)(int64_t)k;
-			const struct convert_linerange *in = range_of(r, nr, a);
+			const struct symbolize_linerange *in = range_of(r, nr, a);
 			size_t fw, fp;
 
 			if (n->outside ? in != NULL : in == NULL)
 				continue;
 			n->part_lookups++;
-			if (!linetab_same_row(t, convert_linetab_find(t, a), &p, convert_linetab_find(&p, a)))
+			if (!linetab_same_row(t, symbolize_linetab_find(t, a), &p, symbolize_linetab_find(&p, a)))
 				mismatch(n, path, "partial lookup", i);
 			if (!in)
 				continue;
-			fw = convert_linetab_lower(t, a);
-			fp = convert_linetab_lower(&p, a);
+			fw = symbolize_linetab_lower(t, a);
+			fp = symbolize_linetab_lower(&p, a);
 			for (j = 0; fw + j < t->nr_rows &&
-				    convert_line_addr(t, convert_linetab_row(t, fw + j)) < in->hi; j++)
+				    symbolize_line_addr(t, symbolize_linetab_row(t, fw + j)) < in->hi; j++)
 				if (!linetab_same_row(t, fw + j, &p, fp + j))
 					mismatch(n, path, "partial walk", i);
 		}
 	}
-	convert_linetab_release(&p);
+	symbolize_linetab_release(&p);
 }
 
 /* One unit: ours (perturbed at row `perturb` if not SIZE_MAX) against libdw's. */
-static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, size_t perturb,
+static void check_unit(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path, size_t perturb,
 		       struct tally *n)
 {
-	struct convert_linetab t;
+	struct symbolize_linetab t;
 	Dwarf_Lines *lines;
 	Dwarf_Files *files;
 	size_t nlines, nfiles, i;
@@ -144,29 +144,29 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 	if (!dwarf_attr(cu, DW_AT_stmt_list, &attr) || dwarf_getsrclines(cu, &lines, &nlines) != 0)
 		return;
 	n->units++;
-	if (convert_linetab_read(&t, s, cu, NULL, 0) != 0) {
+	if (symbolize_linetab_read(&t, s, cu, NULL, 0) != 0) {
 		n->fallbacks++;
 		printf("# %s: unit %s needs libdw\n", path, dwarf_diename(cu));
 		return;
 	}
 	if (perturb < t.nr_rows)
-		((struct convert_line *)convert_linetab_row(&t, perturb))->line++;
+		((struct symbolize_line *)symbolize_linetab_row(&t, perturb))->line++;
 	if (t.nr_rows != nlines)
 		mismatch(n, path, "row count", nlines);
 	for (i = 0; i < nlines && i < t.nr_rows; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		const struct convert_line *r = convert_linetab_row(&t, i);
+		const struct symbolize_line *r = symbolize_linetab_row(&t, i);
 		Dwarf_Addr a;
 		int line;
 		unsigned disc;
 		bool end;
-		const char *name = dwarf_linesrc(l, NULL, NULL), *ours = convert_linetab_file(&t, r->file);
+		const char *name = dwarf_linesrc(l, NULL, NULL), *ours = symbolize_linetab_file(&t, r->file);
 
 		dwarf_lineaddr(l, &a);
 		dwarf_lineno(l, &line);
 		dwarf_linediscriminator(l, &disc);
 		dwarf_lineendsequence(l, &end);
-		if (a != convert_line_addr(&t, r) || line != r->line || disc != r->discr || end != (bool)r->end_seq)
+		if (a != symbolize_line_addr(&t, r) || line != r->line || disc != r->discr || end != (bool)r->end_seq)
 			mismatch(n, path, "row", i);
 		if ((name || ours) && (!name || !ours || strcmp(name, ours)))
 			mismatch(n, path, "row file", i);
@@ -180,13 +180,13 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 		dwarf_lineaddr(dwarf_onesrcline(lines, i), &a);
 		for (k = 0; k < 2; k++) {
 			Dwarf_Line *want = dwarf_getsrc_die(cu, a + k);
-			size_t got = convert_linetab_find(&t, a + k);
+			size_t got = symbolize_linetab_find(&t, a + k);
 
 			/* the rows are equal (above): the same row is the same index */
 			if (got != SIZE_MAX ? want != dwarf_onesrcline(lines, got) : want != NULL)
 				mismatch(n, path, "lookup", i);
 			/* and the first row at or above each address */
-			if (convert_linetab_lower(&t, a + k) != (k ? lower_index(lines, nlines, a + 1) : lower_index(lines, nlines, a)))
+			if (symbolize_linetab_lower(&t, a + k) != (k ? lower_index(lines, nlines, a + 1) : lower_index(lines, nlines, a)))
 				mismatch(n, path, "lower bound", i);
 			n->lookups++;
 		}
@@ -195,14 +195,14 @@ static void check_unit(const struct convert_dwsecs *s, Dwarf_Die *cu, const char
 		if (nfiles != t.nr_files)
 			mismatch(n, path, "file count", nfiles);
 		for (i = 0; i < nfiles; i++) {
-			const char *name = dwarf_filesrc(files, i, NULL, NULL), *ours = convert_linetab_file(&t, (uint32_t)i);
+			const char *name = dwarf_filesrc(files, i, NULL, NULL), *ours = symbolize_linetab_file(&t, (uint32_t)i);
 
 			if (!name || !ours || strcmp(name, ours))
 				mismatch(n, path, "file table", i);
 		}
 	}
 	check_partial(s, cu, path, &t, n);
-	convert_linetab_release(&t);
+	symbolize_linetab_release(&t);
 }
 
 struct file_check {
@@ -210,7 +210,7 @@ struct file_check {
 	struct tally *n;
 };
 
-static void check_one(const struct convert_dwsecs *s, Dwarf_Die *cu, const char *path, void *arg)
+static void check_one(const struct symbolize_dwsecs *s, Dwarf_Die *cu, const char *path, void *arg)
 {
 	struct file_check *c = arg;
 
