@@ -15,19 +15,13 @@
 #
 #   bench/pgo.sh [-r ROUNDS] [-F HZ] [PROGRAM...]
 #   programs where instrumented PGO gains >= 10% (the default): recsort mujs graphviz sigscheme gawk jq jimtcl;
-#   by name (PGO < 10% here, borderline, or slower; bench/NOTES.md): lua5.4 bzip2 sqlite3 expat tcc
-#   duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4 flex dash
-#   zlib cjson;
-#   by name, PGO >= 10% in session 4's screening (not in the default set): lua5.1 libyaml yajl
-#   by name, PGO >= 10% in session 5's screening: tcl8.6 calc newlisp; PGO < 10% there: phalanx
-#   gnugo fairymax indent
-#   by name, session 7's screening: algol68g (PGO >= 10%, and its empty control
-#   too), bash (all of it hot/cold splitting); tinyscheme hugs98 elk clips mksh pforth python3.11
-#   (PGO < 10% in most runs)
-#   by name, session 8's screening (PGO < 10% in the clean runs): picosat tidy-html5 glpk perl
-#   by name, session 9's screening: graphviz (PGO >= 10%; afdo 60-98% of it in quiet runs, but no
-#   better than the empty control), tre (PGO 1.42-1.49, half of it hot/cold splitting); zopfli
-#   gifsicle cscope bison (PGO < 10%)
+#   by name (PGO < 10% here, borderline, or slower; docs/decisions-bench.md): lua5.4 bzip2 sqlite3
+#   expat tcc duktape mawk original-awk bc cmark lz4 zstd xz lua5.3 lua5.2 pcre2 nasm libxml2 m4
+#   flex dash zlib cjson phalanx gnugo fairymax indent tinyscheme hugs98 elk clips mksh pforth
+#   python3.11 picosat tidy-html5 glpk perl zopfli gifsicle cscope bison;
+#   by name, PGO >= 10% but not in the default set: lua5.1 (borderline), libyaml, bash and tcl8.6
+#   (most or all of PGO's gain is hot/cold splitting), tre (half of it), yajl (memcpy from a value
+#   profile), calc newlisp (AutoFDO well below PGO), algol68g (the empty control gains as much)
 #   -F: sampling rate of the training recording (default 4999)
 #   COMPILER=clang: the same four builds with clang 14 (builds in BENCH_WORK/build-clang): pgo is
 #   -fprofile-instr-generate / llvm-profdata / -fprofile-instr-use, afdo is -fprofile-sample-use of
@@ -51,7 +45,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
-	-h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -89,7 +83,7 @@ recsort_setup() {
 	SRCS=("$PGO_ROOT/examples/recsort/recsort.c") CPPFLAGS_P="" LDLIBS_P=""
 }
 # Training runs are long enough for ~5000 samples at 999 Hz: a sparse profile leaves warm code
-# with zero counts, which gcc then optimises for size (bench/NOTES.md).
+# with zero counts, which gcc then optimises for size (docs/decisions-convert.md).
 recsort_train() { "$1" train 1000000 1 && "$1" train 1000000 3 && "$1" train 1000000 5; }
 recsort_eval() { echo "$1" eval 400000 2; }
 
@@ -328,7 +322,7 @@ phalanx_setup() {
 	d=$(deb_source phalanx) || exit 2
 	# The sources of its makefile, with its DEFINES (Debian's) and CFLAGS' -std=gnu89 -D_GNU_SOURCE;
 	# -fno-tree-loop-vectorize in all four builds: gcc 12.2's vectoriser divides by zero in
-	# static.c's score_position on one of our profiles, as on flex's (bench/NOTES.md, session 5).
+	# static.c's score_position on one of our profiles, as on flex's (docs/decisions-convert.md).
 	SRCS=("$d"/{phalanx,bcreate,search,io,data,evaluate,genmoves,moving,hash,static,levels,book,killers,endgame,learn,easy}.c)
 	CPPFLAGS_P="-std=gnu89 -D_GNU_SOURCE -DGNUFUN -fno-tree-loop-vectorize" LDLIBS_P=""
 	# Its ASCII interface on stdin: `depth N`, then each position (FEN: pieces and side to move) is
@@ -516,7 +510,7 @@ newlisp_setup() {
 newlisp_train() { "$1" "$INPUTS/train.lsp" 300 >/dev/null && "$1" "$INPUTS/eval.lsp" 20 1 >/dev/null; }
 newlisp_eval() { echo "$1" "$INPUTS/eval.lsp" 16 4 ">/dev/null"; }
 
-# ---- session 7 (progs4 branch)
+# ---- more interpreters (Scheme, Haskell, Algol 68)
 
 tinyscheme_setup() {
 	local d
@@ -633,7 +627,7 @@ algol68g_train() {
 algol68g_eval() { echo env -C "$BENCH_WORK" "$1" --nowarnings "$INPUTS/eval.a68" "<$BENCH_WORK/a68g-eval.in" ">/dev/null"; }
 
 sigscheme_setup() {
-	# 15% of its stacks were truncated at the default 8 KB copy (session 7's first runs)
+	# 15% of its stacks are truncated at the default 8 KB copy
 	STACK_P=16384
 	local d c=$BENCH_WORK/sigscheme-cfg f a
 	d=$(deb_source sigscheme) || exit 2
@@ -1153,7 +1147,7 @@ flex_setup() {
 	for f in buf ccl dfa ecs filter gen main misc nfa options parse regex scan scanflags scanopt skel sym tables \
 		tables_shared tblcmp yylex; do SRCS+=("$d/src/$f.c"); done
 	# -fno-tree-loop-vectorize in all four builds: gcc 12.2 stops with an internal compiler error
-	# (SIGFPE in the vect pass, tblcmp.c mktemplate) on one of our AutoFDO profiles (bench/NOTES.md).
+	# (SIGFPE in the vect pass, tblcmp.c mktemplate) on one of our AutoFDO profiles (docs/decisions-convert.md).
 	CPPFLAGS_P="-DHAVE_CONFIG_H -DLOCALEDIR=\"/usr/share/locale\" -I$c/src -I$d/src -fno-tree-loop-vectorize" LDLIBS_P="-lm"
 	gen_input "$BENCH_WORK/flex-train-keywords.l" flex-gen.awk N=3000 S=1 M=keywords
 	gen_input "$BENCH_WORK/flex-train-patterns.l" flex-gen.awk N=300 S=3 M=patterns
@@ -1452,7 +1446,7 @@ printf 'pgo_bench_no_such_function:1:1\n 1: 1\n' >"$EMPTY_LLVM"
 # COLLECT_Z (default 1) records with -z: the DWARF stack copies compress about 45x (mujs's
 # recording: 760 MB uncompressed, 3.6 MB with -z).
 # pgo collect's default --call-graph auto unwinds the -O2 binaries' stacks with DWARF (call targets
-# of indirect calls, entry counts); FREQ samples per CPU-second (bench/NOTES.md: sparse counts hurt).
+# of indirect calls, entry counts); FREQ samples per CPU-second (docs/decisions-convert.md: sparse counts hurt).
 # The training runs in a new bash, which gets every function (<p>_train may call shared helpers
 # such as awklog_train or comp_train).
 record() {
@@ -1470,7 +1464,7 @@ record() {
 	fi
 }
 
-# ---- session 8, progs6
+# ---- a SAT solver, an HTML cleaner, an LP/MIP solver
 
 picosat_setup() {
 	local d c=$BENCH_WORK/picosat-cfg s
@@ -1567,7 +1561,7 @@ glpk_train() {
 }
 glpk_eval() { echo "$1" --lp "$BENCH_WORK/glpk-eval-fl.lp" ">/dev/null"; }
 
-# ---- session 8, progs7
+# ---- perl
 
 perl_setup() {
 	local d c=$BENCH_WORK/perl-cfg w=$BENCH_WORK/perl-wrap f
@@ -1598,9 +1592,9 @@ perl_setup() {
 	# Configure's ccflags (without -I/usr/local/include) and -std=c99, as its Makefile compiles them.
 	CPPFLAGS_P="-I$c -DPERL_CORE -fwrapv -fno-strict-aliasing -fstack-protector-strong -D_LARGEFILE_SOURCE"
 	CPPFLAGS_P="$CPPFLAGS_P -D_FILE_OFFSET_BITS=64 -D_FORTIFY_SOURCE=2 -std=c99"
-	# gcc 12.2 stopped with an internal compiler error in the vectoriser (sv.c, Perl_sv_vcatpvfn_flags)
-	# on the AutoFDO profile of one recording (bench/NOTES.md, session 8), as flex's and phalanx's:
-	# all builds without it, from the fourth run on.
+	# gcc 12.2 stops with an internal compiler error in the vectoriser (sv.c, Perl_sv_vcatpvfn_flags)
+	# on the AutoFDO profile of some recordings (docs/decisions-convert.md), as flex's and phalanx's:
+	# all builds without it.
 	CPPFLAGS_P="$CPPFLAGS_P -fno-tree-loop-vectorize"
 	LDLIBS_P="-ldl -lm -lcrypt"
 }
@@ -1612,7 +1606,7 @@ perl_setup() {
 perl_train() { "$1" "$INPUTS/train.pl" 250 >/dev/null; }
 perl_eval() { echo "$1" "$INPUTS/eval.pl" 100 ">/dev/null"; }
 
-# ---- session 9, progs8
+# ---- graphviz, zopfli, tre, gifsicle, cscope, bison
 
 graphviz_setup() {
 	local d c=$BENCH_WORK/graphviz-cfg w x f inc
@@ -1770,8 +1764,8 @@ gifsicle_setup() {
 			'#endif' >"$c/config.h.tmp" && mv "$c/config.h.tmp" "$c/config.h" || die "gifsicle: cannot write $c/config.h"
 	fi
 	SRCS=("$d"/src/{clp,fmalloc,giffunc,gifread,gifunopt,merge,optimize,quantize,support,xform,gifsicle,gifwrite}.c)
-	# gcc 12.2 stopped with an internal compiler error in the vectoriser (merge.c, mark_used_colors)
-	# on the AutoFDO profile of the first recording (bench/NOTES.md, session 9), as flex's, phalanx's
+	# gcc 12.2 stops with an internal compiler error in the vectoriser (merge.c, mark_used_colors)
+	# on the AutoFDO profile of some recordings (docs/decisions-convert.md), as flex's, phalanx's
 	# and perl's: all builds without it.
 	CPPFLAGS_P="-DHAVE_CONFIG_H -I$c -I$d/include -fno-tree-loop-vectorize" LDLIBS_P="-lm -lpthread"
 	# Animated GIFs from bench/inputs/gif-gen.c (built once), different kinds: training moving
@@ -1869,8 +1863,8 @@ bison_setup() {
 		if [ -f "$c/$f" ]; then SRCS+=("$c/$f"); else SRCS+=("$d/$f"); fi
 	done
 	[ ${#SRCS[@]} -gt 100 ] || die "bison: no objects in $c/src and $c/lib"
-	# gcc 12.2 stopped with an internal compiler error in the vectoriser (src/tables.c, action_row)
-	# on the AutoFDO profile of the first recording (bench/NOTES.md, session 9): all builds without it.
+	# gcc 12.2 stops with an internal compiler error in the vectoriser (src/tables.c, action_row)
+	# on the AutoFDO profile of some recordings (docs/decisions-convert.md): all builds without it.
 	CPPFLAGS_P="-DEXEEXT=\"\" -DINSTALLDIR=\"/usr/local/bin\" -DDEFAULT_TEXT_DOMAIN=\"bison-gnulib\" -I$c -I$c/lib -I$d -I$d/lib -fno-tree-loop-vectorize"
 	LDLIBS_P=""
 	# The skeletons from the source (bison runs m4 on them: m4's CPU time, a child process, counts
@@ -1934,7 +1928,7 @@ bench_one() {
 		say "   recorded with $HOW"
 	fi
 	if [ "${NOSPLIT:-}" = 1 ] && [ "$COMPILER" = gcc ]; then
-		# PGO without hot/cold splitting, which gcc 12 never does under AutoFDO (bench/NOTES.md).
+		# PGO without hot/cold splitting, which gcc 12 never does under AutoFDO (docs/decisions-convert.md).
 		mkdir -p "$d/pgons"
 		cp "$d"/pgo/*.gcda "$d/pgons/"
 		build "$p" pgons -fprofile-use -fno-reorder-blocks-and-partition
@@ -1978,7 +1972,7 @@ bench_one() {
 # report P FILE VARIANTS: median paired ratios base/v (CPU and wall), and the fraction of PGO's gain.
 # share_ci FILE: 95% bootstrap interval of afdo's share of PGO's gain, (afdo - 1) / (pgo - 1) of the
 # median paired ratios, resampling the rounds 1000 times (fixed seed). This machine's CPU time of
-# one binary moves by up to 2x between rounds (bench/NOTES.md), so a share needs its interval.
+# one binary moves by up to 2x between rounds (docs/decisions-bench.md), so a share needs its interval.
 share_ci() {
 	awk "$AWK_MED"'
 	{ c[$1, $2] = $3; if ($2 == "base") r[++nr] = $1 }

@@ -181,7 +181,7 @@ static void count_zeros(const struct sp_fn *f, uint64_t *records, uint64_t *zero
  * cases a workload never reaches (gawk's r_interpret: 1254 zeros, ~20 estimated to have
  * run), a parser run once has one sample in 1416 lines: raising all of those to "hot"
  * makes gcc optimise the whole function for speed (r_interpret 14 KB -> 25 KB) and
- * dilutes the i-cache (bench/NOTES.md). A function whose samples are spread thin over
+ * dilutes the i-cache (docs/decisions-convert.md). A function whose samples are spread thin over
  * lines that ran (many single samples) gets its zeros raised.
  */
 static int zeros_mostly_ran(const struct sp_fn *f)
@@ -203,7 +203,7 @@ static int zeros_mostly_ran(const struct sp_fn *f)
 /*
  * Raise the line counts of f below min to min: every sampled line (it ran; gcc 12
  * optimises a line counted below 2 for size), and with zeros_too also the lines without
- * a sample (bench/NOTES.md: the floor made mujs's AutoFDO build faster).
+ * a sample (docs/decisions-convert.md: the floor makes mujs's AutoFDO build faster).
  */
 static void floor_counts(struct sp_fn *f, uint64_t min, int zeros_too)
 {
@@ -371,7 +371,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 		 * The entry of a sampled function ran, like a sampled line. And gcc 12 scales
 		 * a function's block counts to its head: spread() of t2527, one block whose
 		 * lines count 2-6, gets the head's 1 or 2; gawk's r_force_number, head 1,
-		 * blocks of 1-6 where its lines count 2-8 (bench/NOTES.md).
+		 * blocks of 1-6 where its lines count 2-8 (docs/decisions-convert.md).
 		 */
 		if (sp.fns[i]->head < o->min_count)
 			sp.fns[i]->head = o->min_count;

@@ -1482,8 +1482,8 @@ static uint64_t instance_entry(struct builder *B, struct symbolize_entryblock *e
  * A function the training binary also kept out of line, unsampled there, was compiled on
  * its own as a plain function: offlining all nested instances (SP_OFFLINE_NESTED) gave
  * such small helpers records, their standalone bodies then inlined, regardless of size,
- * every callee any of their instances inlined, and mujs's build was 2.5-8.5% slower
- * (bench/NOTES.md, sessions 17-18). SP_OFFLINE_INLINED leaves them alone: graphviz 0.7-2.1%
+ * every callee any of their instances inlined, and mujs's build is 2.5-8.5% slower
+ * (docs/decisions-convert.md). SP_OFFLINE_INLINED leaves them alone: graphviz 0.7-2.1%
  * faster, mujs, recsort, jq and sigscheme within +-1%.
  */
 struct offl_site {

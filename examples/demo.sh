@@ -25,7 +25,7 @@ run gcc -O2 -g -o recsort "$SRC" || exit 2
 
 step "2. collect samples on the training input"
 if pgo_works collect; then
-	# Three runs at 4999 Hz: ~40000 samples in recsort; sparser profiles leave warm code cold (bench/NOTES.md).
+	# Three runs at 4999 Hz: ~40000 samples in recsort; sparser profiles leave warm code cold (docs/decisions-convert.md).
 	# The default --call-graph auto: DWARF unwinding for this -O2 binary (no frame pointers).
 	run "$PGO" collect -F 4999 -r 3 -o train.data -- ./recsort "${TRAIN[@]}" || die "pgo collect failed"
 else
@@ -83,7 +83,7 @@ if [ -n "${S_afdo:-}" ]; then
 	awk -v a="$S_afdo" -v g="$S_pgo" -v e="$S_empty" 'BEGIN {
 		if (g > 1) printf "AutoFDO reaches %.0f%% of the instrumented-PGO speedup, with no instrumented build;\n", 100 * (a - 1) / (g - 1)
 		printf "against the empty-profile control (same flags, no data) the profile is worth %.3fx.\n", a / e
-		if (g > 1 && a < g) print "(where AutoFDO falls short of instrumented PGO on gcc 12, and why: bench/NOTES.md)" }'
+		if (g > 1 && a < g) print "(where AutoFDO falls short of instrumented PGO on gcc 12, and why: docs/decisions-convert.md)" }'
 fi
 
 step "6. flamegraph of the training run"

@@ -1,6 +1,6 @@
 ; TinyScheme training workload: recursion, list sorting, association lists, string building,
-; higher-order functions, floats. No string-ref/vector-ref (Debian's tinyscheme rejects exact
-; indexes, bench/NOTES.md). Usage: scheme -1 train.scm ROUNDS
+; higher-order functions, floats. No string-ref/vector-ref: Debian's tinyscheme 1.42 rejects
+; exact indexes (scheme.c tests is_integer the wrong way round). Usage: scheme -1 train.scm ROUNDS
 (define rounds (string->number (car *args*)))
 (define seed 12345)
 (define (rand n)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A sparse profile is reported: gcc 12 optimises lines counted below 2 for size, so a
-# profile with few samples makes warm code cold (bench/NOTES.md). pgo convert --to autofdo
+# profile with few samples makes warm code cold (docs/decisions-convert.md). pgo convert --to autofdo
 # warns when the lines sampled once and twice estimate that many lines that ran have no
 # sample, or when the binary has fewer than 5000 samples and more than one sampled line in
 # ten has a single one; the profile is still written. It asks for a higher rate only when
