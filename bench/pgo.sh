@@ -566,7 +566,7 @@ elk_train() { "$1" -l "$BENCH_WORK/elk-train.scm" 1000 >/dev/null && "$1" -l "$B
 elk_eval() { echo "$1" -l "$BENCH_WORK/elk-eval.scm" 20 4 ">/dev/null"; }
 
 hugs98_setup() {
-	# 16% of its stacks were truncated at the default 8 KB copy
+	# 16% of its stacks are truncated at the default 8 KB copy
 	STACK_P=16384
 	local d c=$BENCH_WORK/hugs98-cfg f
 	# hugs98 98.200609.21-6: its debian.tar is 404 on the mirror here, the orig tarball is not.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Resource bounds (issue 6): do the time and memory of pgo convert and pgo gate compare grow
+# Resource bounds: do the time and memory of pgo convert and pgo gate compare grow
 # linearly with their input? Each operation runs on a 1x input and on a 10x one, alternately,
 # ROUNDS times; per size the medians of wall time, CPU time (user + sys, bench/cputime.c) and
 # peak RSS are printed, then the 10x/1x ratios. Linear (or better, where fixed costs such as

@@ -971,8 +971,8 @@ static int cmp_site(const void *a, const void *b)
  * the units of the body counts. The stack samples themselves are not used as counts:
  * they measure time below the call, not calls. An indirect call's line count is shared
  * among the targets the stacks show in proportion to their samples through it (the
- * only split the stacks give); each used to get all of it (newlisp's primitives, called
- * from one line of its evaluator, all had that line's count as head).
+ * only split the stacks give): giving each the whole line would give every one of
+ * newlisp's primitives, called from one line of its evaluator, that line's count as head.
  * heads: callee start -> estimate.
  */
 static int stack_heads(struct builder *B, struct pgo_u64map *heads)

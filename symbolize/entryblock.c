@@ -5,7 +5,7 @@
  * length decoder of our own would have to relearn. Measured on sqlite3's 776 KB of code:
  * Zydis decodes an instruction in 70-100 ns; capstone 4 in 250-400 ns, because it always
  * formats the instruction's text, and linked statically its tables added 77000 start-up
- * relocations (pgo --version: 1.1 -> 2.2 ms of CPU). Debian ships Zydis as a shared library
+ * relocations (twice the CPU time of pgo --version). Debian ships Zydis as a shared library
  * only; opening it costs a convert about 0.1 ms, and nothing else.
  */
 #include <Zydis/Zydis.h>

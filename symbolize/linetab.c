@@ -573,11 +573,10 @@ enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
  * (150k special opcodes, 147k set_column, 90k negate_stmt, 58k copy, 43k advance_line),
  * run whole for any lookup in it. Its time goes to mispredicted branches on the opcode
  * more than to instructions: the registers stay in locals, the common opcodes are tested
- * first, one by one (on sqlite3's unit, jump tables were slower: 2.5 ms one for all
- * opcodes, 2.2 ms one per opcode, against 1.85; so was telling set_column from
- * negate_stmt without a branch, 2.1 against 1.65: the cursor then waits for each
- * opcode's load), and most rows take a fast path of a few instructions instead of
- * emit(), which checks everything and keeps rows as it always did.
+ * first, one by one (on sqlite3's unit, jump tables are slower: one for all opcodes takes
+ * 35% longer, one per opcode 19%; so is telling set_column from negate_stmt without a
+ * branch, 27%: the cursor then waits for each opcode's load), and most rows take a fast
+ * path of a few instructions instead of emit(), which checks everything and keeps rows.
  *
  * The fast path (fast: an instruction has one operation, as on every target but VLIW
  * ones, there is a line_range and the standard opcodes have DWARF's operand counts) takes
@@ -769,8 +768,8 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	} while (0)
 
 	/* the dispatch, repeated after each common opcode: branch sites of their own learn
-	 * which opcodes follow that one (sqlite3's unit with rec4's ranges: 1.63 -> 1.58 ms;
-	 * each site testing its likeliest successor first gained nothing more) */
+	 * which opcodes follow that one (3% less time on sqlite3's unit than one site; each
+	 * site testing its likeliest successor first gains nothing more) */
 #define NEXT()                                                                   \
 	do {                                                                     \
 		if (p >= end)                                                    \
@@ -940,16 +939,16 @@ l_other:
 	NEXT();
 l_skip:
 	/*
-	 * A partial table's rows below the next range (sqlite3's unit with rec4's ranges: 171k
-	 * of its 204k) each only replace the held row: this loop makes them with what a row
+	 * A partial table's rows below the next range (sqlite3's unit with a short recording's
+	 * ranges: 171k of its 204k) each only replace the held row: this loop makes them with what a row
 	 * needs there and nothing more. It is entered after such a row whose discriminator is
 	 * 0, and set_file and set_discriminator leave it, so the held row's file and
 	 * discriminator stay as they are and only its address and line change (the line in
 	 * hlb, written back on the way out). Any row outside [held_addr, lim) goes to ROW(),
 	 * any opcode but the common ones to the switch, its operands unread. Against ROW() and
-	 * NEXT() for these rows: run_program 13.7 -> 10.5 M Ir on that unit, 1.47 -> 1.29 ms.
-	 * The barrier on op keeps the tests one by one: gcc 12 made a jump table of them
-	 * otherwise (1.33 ms).
+	 * NEXT() for these rows, run_program takes 23% fewer instructions on that unit and 12%
+	 * less time. The barrier on op keeps the tests one by one: gcc 12 makes a jump table of
+	 * them otherwise (3% slower).
 	 */
 #define SNEXT(x)                                                                 \
 	do {                                                                     \
@@ -1024,8 +1023,8 @@ l_keep:
 	/*
 	 * The same for rows inside a range, up to its end: each keeps the row held before
 	 * (with the file and discriminator 0 it was entered with) while there is room. Rows
-	 * only go up here, so none is out of order (sqlite3's unit with rec5's ranges: 52k
-	 * rows kept, all instructions 13.6 -> 12.6 M, time within noise).
+	 * only go up here, so none is out of order (sqlite3's unit with a longer recording's
+	 * ranges, 52k rows kept: 7% fewer instructions in all, the time within noise).
 	 */
 	hlb = lineb;
 k_next:
@@ -1206,8 +1205,8 @@ static int move_rows(struct symbolize_linetab *t)
  * read whole: a partial table has a few thousand rows). Only a sequence's end moves
  * inside it, before a last row at its address; rows out of order inside a sequence, or
  * sequences that overlap, get the full sort. The sequences are the ones store() saw end
- * (and an unended last one), not found again by a walk over the rows (sqlite3's unit,
- * rec4's ranges: 400k instructions for 24000 rows).
+ * (and an unended last one), not found again by a walk over the rows (which takes 400k
+ * instructions for the 24000 rows sqlite3's unit keeps for a short recording).
  */
 static int sort_rows(struct symbolize_linetab *t)
 {

@@ -13,7 +13,7 @@
  * does not handle (DW_LNE_define_file, string forms that need .debug_str_offsets, values
  * libdw 0.188 would reject) makes symbolize_linetab_read() fail, and the caller uses libdw
  * for that unit: a unit either has exactly libdw's rows or is read by libdw.
- * tests/unit/convert-linetab.c checks the rows against libdw's, row by row.
+ * tests/unit/symbolize-linetab.c checks the rows against libdw's, row by row.
  */
 #ifndef PGO_SYMBOLIZE_LINETAB_H
 #define PGO_SYMBOLIZE_LINETAB_H

@@ -49,7 +49,7 @@ struct symbolize_scopetree {
  * functions, and reading every function's inlined subroutines and blocks was most of the
  * cost of a short recording. With secs (the sections libdw reads, symbolize_dwsecs_get), the
  * DIEs are read by symbolize/dies.h wherever it can read them, else by libdw; the trees are
- * the same (tests/unit/convert-scopetree.c). Returns 0, or -1 when out of memory.
+ * the same (tests/unit/symbolize-scopetree.c). Returns 0, or -1 when out of memory.
  */
 int symbolize_scopetree_build(struct symbolize_scopetree *t, Dwarf_Die *cudie, const struct symbolize_dwsecs *secs,
 			    int max_depth);
