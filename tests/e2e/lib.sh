@@ -23,6 +23,10 @@ test_count=0 test_failed=0 test_skipped=0 skip_all_reason=""
 
 say() { echo "# $*"; }
 
+declare -A test_prereqs=()
+# test_set_prereq NAME [REASON]: the script's own prerequisite NAME holds, or (with REASON) not.
+test_set_prereq() { test_prereqs[$1]=${2:-}; }
+
 # test_have_prereq NAME...: all of them hold; if not, $test_missing says which and why.
 test_have_prereq() {
 	local p why
@@ -42,7 +46,7 @@ test_have_prereq() {
 		TWO_CPUS) [ "$(nproc)" -ge 2 ] || why="fewer than 2 CPUs" ;;
 		SANITIZED) [ -n "${SANITIZE:-}" ] || why="only in a SANITIZE= build" ;;
 		NOT_SANITIZED) [ -z "${SANITIZE:-}" ] || why="not in a SANITIZE= build" ;;
-		*) why="unknown prerequisite" ;;
+		*) if [ -n "${test_prereqs[$p]+set}" ]; then why=${test_prereqs[$p]}; else why="unknown prerequisite"; fi ;;
 		esac
 		[ -z "$why" ] || test_missing="${test_missing:+$test_missing; }$p: $why"
 	done

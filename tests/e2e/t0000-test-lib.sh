@@ -83,14 +83,19 @@ test_expect_success 'a body that passes passes' '
 	test "$(cat pass.rc)" = 0
 '
 
-test_expect_success 'a missing prerequisite: ok with "# SKIP" and the reason, the body not run' '
+test_expect_success 'a missing prerequisite: skipped, saying which and why; the body not run' '
 	cat >skip.sh <<-\EOF &&
 	test_expect_success SANITIZED "needs a sanitizer" "echo ran >ran; false"
 	test_expect_success "runs" "true"
+	test_set_prereq HAVE && test_set_prereq LACK "the script says so"
+	test_expect_success HAVE,LACK "own prerequisites" "false"
+	test_expect_success HAVE "own prerequisite" "true"
 	EOF
 	run_lib skip &&
 	test_grep "^ok 1 - needs a sanitizer # SKIP SANITIZED: only in a SANITIZE= build$" skip.out &&
 	test_grep "^ok 2 - runs$" skip.out &&
+	test_grep "^ok 3 - own prerequisites # SKIP LACK: the script says so$" skip.out &&
+	test_grep "^ok 4 - own prerequisite$" skip.out &&
 	test "$(cat skip.rc)" = 0
 '
 
@@ -122,7 +127,7 @@ test_expect_success 'tests/run.sh counts passed, failed and skipped tests' '
 	cp none.run fake/tests/e2e/t0003-c.sh &&
 	test_expect_code 1 env SANITIZE= fake/tests/run.sh >run.out 2>&1 &&
 	cat run.out &&
-	test_grep "^2 passed, 5 failed, 2 skipped$" run.out
+	test_grep "^3 passed, 5 failed, 3 skipped$" run.out
 '
 
 test_done

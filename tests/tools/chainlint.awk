@@ -216,7 +216,7 @@ function tail(n,   k, d, op, t) {
 	}
 	if (k < 1 || !JO[k] || !isin(J[k], "&& ||")) return ""
 	op = J[k]
-	if (J[k + 1] == "break") {
+	if (k < n && J[k + 1] == "break") {
 		if (op == "&&") return "break"
 		for (k--; k >= 1; k--) {	# the condition: one command (or a || of them)
 			if (JO[k] && isin(J[k], "&& | |& &")) return "break"
@@ -226,11 +226,12 @@ function tail(n,   k, d, op, t) {
 	}
 	if (op != "||") return ""
 	# what follows the ||: exit/return, or a { } group with an exit/return command in it
-	if (!JO[k + 1] && isin(J[k + 1], "exit return")) return J[k + 2] == "0" ? "" : "exit"
+	if (k == n) return ""
+	if (!JO[k + 1] && isin(J[k + 1], "exit return")) return k + 2 <= n && J[k + 2] == "0" ? "" : "exit"
 	if (J[k + 1] != "{" || JO[k + 1]) return ""
 	for (k += 2; k <= n; k++)
 		if (!JO[k] && isin(J[k], "exit return") && (JO[k - 1] || J[k - 1] == "{"))
-			return J[k + 1] == "0" ? "" : "exit"
+			return k < n && J[k + 1] == "0" ? "" : "exit"
 	return ""
 }
 

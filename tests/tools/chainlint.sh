@@ -7,11 +7,16 @@
 #   tests/tools/chainlint.sh -         lint one body read from stdin
 #
 # Prints "FILE:LINE: PROBLEM: TEXT" for each finding, exits 1 if there is one. Problems:
-#   broken &&-chain   a command line followed by another command without && || | & \ { ( do then
-#                     else ;; in (case) or a case pattern at its end
-#   ';' in chain      "a; b" (allowed before then/do/fi/done/esac/else/elif/}/), exit and return)
-#   loop without exit the last command of a for/while/until body does not end "|| exit N" or
-#                     "|| return N": a failing iteration but the last is lost
+#   broken &&-chain   a command line followed by another command, ending in none of && || | &
+#                     \ { ( do then else ;; "in" (case, for) or a case pattern. A line that ends
+#                     "|| exit N" (N not 0), "|| return N" or "|| { ...; exit N; }" needs none
+#                     (a failure ends the test), nor a retry loop's "... && break" or
+#                     "CONDITION || break".
+#   ';' in chain      "a; b", but before then do fi done esac else elif } ) ;; and where the rest
+#                     of the list ends in exit, return or false ("cat err; exit 1").
+#   loop without exit the last command list of a for/while/until body does not end in
+#                     "|| exit N" or "|| return N" (or is one "CONDITION || break"): a failing
+#                     iteration but the last would go unseen.
 # The body's text is read the way the shell splits it: quotes, $(...), ${...}, `...`, (( )),
 # here-documents and comments are not command lines of their own.
 set -u
