@@ -1010,14 +1010,8 @@ static uint32_t clamp_u32(uint64_t v)
  */
 #define INTEGRATE_MAX 17
 
-/*
- * read_name for the DIE at p of unit cu (attributes a), from what symbolize/dies.h reads:
- * the same answers with one pass over each DIE's attributes instead of a libdw scan for
- * each attribute. Returns 0, or -1 where a form or a reference is libdw's to read.
- */
-static int own_name(struct symbolize_symtab *st, size_t cu, const struct symbolize_dieunit *u,
-		    const uint8_t *p, const struct symbolize_die_attrs *a, int depth, uint32_t *name,
-		    uint32_t *decl_line, uint32_t *unit)
+int symbolize_symtab_die_name(const struct symbolize_dieunit *u, const struct symbolize_die_attrs *a,
+			      const char **name, uint64_t *decl_line, int *has_decl_line, int *hops)
 {
 	enum { LINK, MIPS, NAME, DECL, NR };
 	static const int slot[NR] = { SYMBOLIZE_AT_LINKAGE_NAME, SYMBOLIZE_AT_MIPS_LINKAGE_NAME,
@@ -1027,23 +1021,8 @@ static int own_name(struct symbolize_symtab *st, size_t cu, const struct symboli
 	const char *s = NULL;
 	const uint8_t *q;
 	uint64_t line = 0;
-	int i, k, missing = NR;
+	int i, k, missing = NR, n = 0;
 
-	if (depth < 8 && a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form && !a->at[SYMBOLIZE_AT_LINKAGE_NAME].form &&
-	    !a->at[SYMBOLIZE_AT_MIPS_LINKAGE_NAME].form && !a->at[SYMBOLIZE_AT_NAME].form &&
-	    !a->at[SYMBOLIZE_AT_DECL_LINE].form) {
-		const uint8_t *o = symbolize_die_ref(u, &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]);
-		struct die_info tmp;
-		const struct die_info *d;
-
-		if (!o)
-			return -1;
-		d = fn_info(st, cu, NULL, o, 0, depth + 1, &tmp, NULL);
-		*name = d->name;
-		*decl_line = d->decl_line;
-		*unit = d->unit;
-		return 0;
-	}
 	/* each attribute from the first DIE of the chain that has it, as dwarf_attr_integrate */
 	memset(got, 0, sizeof(got));
 	for (i = 0;;) {
@@ -1063,6 +1042,7 @@ static int own_name(struct symbolize_symtab *st, size_t cu, const struct symboli
 		if (!(q = symbolize_die_ref(u, ref)) || symbolize_die_attrs(u, q, &next) < 0)
 			return -1;
 		a = &next;
+		n++;
 	}
 	/* die_name: the linkage name (DW_AT_linkage_name's chain first), else the name */
 	if (got[LINK].form || got[MIPS].form) {
@@ -1073,10 +1053,47 @@ static int own_name(struct symbolize_symtab *st, size_t cu, const struct symboli
 	}
 	if (got[DECL].form && symbolize_die_udata(u, &got[DECL], &line) < 0)
 		return -1;
+	*name = s;
+	*decl_line = line;
+	*has_decl_line = got[DECL].form != 0;
+	*hops = n;
+	return 0;
+}
+
+/*
+ * read_name for the DIE at p of unit cu (attributes a), from what symbolize/dies.h reads:
+ * the same answers with one pass over each DIE's attributes instead of a libdw scan for
+ * each attribute. Returns 0, or -1 where a form or a reference is libdw's to read.
+ */
+static int own_name(struct symbolize_symtab *st, size_t cu, const struct symbolize_dieunit *u,
+		    const uint8_t *p, const struct symbolize_die_attrs *a, int depth, uint32_t *name,
+		    uint32_t *decl_line, uint32_t *unit)
+{
+	const char *s;
+	uint64_t line;
+	int has_line, hops;
+
+	if (depth < 8 && a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form && !a->at[SYMBOLIZE_AT_LINKAGE_NAME].form &&
+	    !a->at[SYMBOLIZE_AT_MIPS_LINKAGE_NAME].form && !a->at[SYMBOLIZE_AT_NAME].form &&
+	    !a->at[SYMBOLIZE_AT_DECL_LINE].form) {
+		const uint8_t *o = symbolize_die_ref(u, &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]);
+		struct die_info tmp;
+		const struct die_info *d;
+
+		if (!o)
+			return -1;
+		d = fn_info(st, cu, NULL, o, 0, depth + 1, &tmp, NULL);
+		*name = d->name;
+		*decl_line = d->decl_line;
+		*unit = d->unit;
+		return 0;
+	}
+	if (symbolize_symtab_die_name(u, a, &s, &line, &has_line, &hops) < 0)
+		return -1;
 	*unit = own_unit_id(st, cu);
 	*name = intern(st, s ? s : "[unknown]");
 	*decl_line = clamp_u32(line);
-	if (!got[DECL].form) {
+	if (!has_line) {
 		Dwarf_Die die;
 
 		*decl_line = symbolize_die_libdw(u, p, &die) == 0 ? class_decl_line(&die) : 0;

@@ -137,4 +137,16 @@ int symbolize_symtab_foreach_line(struct symbolize_symtab *st, uint64_t start, u
 int symbolize_symtab_foreach_line_addr(struct symbolize_symtab *st, uint64_t start, uint64_t size,
 				     int (*fn)(uint64_t addr, void *data), void *data);
 
+struct symbolize_dieunit;
+struct symbolize_die_attrs;
+
+/*
+ * Name (linkage name, else DW_AT_name; NULL if none) and DW_AT_decl_line of a function DIE
+ * with attributes a, as dwarf_attr_integrate finds them along its origins/specifications;
+ * *hops: references followed. 0, or -1 where only libdw can read. (How frames are named;
+ * exported for tests/unit/symbolize-dieattrs.c.)
+ */
+int symbolize_symtab_die_name(const struct symbolize_dieunit *u, const struct symbolize_die_attrs *a,
+			      const char **name, uint64_t *decl_line, int *has_decl_line, int *hops);
+
 #endif

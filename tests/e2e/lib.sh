@@ -3,9 +3,12 @@
 #   . "$(dirname "$0")/lib.sh"
 #   test_expect_success 'title' 'commands && more'
 #   test_done
-# Each test runs in a fresh scratch directory ($TRASH) with `set -e` semantics inside
-# the body. Output is TAP. test_have_prereq ROOT|PERF|BPF|CHROMIUM|CLANG|TWO_CPUS skips with a
-# visible reason; a script that can run nothing exits 77.
+# Tests share one scratch directory ($TRASH); each body runs in a subshell under a real
+# `set -e`: a failing simple command anywhere in it fails the test. Bash ignores -e in every
+# command of a && or || list but the last (so in a chained loop, or in a helper called from
+# one), hence bodies also chain their commands with && and end loops with "|| exit 1";
+# tests/tools/chainlint.sh checks that (t0003). Output is TAP. test_have_prereq NAME...
+# (ROOT, PERF, BPF, ...) skips a test with the reason; a script that can run nothing exits 77.
 set -u
 export LC_ALL=C
 PGO_ROOT=${PGO_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -20,41 +23,65 @@ test_count=0 test_failed=0 test_skipped=0 skip_all_reason=""
 
 say() { echo "# $*"; }
 
+declare -A test_prereqs=()
+# test_set_prereq NAME [REASON]: the script's own prerequisite NAME holds, or (with REASON) not.
+test_set_prereq() { test_prereqs[$1]=${2:-}; }
+
+# test_have_prereq NAME...: all of them hold; if not, $test_missing says which and why.
 test_have_prereq() {
-	local p
+	local p why
+	test_missing=""
 	for p in "$@"; do
+		why=""
 		case "$p" in
-		ROOT) [ "$(id -u)" = 0 ] || return 1 ;;
-		MOUNTNS) [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null || return 1 ;;
-		PERF) command -v perf >/dev/null && [ -r /proc/sys/kernel/perf_event_paranoid ] || return 1 ;;
-		BPF) [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] || return 1 ;;
-		CHROMIUM) command -v chromium >/dev/null || return 1 ;;
-		CLANG) command -v clang >/dev/null || return 1 ;;
-		TWO_CPUS) [ "$(nproc)" -ge 2 ] || return 1 ;;
-		SANITIZED) [ -n "${SANITIZE:-}" ] || return 1 ;;
-		NOT_SANITIZED) [ -z "${SANITIZE:-}" ] || return 1 ;;
-		*) echo "# unknown prereq $p" >&2; return 1 ;;
+		ROOT) [ "$(id -u)" = 0 ] || why="not root" ;;
+		MOUNTNS) [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null || why="cannot unshare a mount namespace" ;;
+		PERF) command -v perf >/dev/null && [ -r /proc/sys/kernel/perf_event_paranoid ] ||
+			why="perf not installed or no perf events" ;;
+		BPF) [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ] || why="BPF needs root and /sys/kernel/btf/vmlinux" ;;
+		CHROMIUM) command -v chromium >/dev/null || why="chromium not installed" ;;
+		CLANG) command -v clang >/dev/null || why="clang not installed" ;;
+		LLVM_PROFDATA) command -v llvm-profdata-14 >/dev/null || why="llvm-profdata-14 not installed (llvm-14)" ;;
+		DEV_FULL) [ -w /dev/full ] || why="/dev/full is not writable here" ;;
+		TWO_CPUS) [ "$(nproc)" -ge 2 ] || why="fewer than 2 CPUs" ;;
+		SANITIZED) [ -n "${SANITIZE:-}" ] || why="only in a SANITIZE= build" ;;
+		NOT_SANITIZED) [ -z "${SANITIZE:-}" ] || why="not in a SANITIZE= build" ;;
+		*) if [ -n "${test_prereqs[$p]+set}" ]; then why=${test_prereqs[$p]}; else why="unknown prerequisite"; fi ;;
 		esac
+		[ -z "$why" ] || test_missing="${test_missing:+$test_missing; }$p: $why"
 	done
+	[ -z "$test_missing" ]
 }
 
-# test_expect_success [PREREQS] 'title' 'body'
+# test_expect_success [PREREQS] 'title' 'body': PREREQS is a comma-separated list.
 test_expect_success() {
-	local prereq="" title body
+	local prereq="" title body rc
 	if [ $# = 3 ]; then prereq=$1; shift; fi
 	title=$1 body=$2
 	test_count=$((test_count + 1))
 	if [ -n "$prereq" ] && ! test_have_prereq ${prereq//,/ }; then
-		echo "ok $test_count - $title # SKIP missing $prereq"
+		echo "ok $test_count - $title # SKIP $test_missing"
 		test_skipped=$((test_skipped + 1))
 		return 0
 	fi
-	if (set -e; eval "$body") >"$TRASH/.out" 2>&1; then
+	# Called in an if, &&, || or ! context, bash would ignore -e in the body too: refuse.
+	(set -e; false; true)
+	if [ $? = 0 ]; then
+		echo "not ok $test_count - $title"
+		echo "# bug in the test script: test_expect_success called where bash ignores set -e"
+		test_failed=$((test_failed + 1))
+		return 0
+	fi
+	# Not "if (...)": the subshell must run as a command of its own for -e to hold in it.
+	(set -e; eval "$body") >"$TRASH/.out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ]; then
 		echo "ok $test_count - $title"
 		[ -n "${VERBOSE:-}" ] && sed 's/^/# /' "$TRASH/.out"
 	else
 		echo "not ok $test_count - $title"
 		sed 's/^/# /' "$TRASH/.out" | tail -40
+		echo "# (the body exited $rc)"
 		test_failed=$((test_failed + 1))
 	fi
 	return 0
@@ -83,6 +110,19 @@ test_grep() {
 	grep -E -- "$1" "$2" >/dev/null || { echo "no '$1' in $2:" >&2; head -50 "$2" >&2; return 1; }
 }
 
+# test_wait_until TRIES 'CONDITION': evaluate the shell CONDITION every 0.1 s until it holds,
+# at most TRIES times; fails, saying so, if it never does.
+test_wait_until() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		if eval "$2"; then return 0; fi
+		sleep 0.1
+	done
+	echo "still false after $1 tries: $2" >&2
+	return 1
+}
+
+# skip_all REASON: the script runs nothing (say so, then call test_done).
 skip_all() { skip_all_reason=$1; }
 
 test_done() {

@@ -65,9 +65,9 @@ test_expect_success '-r 3: per-run metadata names each run root, times and sampl
 '
 test_expect_success 'per-run sample counts in the metadata match perf script' '
 	while read -r _ _ pid _ _ _ samples; do
-		pid=${pid#pid=} samples=${samples#samples=}
-		n=$(perf script -i runs.data -F pid 2>/dev/null | grep -c "^ *$pid *$")
-		echo "run $pid: meta $samples perf $n"
+		pid=${pid#pid=} samples=${samples#samples=} &&
+		n=$(perf script -i runs.data -F pid 2>/dev/null | grep -c "^ *$pid *$") &&
+		echo "run $pid: meta $samples perf $n" &&
 		test "$n" = "$samples" || exit 1
 	done <meta
 '

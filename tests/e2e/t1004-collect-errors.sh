@@ -61,7 +61,7 @@ test_expect_success '-e cycles without a PMU is a clear error' '
 	fi
 '
 test_expect_success 'the benchmark sees its own stdin, stdout and exit code' '
-	echo input | pgo collect -q -o out.data -- sh -c "cat; exit 7" >out 2>err; test $? = 7 &&
+	echo input | test_expect_code 7 pgo collect -q -o out.data -- sh -c "cat; exit 7" >out 2>err &&
 	test_grep "^input$" out && test_must_be_empty err && rm out.data
 '
 test_done

@@ -15,16 +15,15 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 test_expect_success 'rings overflow while pgo is stopped; the benchmark ends first' '
 	pgo collect --no-off-cpu -F 20000 -o lost.data "$EX/exitcode" wait >ready 2>collect.err &
 	pid=$! &&
-	for i in $(seq 100); do grep -q ready ready 2>/dev/null && break; sleep 0.1; done &&
+	test_wait_until 100 "grep -q ready ready 2>/dev/null" &&
 	child=$(pgrep -P $pid) && test -n "$child" &&
 	kill -STOP $pid &&
 	t0=$(ticks $child) &&
 	# 150 ticks = 1.5 s of CPU = 30000 samples of ~90 bytes: far beyond 2 x 512 KiB
-	for i in $(seq 300); do [ $(($(ticks $child) - t0)) -ge 150 ] && break; sleep 0.1; done &&
+	test_wait_until 300 "[ \$((\$(ticks $child) - t0)) -ge 150 ]" &&
 	ticks $child >cpu.ticks && kill -INT $child && sleep 0.2 &&
 	kill -CONT $pid &&
-	rc=0 && wait $pid || rc=$?
-	test $rc = 130
+	test_expect_code 130 wait $pid
 '
 test_expect_success 'pgo reports the loss on stderr and in the file, as perf reads it' '
 	cat collect.err &&

@@ -48,7 +48,7 @@ test_expect_success 'a file of 256 MB or more without -z: a hint to use it' '
 	for scale in 40 80 160; do
 		pgo collect --no-off-cpu --call-graph dwarf,65528 -F 20000 -o big.data -- "$CS" $scale \
 			>/dev/null 2>err || exit 1
-		size=$(stat -c %s big.data) && rm -f big.data && echo "$size bytes"
+		size=$(stat -c %s big.data) && rm -f big.data && echo "$size bytes" || exit 1
 		test "$size" -lt $((256 << 20)) || break
 	done &&
 	test "$size" -ge $((256 << 20)) &&

@@ -39,7 +39,7 @@ test_expect_success 'no debug file without .debug_frame is read, in any process'
 		d=/usr/lib/debug/.build-id/${b:0:2}/${b:2}.debug &&
 		if test -r "$d" && readelf -S -W "$d" | grep -q debug_frame; then
 			echo "$d has .debug_frame"
-		fi
+		fi || exit 1
 	done >framed &&
 	cat framed &&
 	test "$reads" -le $(($(wc -l <framed) * procs))

@@ -80,8 +80,8 @@ test_expect_success 'a corrupt baseline note is an error (exit 2), not a pass' '
 '
 test_expect_success 'outside a git repository record/check are errors (exit 2)' '
 	mkdir -p /tmp/pgo-nogit.$$ && cd /tmp/pgo-nogit.$$ &&
-	rc=0; GIT_CEILING_DIRECTORIES=/tmp pgo gate check --profile "$TRASH/same.json" 2>err || rc=$?
-	cd / && rm -rf /tmp/pgo-nogit.$$ && test "$rc" = 2
+	rc=0 && { GIT_CEILING_DIRECTORIES=/tmp pgo gate check --profile "$TRASH/same.json" 2>err || rc=$?; } &&
+	cat err && cd / && rm -rf /tmp/pgo-nogit.$$ && test "$rc" = 2
 '
 # ld.so says "needed by" for a linked library and "dynamically loaded by" for dlopen.
 test_expect_success 'only record/check load libgit2 (dlopen); other commands start without it' '

@@ -15,7 +15,7 @@ test_expect_success 'a valid recording and its damaged variants' '
 	perf record -q -g -e task-clock -F 999 -o good.data "$CS" 10 >/dev/null 2>&1 &&
 	pgo convert --to folded -i good.data >good.folded 2>/dev/null &&
 	test -s good.folded &&
-	python3 - good.data <<-\PY
+	python3 - good.data <<-\PY &&
 	import struct, sys
 	src = open(sys.argv[1], "rb").read()
 	magic, hsize, attr_size = src[:8], *struct.unpack_from("<QQ", src, 8)
@@ -63,9 +63,8 @@ for f in empty trunc-magic-only trunc-half-header trunc-header-only trunc-mid-at
 	 feature-bits-all; do
 	test_expect_success "$f: exit 2 or valid, no crash, no hang, no partial output" '
 		test -e '"$f"'.data || exit 1
-		rc=0
-		timeout 60 pgo convert --to folded -i '"$f"'.data -o out.folded 2>err || rc=$?
-		cat err
+		rc=0 && { timeout 60 pgo convert --to folded -i '"$f"'.data -o out.folded 2>err || rc=$?; } &&
+		cat err &&
 		case $rc in
 		0) test -s out.folded && rm out.folded ;;
 		2) test_grep "'"$f"'.data" err && test ! -e out.folded ;;

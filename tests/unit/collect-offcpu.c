@@ -111,10 +111,8 @@ static int run_sleep(int raw_tp, int hide)
 	FILE *f;
 	pid_t pid;
 
-	if (collect_offcpu_probe(why, sizeof(why))) {
-		printf("# %s\n", why);
-		return T_SKIP;
-	}
+	if (collect_offcpu_probe(why, sizeof(why)))
+		return t_skip("%s", why);
 	snprintf(helper, sizeof(helper), "%s/%s/tests/helpers/offcpu-sleep",
 		 getenv("PGO_ROOT") ? getenv("PGO_ROOT") : ".", getenv("PGO_BUILD") ? getenv("PGO_BUILD") : "build");
 	opts.force_raw_tp = raw_tp;
@@ -184,10 +182,10 @@ static int test_raw_tp(void) { return run_sleep(1, 0); }
 static int test_tp_btf_unseen(void) { return run_sleep(0, 1); }
 static int test_raw_tp_unseen(void) { return run_sleep(1, 1); }
 #else
-static int test_tp_btf(void) { return T_SKIP; }
-static int test_raw_tp(void) { return T_SKIP; }
-static int test_tp_btf_unseen(void) { return T_SKIP; }
-static int test_raw_tp_unseen(void) { return T_SKIP; }
+static int test_tp_btf(void) { return t_skip("built without BPF (NO_BPF=1)"); }
+static int test_raw_tp(void) { return t_skip("built without BPF (NO_BPF=1)"); }
+static int test_tp_btf_unseen(void) { return t_skip("built without BPF (NO_BPF=1)"); }
+static int test_raw_tp_unseen(void) { return t_skip("built without BPF (NO_BPF=1)"); }
 #endif
 
 static const struct t_case cases[] = {

@@ -118,7 +118,7 @@ static inline int dwarf_builds_cleanup(void)
 	char cmd[300];
 
 	if (built == 0)
-		return T_SKIP;
+		return t_skip("nothing was built");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	T_ASSERT(system(cmd) == 0);
 	return T_OK;

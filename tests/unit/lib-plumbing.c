@@ -352,7 +352,7 @@ static int test_atomic_enospc(void)
 	int i;
 
 	if (access("/dev/full", W_OK))
-		return T_SKIP;
+		return t_skip("/dev/full is not writable here");
 	/* /dev/full cannot be a rename target's directory, so emulate via a full fp */
 	T_ASSERT(pgo_atomic_open(&af, "/tmp/pgo-unit-enospc") == 0);
 	fclose(af.fp);

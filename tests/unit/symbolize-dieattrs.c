@@ -25,6 +25,7 @@
 
 #include "symbolize/dies.h"
 #include "symbolize/linetab.h"
+#include "symbolize/symtab.h"
 #include "tests/unit/dwarf-builds.h"
 #include "tests/unit/test.h"
 
@@ -52,58 +53,17 @@ static void mismatch(struct tally *n, int k, const char *path, const struct symb
 		       symbolize_die_offset(u, p), kind_name[k], raw, dw);
 }
 
-/* The DIEs dwarf_attr_integrate looks at, as symbolize/symtab.c's INTEGRATE_MAX. */
-#define INTEGRATE_MAX 17
-
 /*
- * symtab.c's own_name: each of the names and DW_AT_decl_line from the first DIE of the
- * chain of origins and specifications that has it. (own_name goes to the abstract origin
- * at once for an instance that has none of them; the chain reaches the same DIE first.)
+ * symtab.c's own_name reads names and DW_AT_decl_line along the chain of origins and
+ * specifications with symbolize_symtab_die_name (own_name goes to the abstract origin at
+ * once for an instance that has none of them; the chain reaches the same DIE first).
  * 0, or -1 where the converter asks libdw.
  */
 static int raw_name(const struct symbolize_dieunit *u, const struct symbolize_die_attrs *a, const char **name,
 		    uint64_t *line, int *has_line, int *depth)
 {
-	enum { LINK, MIPS, NAME, DECL, NR };
-	static const int slot[NR] = { SYMBOLIZE_AT_LINKAGE_NAME, SYMBOLIZE_AT_MIPS_LINKAGE_NAME,
-				      SYMBOLIZE_AT_NAME, SYMBOLIZE_AT_DECL_LINE };
-	struct symbolize_die_attr got[NR];
-	struct symbolize_die_attrs next;
-	const uint8_t *q;
-	int i, k, missing = NR, hops = 0;
-
-	memset(got, 0, sizeof(got));
-	for (i = 0;;) {
-		const struct symbolize_die_attr *ref;
-
-		for (k = 0; k < NR; k++)
-			if (!got[k].form && a->at[slot[k]].form) {
-				got[k] = a->at[slot[k]];
-				missing--;
-			}
-		if (!missing || ++i == INTEGRATE_MAX)
-			break;
-		ref = a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN].form ? &a->at[SYMBOLIZE_AT_ABSTRACT_ORIGIN]
-			: a->at[SYMBOLIZE_AT_SPECIFICATION].form ? &a->at[SYMBOLIZE_AT_SPECIFICATION] : NULL;
-		if (!ref)
-			break;
-		if (!(q = symbolize_die_ref(u, ref)) || symbolize_die_attrs(u, q, &next) < 0)
-			return -1;
-		a = &next;
-		hops++;
-	}
-	*name = NULL;
-	if (got[LINK].form || got[MIPS].form) {
-		if (!(*name = symbolize_die_string(u, got[LINK].form ? &got[LINK] : &got[MIPS])))
-			return -1;
-	} else if (got[NAME].form && !(*name = symbolize_die_string(u, &got[NAME]))) {
+	if (symbolize_symtab_die_name(u, a, name, line, has_line, depth) < 0)
 		return -1;
-	}
-	*line = 0;
-	if (got[DECL].form && symbolize_die_udata(u, &got[DECL], line) < 0)
-		return -1;
-	*has_line = got[DECL].form != 0;
-	*depth = hops;
 	if (!*name)
 		*name = "[unknown]";
 	return 0;
@@ -508,7 +468,7 @@ static int test_libc_debug_file(void)
 	size_t k;
 
 	if (libc_debug_file(path, sizeof(path)) < 0)
-		return T_SKIP;
+		return t_skip("no separate debug file for libc (install libc6-dbg)");
 	T_ASSERT(dwarf_each_unit(path, check_unit, &n) == 0);
 	report(path, &n);
 	T_ASSERT(n.units > 100 && n.raw_units * 10 > n.units * 9);
@@ -526,7 +486,7 @@ static int test_more_files(void)
 	size_t total = 0;
 
 	if (!env || !*env)
-		return T_SKIP;
+		return t_skip("PGO_DIEATTRS_FILES not set");
 	while (*env) {
 		struct tally n = { 0 };
 		size_t len = strcspn(env, ":");

@@ -6,18 +6,33 @@
  *   static const struct t_case cases[] = { { "x", test_x }, };
  *   T_MAIN(cases)
  *
- * T_ASSERT prints file:line and the expression and fails the case. T_SKIP cases are
- * reported as "ok N # SKIP" and counted apart by tests/run.sh.
+ * T_ASSERT prints file:line and the expression and fails the case. A case skipped with
+ * `return t_skip("reason")` is reported as "ok N - name # SKIP reason" and counted apart by
+ * tests/run.sh; one that returns T_SKIP without a reason fails.
  */
 #ifndef PGO_TEST_H
 #define PGO_TEST_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { T_OK = 0, T_FAIL = -1, T_SKIP = -2 };
+
+static char t_skip_why[256];
+
+/* return t_skip(fmt, ...): skip the case for the reason given. */
+static inline __attribute__((format(printf, 1, 2))) int t_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t_skip_why, sizeof(t_skip_why), fmt, ap);
+	va_end(ap);
+	return T_SKIP;
+}
 
 struct t_case {
 	const char *name;
@@ -71,13 +86,17 @@ static inline int t_run(const struct t_case *cases, size_t n)
 
 	printf("1..%zu\n", n);
 	for (i = 0; i < n; i++) {
-		int r = cases[i].fn();
+		int r;
 
-		if (r == T_OK)
+		t_skip_why[0] = 0;
+		r = cases[i].fn();
+		if (r == T_OK) {
 			printf("ok %zu - %s\n", i + 1, cases[i].name);
-		else if (r == T_SKIP)
-			printf("ok %zu - %s # SKIP\n", i + 1, cases[i].name);
-		else {
+		} else if (r == T_SKIP && t_skip_why[0]) {
+			printf("ok %zu - %s # SKIP %s\n", i + 1, cases[i].name, t_skip_why);
+		} else {
+			if (r == T_SKIP)
+				printf("# skipped without a reason: return t_skip(\"why\")\n");
 			printf("not ok %zu - %s\n", i + 1, cases[i].name);
 			failed++;
 		}
