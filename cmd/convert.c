@@ -177,7 +177,10 @@ struct convert_cmd {
 };
 #define CONVERT_GO_ON (-1) /* parse_args: no exit code yet */
 
-/* The value of --offline-nested, --min-count or --inline-max-size: 0, or PGO_EXIT_USAGE after reporting it. */
+/*
+ * The value of --offline-nested, --min-count or --inline-max-size: 0, or PGO_EXIT_USAGE
+ * after reporting it.
+ */
 static int parse_value(struct convert_cmd *cc, int c, const char *arg)
 {
 	if (c == OPT_OFFLINE_NESTED) {
