@@ -228,6 +228,43 @@ static inline uint32_t le32(const uint8_t *p)
 #endif
 }
 
+/*
+ * The short forms of the commonest operands, read in place; 0 leaves *pp as it was for the
+ * general case. set_column's one-byte operand (rows keep no column: only whether it is
+ * wider than libdw's matters, and one byte is not).
+ */
+static inline __attribute__((always_inline)) int column_short(const uint8_t **pp, const uint8_t *end)
+{
+	if (*pp < end && !(**pp & 0x80)) {
+		(*pp)++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * advance_line's operand of up to 4 bytes (sqlite3's: 30% one, 28% two, 42% more) added to
+ * *lineb, without a branch on how many: the operand's end, or NULL for the general case.
+ */
+static inline __attribute__((always_inline)) const uint8_t *line_short(const uint8_t *p, const uint8_t *end,
+								      uint64_t *lineb)
+{
+	uint32_t w, m;
+
+	if ((size_t)(end - p) < 4)
+		return NULL;
+	w = le32(p);
+	m = ~w & 0x80808080u;
+	if (m) {
+		unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
+		uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000);
+
+		*lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
+		return p + n;
+	}
+	return NULL;
+}
+
 /* Opcode classes of run_ops's dispatch: a standard opcode with DWARF's operand count is its own */
 enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
 
@@ -257,6 +294,11 @@ enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
  * A standard opcode whose operand count in the header is not DWARF's makes the unit
  * libdw's, as a line_range of 0 does once a special opcode needs it. A special opcode's
  * line and address steps come from a table made once.
+ *
+ * Long by design: one state machine whose loops (every opcode; a partial table's rows
+ * below the next range, l_skip; rows inside a range, l_keep) jump into one another with
+ * the registers in locals. Its labels are written out, each loop's dispatch a macro
+ * naming them; the operands' short forms are the inline helpers above.
  */
 static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, struct symbolize_linetab *t,
 							 const int fast, const int keep)
@@ -265,7 +307,7 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	/* const_add_pc's step; in l_skip, the held row's line + 2^31 */
 	uint64_t const_add = 0, hlb = 0;
 	uint8_t cls[256];
-	const uint8_t *p = h->prog, *end = h->unit_end;
+	const uint8_t *p = h->prog, *end = h->unit_end, *op_end;
 	unsigned op, special = h->line_range ? h->opcode_base : 256;
 	uint64_t addr, lineb, discr, base = t->base, bad = 0, acc = 0, u;
 	unsigned file, column, isa, is_stmt, op_index, wide, wide_col;
@@ -466,8 +508,7 @@ l_special:
 	NEXT();
 l_column:
 	/* rows keep no column: only whether it is wider than libdw's */
-	if (p < end && !(*p & 0x80)) {
-		p++;
+	if (column_short(&p, end)) {
 		wide_col = 0;
 		NEXT();
 	}
@@ -476,20 +517,10 @@ l_copy:
 	ROW();
 	NEXT();
 l_line:
-	if ((size_t)(end - p) >= 4) {
-		uint32_t w = le32(p), m = ~w & 0x80808080u;
-
-		if (m) {
-			/* up to 4 bytes (sqlite3's: 30% one, 28% two, 42% more), without
-			 * a branch on how many */
-			unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
-			uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) |
-				     (w >> 3 & 0xfe00000);
-
-			lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
-			p += n;
-			NEXT();
-		}
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		NEXT();
 	}
 l_other:
 	{
@@ -615,75 +646,67 @@ l_skip:
 	 * The barrier on op keeps the tests one by one: gcc 12 made a jump table of them
 	 * otherwise (1.33 ms).
 	 */
-#define SNEXT(x)                                                                 \
+#define SKIP_NEXT(on_end, on_special, on_column, on_stmt, on_row, on_line, on_const, on_exit) \
 	do {                                                                     \
 		if (p >= end)                                                    \
-			goto x##_end;                                            \
+			goto on_end;                                             \
 		op = *p++;                                                       \
 		if (op >= special)                                               \
-			goto x##_special;                                        \
+			goto on_special;                                         \
 		if (op == DW_LNS_set_column)                                     \
-			goto x##_column;                                         \
+			goto on_column;                                          \
 		__asm__("" : "+r"(op));                                          \
 		if (op == DW_LNS_negate_stmt)                                    \
-			goto x##_next;                                           \
+			goto on_stmt;                                            \
 		if (op == DW_LNS_copy)                                           \
-			goto x##_row;                                            \
+			goto on_row;                                             \
 		if (op == DW_LNS_advance_line)                                   \
-			goto x##_line;                                           \
+			goto on_line;                                            \
 		if (op == DW_LNS_const_add_pc)                                   \
-			goto x##_const;                                          \
-		goto x##_exit;                                                   \
+			goto on_const;                                           \
+		goto on_exit;                                                    \
 	} while (0)
-/* the opcodes but rows: set_column, advance_line, const_add_pc */
-#define SOPS(x)                                                                  \
-x##_column:                                                                      \
-	if (p < end && !(*p & 0x80)) {                                           \
-		p++;                                                             \
-		SNEXT(x);                                                        \
-	}                                                                        \
-	goto x##_exit;                                                           \
-x##_line:                                                                        \
-	if ((size_t)(end - p) >= 4) {                                            \
-		uint32_t w = le32(p), m = ~w & 0x80808080u;                      \
-									         \
-		if (m) {                                                         \
-			unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n; \
-			uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | \
-				     (w >> 3 & 0xfe00000);                       \
-									         \
-			lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh); \
-			p += n;                                                  \
-			SNEXT(x);                                                \
-		}                                                                \
-	}                                                                        \
-	goto x##_exit;                                                           \
-x##_const:                                                                       \
-	addr += const_add;                                                       \
-	SNEXT(x);                                                                \
-x##_end:                                                                         \
-	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);            \
-	goto done;                                                               \
-x##_exit:                                                                        \
-	/* any other opcode (or a long operand), its operands still to read */   \
-	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);            \
-	goto l_other;
+/* the held row's line, written back on the way out of a loop */
+#define HELD_LINE() (t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL))
+#define S_NEXT() SKIP_NEXT(s_end, s_special, s_column, s_next, s_row, s_line, s_const, s_exit)
 	hlb = lineb;
 s_next:
-	SNEXT(s);
+	S_NEXT();
 s_special:
 	lineb += dline[op];
 	addr += daddr[op];
 s_row:
 	if (addr < held_addr || addr >= lim) {
-		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+		HELD_LINE();
 		goto l_skip_row;
 	}
 	held_addr = addr;
 	hlb = lineb;
 	acc |= lineb;
-	SNEXT(s);
-	SOPS(s)
+	S_NEXT();
+/* the opcodes but rows: set_column, advance_line, const_add_pc */
+s_column:
+	if (column_short(&p, end))
+		S_NEXT();
+	goto s_exit;
+s_line:
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		S_NEXT();
+	}
+	goto s_exit;
+s_const:
+	addr += const_add;
+	S_NEXT();
+s_end:
+	HELD_LINE();
+	goto done;
+s_exit:
+	/* any other opcode (or a long operand), its operands still to read */
+	HELD_LINE();
+	goto l_other;
+#undef S_NEXT
 l_keep:
 	/*
 	 * The same for rows inside a range, up to its end: each keeps the row held before
@@ -691,15 +714,16 @@ l_keep:
 	 * only go up here, so none is out of order (sqlite3's unit with rec5's ranges: 52k
 	 * rows kept, all instructions 13.6 -> 12.6 M, time within noise).
 	 */
+#define K_NEXT() SKIP_NEXT(k_end, k_special, k_column, k_next, k_row, k_line, k_const, k_exit)
 	hlb = lineb;
 k_next:
-	SNEXT(k);
+	K_NEXT();
 k_special:
 	lineb += dline[op];
 	addr += daddr[op];
 k_row:
 	if (addr < held_addr || addr >= cur_hi || t->nr_rows >= cap) {
-		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+		HELD_LINE();
 		goto l_skip_row;
 	}
 	t->rows[t->nr_rows++] = (struct symbolize_line){
@@ -710,10 +734,30 @@ k_row:
 	held_addr = addr;
 	hlb = lineb;
 	acc |= lineb;
-	SNEXT(k);
-	SOPS(k)
-#undef SOPS
-#undef SNEXT
+	K_NEXT();
+k_column:
+	if (column_short(&p, end))
+		K_NEXT();
+	goto k_exit;
+k_line:
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		K_NEXT();
+	}
+	goto k_exit;
+k_const:
+	addr += const_add;
+	K_NEXT();
+k_end:
+	HELD_LINE();
+	goto done;
+k_exit:
+	HELD_LINE();
+	goto l_other;
+#undef K_NEXT
+#undef HELD_LINE
+#undef SKIP_NEXT
 l_skip_row:
 	ROW();
 	NEXT();
