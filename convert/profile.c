@@ -182,15 +182,18 @@ static int classify_kernel(uint16_t cpumode, uint64_t ip)
 	return ip >= 0xffff800000000000ULL;
 }
 
-static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
-		     uint32_t view, uint64_t weight)
+/*
+ * The frames of sample s into L->frame_buf, leaf first, (dso | return-address flag << 32,
+ * address) pairs: an off-CPU stack's thread state, the IP unless the callchain has it,
+ * the callchain, and in dwarf mode the frames unwound from the stack copy in place of its
+ * user part. *nr_out: how many. 0 or -1.
+ */
+static int stack_frames(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
+			uint32_t view, uint64_t *nr_out)
 {
-	struct convert_profile *p = L->p;
-	uint64_t nr = 0, i, hash, *slot;
-	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret, nr_uw = 0;
+	uint64_t nr = 0, i;
+	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, nr_uw = 0;
 	const struct mapent *last = NULL;
-	struct stack_rec *st;
-	size_t idx;
 
 	/* dwarf mode: the user part of the chain comes from unwinding the stack copy */
 	if (L->uw && (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER)) {
@@ -250,14 +253,22 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
 		nr++;
 	}
-	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
-	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
-	L->frame_buf[2 * nr + 2] = (uintptr_t)s->attr->name;
-	hash = pgo_hash_bytes(L->frame_buf, (2 * nr + 3) * 8);
-	ret = pgo_u64map_get(&p->stack_index, hash, &slot);
-	if (ret < 0)
-		return -1;
-	for (idx = ret ? 0 : *slot; idx; idx = p->stacks[idx - 1].next) {
+	*nr_out = nr;
+	return 0;
+}
+
+/*
+ * The stack of chain idx (p->stack_index) whose frames are L->frame_buf's nr and whose
+ * thread, run, view and event are s's, or NULL.
+ */
+static struct stack_rec *stack_find(const struct loader *L, size_t idx, uint64_t nr,
+				    const struct collect_pd_sample *s, const struct proc *pr, uint32_t view)
+{
+	struct convert_profile *p = L->p;
+	struct stack_rec *st;
+	uint64_t i;
+
+	for (; idx; idx = p->stacks[idx - 1].next) {
 		st = &p->stacks[idx - 1];
 		if (st->nr != nr || st->run != pr->run || st->view != view || st->pid != s->pid ||
 		    st->tid != s->tid || strcmp(convert_str(p, st->attr_name), s->attr->name))
@@ -269,12 +280,20 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 			    f->ret != ((L->frame_buf[2 * i] >> 32) & 1) || f->addr != L->frame_buf[2 * i + 1])
 				break;
 		}
-		if (i == nr) {
-			st->weight += weight;
-			st->samples++;
-			return 0;
-		}
+		if (i == nr)
+			return st;
 	}
+	return NULL;
+}
+
+/* A new stack of L->frame_buf's nr frames, first of the chain of its hash. 0 or -1. */
+static int stack_new(struct loader *L, uint64_t nr, const struct collect_pd_sample *s, const struct proc *pr,
+		     uint32_t view, uint64_t weight, uint64_t hash, size_t next)
+{
+	struct convert_profile *p = L->p;
+	struct stack_rec *st;
+	uint64_t i;
+
 	if (PGO_ALLOC_GROW(p->stacks, p->nr_stacks + 1, p->alloc_stacks) < 0 ||
 	    PGO_ALLOC_GROW(p->frames, p->nr_frames + nr, p->alloc_frames) < 0)
 		return -1;
@@ -290,7 +309,7 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	st->weight = weight;
 	st->samples = 1;
 	st->hash = hash;
-	st->next = ret ? 0 : *slot;
+	st->next = next;
 	/* the slot may have moved while interning */
 	if (pgo_u64map_put(&p->stack_index, hash, p->nr_stacks + 1) < 0)
 		return -1;
@@ -303,6 +322,32 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	}
 	p->nr_stacks++;
 	return 0;
+}
+
+static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
+		     uint32_t view, uint64_t weight)
+{
+	struct convert_profile *p = L->p;
+	uint64_t nr, hash, *slot;
+	struct stack_rec *st;
+	int ret;
+
+	if (stack_frames(L, s, pr, view, &nr) < 0)
+		return -1;
+	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
+	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
+	L->frame_buf[2 * nr + 2] = (uintptr_t)s->attr->name;
+	hash = pgo_hash_bytes(L->frame_buf, (2 * nr + 3) * 8);
+	ret = pgo_u64map_get(&p->stack_index, hash, &slot);
+	if (ret < 0)
+		return -1;
+	st = stack_find(L, ret ? 0 : *slot, nr, s, pr, view);
+	if (st) {
+		st->weight += weight;
+		st->samples++;
+		return 0;
+	}
+	return stack_new(L, nr, s, pr, view, weight, hash, ret ? 0 : *slot);
 }
 
 /*
