@@ -550,22 +550,23 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	return 0;
 }
 
-static int load_one(struct convert_profile *p, const char *path)
+/*
+ * What the recording's attrs say: whether it has off-CPU samples, call chains and branch
+ * stacks, the event aggregated (the first on-CPU one), and whether its stack copies need
+ * the unwinder. 0 or -1.
+ */
+static int read_attrs(struct loader *L)
 {
-	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
-	struct collect_pd_event ev;
+	struct convert_profile *p = L->p;
 	const char *argv0, *base;
 	size_t i;
-	int ret, err = -1;
 
-	if (collect_pdread_open(path, &L.r) < 0)
-		return -1;
-	argv0 = collect_pdread_argv0(L.r);
+	argv0 = collect_pdread_argv0(L->r);
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
-	L.per_process_runs = base && !strncmp(base, "pgo", 3);
-	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
-		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
+	L->per_process_runs = base && !strncmp(base, "pgo", 3);
+	for (i = 0; i < collect_pdread_nr_attrs(L->r); i++) {
+		const struct collect_pd_attr *a = collect_pdread_attr(L->r, i);
 
 		if (!strcmp(a->name, PD_OFFCPU_EVENT_NAME)) {
 			p->info.has_offcpu = 1;
@@ -575,8 +576,8 @@ static int load_one(struct convert_profile *p, const char *path)
 			p->info.has_callchain = 1;
 		if (a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 			p->info.has_branch_stack = 1;
-		if (!L.sel) {
-			L.sel = a;
+		if (!L->sel) {
+			L->sel = a;
 			if (!p->info.event) {
 				p->info.event = convert_str(p, convert_intern(p, a->name));
 				p->info.rate_hz = a->attr.freq ? a->attr.sample_freq : 0;
@@ -585,67 +586,90 @@ static int load_one(struct convert_profile *p, const char *path)
 			}
 		}
 	}
-	{
-		for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
-			uint64_t st = collect_pdread_attr(L.r, i)->attr.sample_type;
+	for (i = 0; i < collect_pdread_nr_attrs(L->r); i++) {
+		uint64_t st = collect_pdread_attr(L->r, i)->attr.sample_type;
 
-			if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
-				break;
-		}
-		if (i < collect_pdread_nr_attrs(L.r) && symbolize_unwind_new(&L.uw) < 0)
-			goto out;
+		if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
+			break;
 	}
+	if (i < collect_pdread_nr_attrs(L->r) && symbolize_unwind_new(&L->uw) < 0)
+		return -1;
+	return 0;
+}
+
+/* One record of the replay. 0 or -1. */
+static int on_record(struct loader *L, const struct collect_pd_event *ev)
+{
+	struct convert_profile *p = L->p;
+	int r2 = 0;
+
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		r2 = convert_on_mmap(L, ev);
+		break;
+	case PERF_RECORD_FORK:
+		r2 = convert_on_fork(L, ev);
+		break;
+	case PERF_RECORD_EXIT:
+		if (L->uw && ev->u.task.pid == ev->u.task.tid)
+			symbolize_unwind_exit(L->uw, ev->u.task.pid);
+		break;
+	case PERF_RECORD_COMM:
+		r2 = convert_on_comm(L, ev);
+		break;
+	case PERF_RECORD_SAMPLE:
+		r2 = on_sample(L, ev);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		p->info.lost += ev->u.lost.lost;
+		if (L->first_run >= 0)
+			p->runs[p->nr_runs - 1].lost += ev->u.lost.lost;
+		break;
+	default:
+		break;
+	}
+	return r2;
+}
+
+/* What the reader saw of the file, for -v. */
+static void report_reader(struct convert_profile *p, const struct loader *L, const char *path)
+{
+	const struct collect_pdread_stats *st = collect_pdread_stats(L->r);
+
+	p->info.unknown_records += st->unknown;
+	pgo_debug(1, "'%s': records read through a window of at most %llu MB of the file; "
+		  "%llu MB released behind the walk", path,
+		  (unsigned long long)(st->max_window >> 20),
+		  (unsigned long long)(st->released >> 20));
+	if (st->compressed)
+		pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
+			  "%llu KB, %s", path, (unsigned long long)st->compressed,
+			  (unsigned long long)(st->unpacked >> 10),
+			  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
+}
+
+static int load_one(struct convert_profile *p, const char *path)
+{
+	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
+	struct collect_pd_event ev;
+	size_t i;
+	int ret, err = -1;
+
+	if (collect_pdread_open(path, &L.r) < 0)
+		return -1;
+	if (read_attrs(&L) < 0)
+		goto out;
 	if (!p->info.command && collect_pdread_cmdline(L.r))
 		p->info.command = convert_str(p, convert_intern(p, collect_pdread_cmdline(L.r)));
 	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {
-		int r2 = 0;
-
-		switch (ev.type) {
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			r2 = convert_on_mmap(&L, &ev);
-			break;
-		case PERF_RECORD_FORK:
-			r2 = convert_on_fork(&L, &ev);
-			break;
-		case PERF_RECORD_EXIT:
-			if (L.uw && ev.u.task.pid == ev.u.task.tid)
-				symbolize_unwind_exit(L.uw, ev.u.task.pid);
-			break;
-		case PERF_RECORD_COMM:
-			r2 = convert_on_comm(&L, &ev);
-			break;
-		case PERF_RECORD_SAMPLE:
-			r2 = on_sample(&L, &ev);
-			break;
-		case PERF_RECORD_LOST:
-		case PERF_RECORD_LOST_SAMPLES:
-			p->info.lost += ev.u.lost.lost;
-			if (L.first_run >= 0)
-				p->runs[p->nr_runs - 1].lost += ev.u.lost.lost;
-			break;
-		default:
-			break;
-		}
-		if (r2 < 0)
+		if (on_record(&L, &ev) < 0)
 			goto out;
 	}
 	if (ret < 0)
 		goto out;
-	{
-		const struct collect_pdread_stats *st = collect_pdread_stats(L.r);
-
-		p->info.unknown_records += st->unknown;
-		pgo_debug(1, "'%s': records read through a window of at most %llu MB of the file; "
-			  "%llu MB released behind the walk", path,
-			  (unsigned long long)(st->max_window >> 20),
-			  (unsigned long long)(st->released >> 20));
-		if (st->compressed)
-			pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
-				  "%llu KB, %s", path, (unsigned long long)st->compressed,
-				  (unsigned long long)(st->unpacked >> 10),
-				  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
-	}
+	report_reader(p, &L, path);
 	if (L.uw)
 		symbolize_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;
