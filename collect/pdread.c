@@ -220,6 +220,74 @@ static int read_format_size(uint64_t rf, struct cur *c)
 	return 0;
 }
 
+/*
+ * The fields of a sample from RAW on, which most recordings lack (s's are cleared): c
+ * past the callchain. 0, or -1 if the sample is shorter than they are.
+ */
+static inline int parse_sample_rest(const struct collect_pd_attr *a, struct collect_pd_sample *s,
+				    struct cur *c, const uint8_t *rec, uint64_t st)
+{
+	if (st & PERF_SAMPLE_RAW) {
+		if (c->end - c->p < 4)
+			return -1;
+		s->raw_size = rd32(c->p);
+		c->p += 4;
+		s->raw = cur_bytes(c, s->raw_size);
+		if (c->bad)
+			return -1;
+		/* u32 size + data are padded together to 8 bytes */
+		c->p = rec + 8 + (((c->p - (rec + 8)) + 7) & ~(uint64_t)7);
+		if (c->p > c->end)
+			return -1;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s->nr_branches = cur64(c);
+		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			cur64(c);
+		if (c->bad || s->nr_branches > (uint64_t)(c->end - c->p) / sizeof(struct perf_branch_entry))
+			return -1;
+		s->branches = (const struct perf_branch_entry *)c->p;
+		c->p += s->nr_branches * sizeof(struct perf_branch_entry);
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		s->user_regs_abi = cur64(c);
+		s->user_regs_mask = a->attr.sample_regs_user;
+		if (s->user_regs_abi) {
+			s->nr_user_regs = __builtin_popcountll(s->user_regs_mask);
+			s->user_regs = cur_bytes(c, 8 * (uint64_t)s->nr_user_regs);
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->user_stack_size = cur64(c);
+		if (c->bad)
+			return -1;
+		s->user_stack = cur_bytes(c, s->user_stack_size);
+		if (c->bad)
+			return -1;
+		if (s->user_stack_size) {
+			/* the kernel pads the copy to 8 bytes */
+			if (s->user_stack_size % 8)
+				return -1;
+			s->user_stack_dyn_size = cur64(c);
+			if (s->user_stack_dyn_size > s->user_stack_size)
+				s->user_stack_dyn_size = s->user_stack_size;
+		}
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		s->weight = cur64(c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = cur64(c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = cur64(c);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		if (cur64(c))
+			cur_bytes(c, 8 * (uint64_t)__builtin_popcountll(a->attr.sample_regs_intr));
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = cur64(c);
+	return 0;
+}
+
 static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t size,
 			struct collect_pd_event *ev)
 {
@@ -292,64 +360,8 @@ static int parse_sample(struct collect_pdread *r, const uint8_t *rec, uint16_t s
 		    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
 		    PERF_SAMPLE_PHYS_ADDR)))
 		goto done;
-	if (st & PERF_SAMPLE_RAW) {
-		if (c.end - c.p < 4)
-			goto bad;
-		s->raw_size = rd32(c.p);
-		c.p += 4;
-		s->raw = cur_bytes(&c, s->raw_size);
-		if (c.bad)
-			goto bad;
-		/* u32 size + data are padded together to 8 bytes */
-		c.p = rec + 8 + (((c.p - (rec + 8)) + 7) & ~(uint64_t)7);
-		if (c.p > c.end)
-			goto bad;
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		s->nr_branches = cur64(&c);
-		if (a->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			cur64(&c);
-		if (c.bad || s->nr_branches > (uint64_t)(c.end - c.p) / sizeof(struct perf_branch_entry))
-			goto bad;
-		s->branches = (const struct perf_branch_entry *)c.p;
-		c.p += s->nr_branches * sizeof(struct perf_branch_entry);
-	}
-	if (st & PERF_SAMPLE_REGS_USER) {
-		s->user_regs_abi = cur64(&c);
-		s->user_regs_mask = a->attr.sample_regs_user;
-		if (s->user_regs_abi) {
-			s->nr_user_regs = __builtin_popcountll(s->user_regs_mask);
-			s->user_regs = cur_bytes(&c, 8 * (uint64_t)s->nr_user_regs);
-		}
-	}
-	if (st & PERF_SAMPLE_STACK_USER) {
-		s->user_stack_size = cur64(&c);
-		if (c.bad)
-			goto bad;
-		s->user_stack = cur_bytes(&c, s->user_stack_size);
-		if (c.bad)
-			goto bad;
-		if (s->user_stack_size) {
-			/* the kernel pads the copy to 8 bytes */
-			if (s->user_stack_size % 8)
-				goto bad;
-			s->user_stack_dyn_size = cur64(&c);
-			if (s->user_stack_dyn_size > s->user_stack_size)
-				s->user_stack_dyn_size = s->user_stack_size;
-		}
-	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		s->weight = cur64(&c);
-	if (st & PERF_SAMPLE_DATA_SRC)
-		s->data_src = cur64(&c);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		s->transaction = cur64(&c);
-	if (st & PERF_SAMPLE_REGS_INTR) {
-		if (cur64(&c))
-			cur_bytes(&c, 8 * (uint64_t)__builtin_popcountll(a->attr.sample_regs_intr));
-	}
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = cur64(&c);
+	if (parse_sample_rest(a, s, &c, rec, st) < 0)
+		goto bad;
 done:
 	if (c.bad)
 		goto bad;
