@@ -390,6 +390,46 @@ static const char *record_string(const uint8_t *p, const uint8_t *end)
 	return (const char *)p;
 }
 
+/* An MMAP or MMAP2 record's body [p, end) into ev->u.mmap. 0, or -1 if malformed. */
+static inline int parse_mmap(struct collect_pdread *r, struct collect_pd_event *ev, const uint8_t *p,
+			     const uint8_t *end, size_t body)
+{
+	struct collect_pd_mmap *m = &ev->u.mmap;
+	size_t fixed = ev->type == PERF_RECORD_MMAP ? 32 : 32 + 24 + 8;
+
+	*m = (struct collect_pd_mmap){ 0 };
+
+	if (body < fixed + 1)
+		return -1;
+	m->pid = rd32(p);
+	m->tid = rd32(p + 4);
+	m->start = rd64(p + 8);
+	m->len = rd64(p + 16);
+	m->pgoff = rd64(p + 24);
+	m->executable = !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (ev->type == PERF_RECORD_MMAP2) {
+		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->has_build_id = 1;
+			m->build_id_size = p[32];
+			if (m->build_id_size > 20)
+				m->build_id_size = 20;
+			memcpy(m->build_id, p + 36, 20);
+		} else {
+			m->maj = rd32(p + 32);
+			m->min = rd32(p + 36);
+			m->ino = rd64(p + 40);
+			m->ino_generation = rd64(p + 48);
+		}
+		m->prot = rd32(p + 56);
+		m->flags = rd32(p + 60);
+	}
+	m->filename = record_string(p + fixed, end);
+	if (!m->filename)
+		return -1;
+	r->stats.mmaps++;
+	return 0;
+}
+
 static inline int parse_record(struct collect_pdread *r, const uint8_t *rec, uint16_t size,
 			       struct collect_pd_event *ev)
 {
@@ -407,42 +447,10 @@ static inline int parse_record(struct collect_pdread *r, const uint8_t *rec, uin
 	body = end - p;
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct collect_pd_mmap *m = &ev->u.mmap;
-		size_t fixed = ev->type == PERF_RECORD_MMAP ? 32 : 32 + 24 + 8;
-
-		*m = (struct collect_pd_mmap){ 0 };
-
-		if (body < fixed + 1)
+	case PERF_RECORD_MMAP2:
+		if (parse_mmap(r, ev, p, end, body) < 0)
 			goto bad;
-		m->pid = rd32(p);
-		m->tid = rd32(p + 4);
-		m->start = rd64(p + 8);
-		m->len = rd64(p + 16);
-		m->pgoff = rd64(p + 24);
-		m->executable = !(ev->misc & PERF_RECORD_MISC_MMAP_DATA);
-		if (ev->type == PERF_RECORD_MMAP2) {
-			if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				m->has_build_id = 1;
-				m->build_id_size = p[32];
-				if (m->build_id_size > 20)
-					m->build_id_size = 20;
-				memcpy(m->build_id, p + 36, 20);
-			} else {
-				m->maj = rd32(p + 32);
-				m->min = rd32(p + 36);
-				m->ino = rd64(p + 40);
-				m->ino_generation = rd64(p + 48);
-			}
-			m->prot = rd32(p + 56);
-			m->flags = rd32(p + 60);
-		}
-		m->filename = record_string(p + fixed, end);
-		if (!m->filename)
-			goto bad;
-		r->stats.mmaps++;
 		return 0;
-	}
 	case PERF_RECORD_COMM:
 		if (body < 9)
 			goto bad;
