@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* pgo collect: options -> collect_run() -> the benchmark's exit status. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/offcpu.h"
+#include "lib/alloc.h"
 #include "lib/parse.h"
 #include "lib/report.h"
 #include "symbolize/fpcensus.h"
@@ -67,193 +69,252 @@ static int usage_error(const char *what, const char *arg)
 	return PGO_EXIT_USAGE;
 }
 
-/*
- * Match a long option "--name" or "--name=value", or a short "-c" / "-cVALUE".
- * Returns 1 on a match; *val is the attached value or NULL.
- */
-static int match(const char *arg, const char *shrt, const char *lng, const char **val)
-{
-	size_t n;
+enum {
+	OPT_CALL_GRAPH = 0x100, OPT_COMPRESSION_LEVEL,
+	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
+};
+#define OFFCPU_OPTS_MAX 16
 
-	*val = NULL;
-	if (lng && !strncmp(arg, "--", 2)) {
-		n = strlen(lng);
-		if (!strncmp(arg + 2, lng, n) && (arg[2 + n] == '\0' || arg[2 + n] == '=')) {
-			*val = arg[2 + n] == '=' ? arg + 3 + n : NULL;
-			return 1;
-		}
-		return 0;
+struct collect_cmd {
+	struct collect_opts o;
+	struct collect_offcpu_request req;
+	int verbose, quiet;
+};
+
+/* The long options: ours, then the off-CPU ones from their table (collect/offcpu.h). */
+static void build_longopts(struct option *longopts, size_t max)
+{
+	static const struct option fixed[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "compression-level", required_argument, NULL, OPT_COMPRESSION_LEVEL },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+	};
+	size_t n = PGO_ARRAY_SIZE(fixed), k;
+
+	memcpy(longopts, fixed, sizeof(fixed));
+	for (k = 0; collect_offcpu_optnames[k].name; k++) {
+		if (k >= OFFCPU_OPTS_MAX || n + 1 >= max)
+			PGO_BUG("too many off-CPU options");
+		longopts[n++] = (struct option){ collect_offcpu_optnames[k].name,
+						 collect_offcpu_optnames[k].has_value ? required_argument
+										      : no_argument,
+						 NULL, OPT_OFFCPU_BASE + (int)k };
 	}
-	if (shrt && arg[0] == '-' && arg[1] == shrt[0] && arg[1] != '-') {
-		*val = arg[2] ? arg + 2 : NULL;
-		return 1;
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* One option c (getopt_long's value) with its argument: 0, or an exit code. */
+static int apply_option(struct collect_cmd *cc, int c, const char *val)
+{
+	struct collect_opts *o = &cc->o;
+	uint64_t v;
+
+	switch (c) {
+	case 'F':
+		if (pgo_parse_u64_range(val, 1, 100000, &v)) {
+			pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
+			return PGO_EXIT_USAGE;
+		}
+		o->freq = (unsigned int)v;
+		break;
+	case 'e':
+		o->event = val;
+		break;
+	case 'g':
+		o->callgraph = COLLECT_CALLGRAPH_FP;
+		break;
+	case OPT_CALL_GRAPH:
+		if (collect_callgraph_parse(val, &o->callgraph, &o->stack_size))
+			return PGO_EXIT_USAGE;
+		break;
+	case 'r':
+		if (pgo_parse_u64_range(val, 1, 100000, &v)) {
+			pgo_error("invalid run count '%s' for -r (a whole number, 1..100000)", val);
+			return PGO_EXIT_USAGE;
+		}
+		o->runs = (unsigned int)v;
+		break;
+	case 'o':
+		if (!*val) {
+			pgo_error("empty output file name");
+			return PGO_EXIT_USAGE;
+		}
+		o->output = val;
+		break;
+	case 'z':
+		o->compress_level = 1;
+		break;
+	case OPT_COMPRESSION_LEVEL:
+		if (pgo_parse_u64_range(val, 1, 22, &v)) {
+			pgo_error("invalid zstd level '%s' for --compression-level (1..22)", val);
+			return PGO_EXIT_USAGE;
+		}
+		o->compress_level = (int)v;
+		break;
+	case 'q':
+		cc->quiet = 1;
+		break;
+	case 'v':
+		cc->verbose++;
+		break;
+	default:
+		if (collect_offcpu_option(&cc->req, collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name,
+					  val) < 0)
+			return PGO_EXIT_USAGE;
+		break;
 	}
 	return 0;
 }
 
-int cmd_collect(int argc, char **argv)
+/*
+ * The options before CMD (the first argument that is not an option, or the one after
+ * "--"): *cmd_at is its index. Returns 0, or an exit code (--help: PGO_EXIT_OK with
+ * *cmd_at left at -1).
+ */
+static int parse_args(int argc, char **argv, struct collect_cmd *cc, int *cmd_at)
 {
-	struct collect_opts o = { 0 };
-	char why[160];
-	struct collect_offcpu_request req = COLLECT_OFFCPU_REQUEST_INIT;
-	const struct collect_offcpu_optname *on;
-	int offcpu = 0;
-	struct collect_offcpu_stats st;
-	struct collect_result r;
-	const char *val, *arg;
-	uint64_t v;
-	int i, verbose = 0, quiet = 0;
+	struct option longopts[16 + OFFCPU_OPTS_MAX];
+	int c, at, err;
 
-	o.callgraph = COLLECT_CALLGRAPH_AUTO;
-	o.argc_self = argc;
-	o.argv_self = argv;
-	for (i = 1; i < argc; i++) {
-		arg = argv[i];
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
-		}
-		if (arg[0] != '-' || !arg[1])
-			break;
-#define NEED_VALUE()                                                                  \
-	do {                                                                          \
-		if (!val) {                                                           \
-			if (i + 1 >= argc)                                            \
-				return usage_error("missing value for option", arg); \
-			val = argv[++i];                                              \
-		}                                                                     \
-	} while (0)
-		if (match(arg, "h", "help", &val)) {
+	build_longopts(longopts, PGO_ARRAY_SIZE(longopts));
+	*cmd_at = -1;
+	optind = 1;
+	opterr = 0; /* our own messages, in the form of every other error */
+	/* "+": the options end at CMD, whose own options are its own */
+	for (at = optind; (c = getopt_long(argc, argv, "+:hF:e:gr:o:zqv", longopts, NULL)) != -1;
+	     at = optind) {
+		if (c == 'h') {
 			help();
 			return PGO_EXIT_OK;
-		} else if (match(arg, "F", "freq", &val)) {
-			NEED_VALUE();
-			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
-				pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
-				return PGO_EXIT_USAGE;
-			}
-			o.freq = (unsigned int)v;
-		} else if (match(arg, "e", "event", &val)) {
-			NEED_VALUE();
-			o.event = val;
-		} else if (!strcmp(arg, "-g")) {
-			o.callgraph = COLLECT_CALLGRAPH_FP;
-		} else if (match(arg, NULL, "call-graph", &val)) {
-			NEED_VALUE();
-			if (collect_callgraph_parse(val, &o.callgraph, &o.stack_size))
-				return PGO_EXIT_USAGE;
-		} else if (match(arg, "r", "repeat", &val)) {
-			NEED_VALUE();
-			if (pgo_parse_u64_range(val, 1, 100000, &v)) {
-				pgo_error("invalid run count '%s' for -r (a whole number, 1..100000)", val);
-				return PGO_EXIT_USAGE;
-			}
-			o.runs = (unsigned int)v;
-		} else if (match(arg, "o", "output", &val)) {
-			NEED_VALUE();
-			if (!*val) {
-				pgo_error("empty output file name");
-				return PGO_EXIT_USAGE;
-			}
-			o.output = val;
-		} else if (!strcmp(arg, "-z")) {
-			o.compress_level = 1;
-		} else if (match(arg, NULL, "compression-level", &val)) {
-			NEED_VALUE();
-			if (pgo_parse_u64_range(val, 1, 22, &v)) {
-				pgo_error("invalid zstd level '%s' for --compression-level (1..22)", val);
-				return PGO_EXIT_USAGE;
-			}
-			o.compress_level = (int)v;
-		} else if (match(arg, "q", "quiet", &val) && !val) {
-			quiet = 1;
-		} else if (match(arg, "v", "verbose", &val) && !val) {
-			verbose++;
-		} else {
-			for (on = collect_offcpu_optnames; on->name; on++)
-				if (match(arg, NULL, on->name, &val) && (on->has_value || !val))
-					break;
-			if (!on->name)
-				return usage_error("unknown option", arg);
-			if (on->has_value)
-				NEED_VALUE();
-			if (collect_offcpu_option(&req, on->name, val) < 0)
-				return PGO_EXIT_USAGE;
 		}
-#undef NEED_VALUE
+		if (c == ':')
+			return usage_error("missing value for option", argv[at]);
+		if (c == '?' || (c >= OPT_OFFCPU_BASE && c - OPT_OFFCPU_BASE >= OFFCPU_OPTS_MAX))
+			return usage_error("unknown option", argv[at]);
+		err = apply_option(cc, c, optarg);
+		if (err)
+			return err;
 	}
-	if (i >= argc)
-		return usage_error("no command given; put it after the options (pgo collect ./bench)", NULL);
-	if (o.event && strcmp(o.event, "auto") && strcmp(o.event, "cycles") &&
-	    strcmp(o.event, "task-clock") && strcmp(o.event, "cpu-clock")) {
-		pgo_error("unknown event '%s' (use auto, cycles, task-clock or cpu-clock)", o.event);
-		return PGO_EXIT_USAGE;
-	}
-	pgo_report_set_verbosity(quiet ? -1 : verbose);
-	o.argv = argv + i;
-	if (o.callgraph == COLLECT_CALLGRAPH_AUTO) {
-		o.callgraph = symbolize_callgraph_auto(o.argv[0], why, sizeof(why));
-		o.callgraph_why = why;
-	}
-	if (collect_offcpu_run(&o, &req, &r, &st, &offcpu))
-		return PGO_EXIT_ERROR;
-	if (r.lost || r.lost_samples)
+	*cmd_at = optind;
+	return 0;
+}
+
+/* What the recording holds: runs, samples, what was lost. */
+static void report_run(const struct collect_opts *o, const struct collect_result *r)
+{
+	if (r->lost || r->lost_samples)
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
-			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
-	if (r.throttled)
+			 (unsigned long long)r->lost, (unsigned long long)r->lost_samples);
+	if (r->throttled)
 		pgo_warn("the kernel throttled sampling %llu times (see kernel.perf_cpu_time_max_percent)",
-			 (unsigned long long)r.throttled);
-	if (r.interrupted)
+			 (unsigned long long)r->throttled);
+	if (r->interrupted)
 		pgo_info("interrupted; kept what was recorded");
-	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r.runs,
-		 r.runs == 1 ? "" : "s", (unsigned long long)r.samples,
-		 (unsigned long long)(r.lost + r.lost_samples), r.event, r.freq, r.duration_ns / 1e9,
-		 r.cpu_ns / 1e9, o.output ? o.output : "pgo.data");
-	if (!o.compress_level) {
+	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r->runs,
+		 r->runs == 1 ? "" : "s", (unsigned long long)r->samples,
+		 (unsigned long long)(r->lost + r->lost_samples), r->event, r->freq, r->duration_ns / 1e9,
+		 r->cpu_ns / 1e9, o->output ? o->output : "pgo.data");
+}
+
+/* The output file: its size against what -z would make of it, or the compression ratio. */
+static void report_file(const struct collect_opts *o, const struct collect_result *r)
+{
+	if (!o->compress_level) {
 		struct stat sb;
 
 		/* DWARF stack copies make big files; perf record -z's format shrinks them ~45x */
-		if (!stat(o.output ? o.output : "pgo.data", &sb) && sb.st_size >= (256 << 20))
+		if (!stat(o->output ? o->output : "pgo.data", &sb) && sb.st_size >= (256 << 20))
 			pgo_info("%s is %.0f MB: -z would compress it (about 45x for DWARF stacks)",
-				 o.output ? o.output : "pgo.data", sb.st_size / 1048576.0);
+				 o->output ? o->output : "pgo.data", sb.st_size / 1048576.0);
 	} else {
 		struct stat sb;
 
-		if (!stat(o.output ? o.output : "pgo.data", &sb))
+		if (!stat(o->output ? o->output : "pgo.data", &sb))
 			pgo_info("zstd level %d: %.1f MB of records in a %.1f %s file (%.1fx)",
-				 o.compress_level, r.raw_bytes / 1048576.0,
+				 o->compress_level, r->raw_bytes / 1048576.0,
 				 sb.st_size < 1048576 ? sb.st_size / 1024.0 : sb.st_size / 1048576.0,
 				 sb.st_size < 1048576 ? "KB" : "MB",
-				 sb.st_size ? (double)r.raw_bytes / (double)sb.st_size : 0.0);
+				 sb.st_size ? (double)r->raw_bytes / (double)sb.st_size : 0.0);
 	}
-	if (r.callgraph == COLLECT_CALLGRAPH_DWARF)
-		pgo_info("call stacks: dwarf, %u bytes of user stack per sample%s%s%s", r.stack_size,
-			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
+}
+
+static void report_callgraph(const struct collect_result *r)
+{
+	if (r->callgraph == COLLECT_CALLGRAPH_DWARF)
+		pgo_info("call stacks: dwarf, %u bytes of user stack per sample%s%s%s", r->stack_size,
+			 r->callgraph_why[0] ? " (auto: " : "", r->callgraph_why, r->callgraph_why[0] ? ")" : "");
 	else
-		pgo_info("call stacks: %s%s%s%s", collect_callgraph_name(r.callgraph),
-			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
-	if (offcpu) {
-		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
-			 "%llu under --off-cpu-min, libc callers recovered %llu, %llu closed without a switch-in; "
-			 "lost: %llu user stacks, "
-			 "%llu kernel stacks, %llu map-full, %llu no storage, %llu unfollowed forks%s",
-			 st.total_ns / 1e9, (unsigned long long)st.samples, (unsigned long long)st.k.switches,
-			 (unsigned long long)st.k.sampled_out, (unsigned long long)st.k.recorded,
-			 (unsigned long long)st.k.short_blocks, (unsigned long long)st.k.callers_found,
-			 (unsigned long long)st.k.switchins_unseen,
-			 (unsigned long long)st.k.ustack_dropped, (unsigned long long)st.k.kstack_dropped,
-			 (unsigned long long)st.k.map_full, (unsigned long long)st.k.storage_failed,
-			 (unsigned long long)st.k.tgid_full, st.raw_tp ? " (raw_tp fallback)" : "");
-		/* the program runs on every switch of the machine; followed ones cost the most */
-		if (st.prog_run_cnt)
-			pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %llu context switches "
-				 "machine-wide at %.0f ns each, %llu of them followed",
-				 st.prog_run_ns / 1e6, (unsigned long long)st.prog_run_cnt,
-				 (double)st.prog_run_ns / (double)st.prog_run_cnt,
-				 (unsigned long long)st.k.switches);
-		if (st.k.map_full || st.k.storage_failed || st.k.tgid_full)
-			pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
-				 (unsigned long long)(st.k.map_full + st.k.storage_failed));
+		pgo_info("call stacks: %s%s%s%s", collect_callgraph_name(r->callgraph),
+			 r->callgraph_why[0] ? " (auto: " : "", r->callgraph_why, r->callgraph_why[0] ? ")" : "");
+}
+
+/* The off-CPU recorder: what it followed, lost and cost. */
+static void report_offcpu(const struct collect_offcpu_stats *st)
+{
+	pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
+		 "%llu under --off-cpu-min, libc callers recovered %llu, %llu closed without a switch-in; "
+		 "lost: %llu user stacks, "
+		 "%llu kernel stacks, %llu map-full, %llu no storage, %llu unfollowed forks%s",
+		 st->total_ns / 1e9, (unsigned long long)st->samples, (unsigned long long)st->k.switches,
+		 (unsigned long long)st->k.sampled_out, (unsigned long long)st->k.recorded,
+		 (unsigned long long)st->k.short_blocks, (unsigned long long)st->k.callers_found,
+		 (unsigned long long)st->k.switchins_unseen,
+		 (unsigned long long)st->k.ustack_dropped, (unsigned long long)st->k.kstack_dropped,
+		 (unsigned long long)st->k.map_full, (unsigned long long)st->k.storage_failed,
+		 (unsigned long long)st->k.tgid_full, st->raw_tp ? " (raw_tp fallback)" : "");
+	/* the program runs on every switch of the machine; followed ones cost the most */
+	if (st->prog_run_cnt)
+		pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %llu context switches "
+			 "machine-wide at %.0f ns each, %llu of them followed",
+			 st->prog_run_ns / 1e6, (unsigned long long)st->prog_run_cnt,
+			 (double)st->prog_run_ns / (double)st->prog_run_cnt,
+			 (unsigned long long)st->k.switches);
+	if (st->k.map_full || st->k.storage_failed || st->k.tgid_full)
+		pgo_warn("off-CPU time was lost (%llu intervals): the profile under-counts waiting",
+			 (unsigned long long)(st->k.map_full + st->k.storage_failed));
+}
+
+int cmd_collect(int argc, char **argv)
+{
+	struct collect_cmd cc = { .req = COLLECT_OFFCPU_REQUEST_INIT };
+	struct collect_opts *o = &cc.o;
+	char why[160];
+	int offcpu = 0;
+	struct collect_offcpu_stats st;
+	struct collect_result r;
+	int i, err;
+
+	o->callgraph = COLLECT_CALLGRAPH_AUTO;
+	o->argc_self = argc;
+	o->argv_self = argv;
+	err = parse_args(argc, argv, &cc, &i);
+	if (err || i < 0)
+		return err;
+	if (i >= argc)
+		return usage_error("no command given; put it after the options (pgo collect ./bench)", NULL);
+	if (o->event && strcmp(o->event, "auto") && strcmp(o->event, "cycles") &&
+	    strcmp(o->event, "task-clock") && strcmp(o->event, "cpu-clock")) {
+		pgo_error("unknown event '%s' (use auto, cycles, task-clock or cpu-clock)", o->event);
+		return PGO_EXIT_USAGE;
 	}
+	pgo_report_set_verbosity(cc.quiet ? -1 : cc.verbose);
+	o->argv = argv + i;
+	if (o->callgraph == COLLECT_CALLGRAPH_AUTO) {
+		o->callgraph = symbolize_callgraph_auto(o->argv[0], why, sizeof(why));
+		o->callgraph_why = why;
+	}
+	if (collect_offcpu_run(o, &cc.req, &r, &st, &offcpu))
+		return PGO_EXIT_ERROR;
+	report_run(o, &r);
+	report_file(o, &r);
+	report_callgraph(&r);
+	if (offcpu)
+		report_offcpu(&st);
 	return r.exit_code;
 }

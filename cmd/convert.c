@@ -115,8 +115,8 @@ static void summary(const struct convert_profile *p, const char *out, const char
 
 /*
  * A profile with few samples leaves lines that ran at 0 or 1 and cannot rank warm code
- * against cold (bench/NOTES.md: gawk gained 3% of PGO's speedup from 4600 samples, 56%
- * from 11800). Say so, with the estimate of how many lines that ran have no sample: when
+ * against cold (docs/decisions-convert.md, "Sampling rate": gawk gains 3% of PGO's speedup from
+ * 4600 samples, 56% from 11800). Say so, with the estimate of how many lines that ran have no sample: when
  * that estimate is large, or when the binary has under SPARSE_MIN_SAMPLES samples and
  * more than one sampled line in SPARSE_ONCE_SHARE has one sample. A small program whose
  * few thousand samples fall on a dozen lines, each sampled many times, is not sparse.
@@ -167,7 +167,107 @@ static void sparse_warning(const struct convert_profile *p, const struct convert
 		 (unsigned long long)s->sampled_once, (unsigned long long)s->sampled, unseen, advice);
 }
 
-int cmd_convert(int argc, char **argv)
+struct convert_cmd {
+	struct convert_options o;
+	struct convert_afdo_options ao;
+	struct cmd_render_opts ro;
+	const char **inputs, **bins, *to, *out, *dump;
+	size_t nr_in, alloc_in, nr_bins, alloc_bins;
+	int verbose, quiet, threads;
+};
+#define CONVERT_GO_ON (-1) /* parse_args: no exit code yet */
+
+/*
+ * The value of --offline-nested, --min-count or --inline-max-size: 0, or PGO_EXIT_USAGE
+ * after reporting it.
+ */
+static int parse_value(struct convert_cmd *cc, int c, const char *arg)
+{
+	if (c == OPT_OFFLINE_NESTED) {
+		if (!arg || !strcmp(arg, "all")) {
+			cc->ao.offline = SP_OFFLINE_NESTED;
+		} else if (!strcmp(arg, "inlined")) {
+			cc->ao.offline = SP_OFFLINE_INLINED;
+		} else if (!strcmp(arg, "none")) {
+			cc->ao.offline = 0;
+		} else {
+			pgo_error("invalid --offline-nested '%s' (none, inlined or all)", arg);
+			return PGO_EXIT_USAGE;
+		}
+	} else if (c == OPT_MIN_COUNT) {
+		if (pgo_parse_u64_range(arg, 0, 1000000, &cc->ao.min_count)) {
+			pgo_error("invalid --min-count '%s' (a whole number, 0..1000000)", arg);
+			return PGO_EXIT_USAGE;
+		}
+	} else if (pgo_parse_u64_range(arg, 0, 1000000, &cc->o.inline_max_size)) {
+		pgo_error("invalid --inline-max-size '%s' (bytes, 0..1000000)", arg);
+		return PGO_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* One option: CONVERT_GO_ON, or an exit code. */
+static int parse_option(struct convert_cmd *cc, int c, char **argv)
+{
+	switch (c) {
+	case 't':
+		cc->to = optarg;
+		break;
+	case 'i':
+		if (PGO_ALLOC_GROW(cc->inputs, cc->nr_in + 1, cc->alloc_in) < 0)
+			return PGO_EXIT_ERROR;
+		cc->inputs[cc->nr_in++] = optarg;
+		break;
+	case 'b':
+		if (PGO_ALLOC_GROW(cc->bins, cc->nr_bins + 1, cc->alloc_bins) < 0)
+			return PGO_EXIT_ERROR;
+		cc->bins[cc->nr_bins++] = optarg;
+		break;
+	case 'o':
+		cc->out = optarg;
+		break;
+	case OPT_THREADS:
+		cc->threads = 1;
+		break;
+	case OPT_FORCE:
+		cc->o.force = 1;
+		break;
+	case OPT_KEEP_DISCR:
+		cc->ao.keep_discriminators = 1;
+		break;
+	case OPT_OFFLINE_NESTED:
+	case OPT_MIN_COUNT:
+	case OPT_INLINE_MAX_SIZE:
+		return parse_value(cc, c, optarg) ? PGO_EXIT_USAGE : CONVERT_GO_ON;
+	case OPT_DUMP:
+		cc->dump = optarg;
+		break;
+	case 'q':
+		cc->quiet = 1;
+		break;
+	case 'v':
+		cc->verbose++;
+		break;
+	case 'h':
+		usage(stdout);
+		return PGO_EXIT_OK;
+	default:
+		if (cmd_render_parse_opt(&cc->ro, c, optarg) > 0)
+			break;
+		if (c == ':')
+			pgo_error("missing value for option '%s'", argv[optind - 1]);
+		else if (c == '?' && optopt)
+			pgo_error("unknown option '-%c'", optopt);
+		else if (c == '?')
+			pgo_error("unknown option '%s'", argv[optind - 1]);
+		usage(stderr);
+		return PGO_EXIT_USAGE;
+	}
+	return CONVERT_GO_ON;
+}
+
+/* The command line into cc: CONVERT_GO_ON, or an exit code. */
+static int parse_args(struct convert_cmd *cc, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "to", required_argument, NULL, 't' },
@@ -187,204 +287,204 @@ int cmd_convert(int argc, char **argv)
 		CMD_RENDER_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct convert_options o = { .inline_max_size = CONVERT_INLINE_MAX_SIZE };
-	struct convert_afdo_options ao = { .min_count = CONVERT_AFDO_MIN_COUNT,
-					   .offline = SP_OFFLINE_INLINED };
+	int c, ret;
+
+	optind = 1;
+	opterr = 0; /* our own messages, in the form of every other error */
+	while ((c = getopt_long(argc, argv, ":t:i:b:o:qvh", longopts, NULL)) != -1) {
+		ret = parse_option(cc, c, argv);
+		if (ret != CONVERT_GO_ON)
+			return ret;
+	}
+	if (cc->quiet && cc->verbose) {
+		pgo_error("-q and -v cannot be combined");
+		return PGO_EXIT_USAGE;
+	}
+	if (cc->verbose || cc->quiet)
+		pgo_report_set_verbosity(cc->quiet ? -1 : cc->verbose);
+	if (optind < argc) {
+		pgo_error("unexpected argument '%s'", argv[optind]);
+		usage(stderr);
+		return PGO_EXIT_USAGE;
+	}
+	return CONVERT_GO_ON;
+}
+
+/* pgo.data, else perf.data where only that exists */
+static const char *default_input(void)
+{
+	return access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" : "pgo.data";
+}
+
+static int run_dump(const struct convert_cmd *cc)
+{
+	if (cc->to || cc->nr_in || cc->nr_bins) {
+		pgo_error("--dump takes no other options");
+		return PGO_EXIT_USAGE;
+	}
+	return convert_afdo_dump(cc->dump, stdout) ? PGO_EXIT_ERROR : PGO_EXIT_OK;
+}
+
+/* the wall-clock sanity check: per thread, on + off should cover the lifetime */
+static int run_threads(const struct convert_cmd *cc)
+{
+	int ret = PGO_EXIT_OK;
+	size_t k;
+
+	for (k = 0; k < (cc->nr_in ? cc->nr_in : 1); k++)
+		if (convert_threads_report(cc->nr_in ? cc->inputs[k] : default_input(), 0.9, stdout) < 0)
+			ret = PGO_EXIT_ERROR;
+	return ret;
+}
+
+/*
+ * The profile of the binary, and the output name: -o, else the binary's base name with
+ * ext (*default_out, to free). 0 or -1 after reporting.
+ */
+static int load_profile(struct convert_cmd *cc, const char *ext, struct convert_profile **p,
+			char **default_out)
+{
+	if (convert_profile_load(&cc->o, p) < 0)
+		return -1;
+	if (!cc->out) {
+		const char *bin = convert_profile_binary_path(*p, 0);
+		size_t n = strlen(base_name(bin)) + 8;
+
+		*default_out = malloc(n);
+		if (!*default_out) {
+			pgo_error("out of memory");
+			return -1;
+		}
+		snprintf(*default_out, n, "%s.%s", base_name(bin), ext);
+		cc->out = *default_out;
+	}
+	return 0;
+}
+
+static int write_autofdo(struct convert_cmd *cc)
+{
 	struct convert_profile *p = NULL;
-	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
-	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
-	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
+	struct convert_afdo_summary s;
 	char *default_out = NULL;
-	int c, verbose = 0, quiet = 0, threads = 0, ret = PGO_EXIT_ERROR;
+	int ret = PGO_EXIT_ERROR;
+
+	if (load_profile(cc, "afdo", &p, &default_out) < 0 ||
+	    convert_afdo_write(p, &cc->ao, cc->out, &s) < 0)
+		goto out;
+	summary(p, cc->out, "gcc autofdo", s.functions);
+	sparse_warning(p, &s);
+	pgo_debug(1, "%s: %llu inline instances, %llu positions, max count %llu", cc->out,
+		  (unsigned long long)s.instances, (unsigned long long)s.positions,
+		  (unsigned long long)s.max_count);
+	ret = PGO_EXIT_OK;
+out:
+	convert_profile_free(p);
+	free(default_out);
+	return ret;
+}
+
+static int write_llvm(struct convert_cmd *cc)
+{
+	struct convert_profile *p = NULL;
+	char *default_out = NULL;
+	int ret = PGO_EXIT_ERROR;
+	uint64_t nf = 0;
+
+	if (load_profile(cc, "prof", &p, &default_out) < 0 || convert_llvm_write(p, cc->out, &nf) < 0)
+		goto out;
+	summary(p, cc->out, "llvm text", nf);
+	ret = PGO_EXIT_OK;
+out:
+	convert_profile_free(p);
+	free(default_out);
+	return ret;
+}
+
+/* folded, json, svg: the stack set of the inputs (cmd/convert_render.h) */
+static int write_stacks(struct convert_cmd *cc)
+{
+	cc->ro.to = cc->to;
+	cc->ro.output = cc->out;
+	return cmd_render_run(&cc->o, &cc->ro);
+}
+
+/* The formats of --to, in the order the messages list them. */
+static const struct convert_writer {
+	const char *name;
+	int (*write)(struct convert_cmd *cc); /* a PGO_EXIT_* code */
+} writers[] = {
+	{ "autofdo", write_autofdo },
+	{ "llvm", write_llvm },
+	{ "folded", write_stacks },
+	{ "json", write_stacks },
+	{ "svg", write_stacks },
+};
+
+static const struct convert_writer *find_writer(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PGO_ARRAY_SIZE(writers); i++)
+		if (!strcmp(writers[i].name, name))
+			return &writers[i];
+	return NULL;
+}
+
+/* --to FMT with the options parsed: an exit code */
+static int run_writer(struct convert_cmd *cc)
+{
+	const struct convert_writer *w;
+
+	if (!cc->to) {
+		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
+		usage(stderr);
+		return PGO_EXIT_USAGE;
+	}
+	w = find_writer(cc->to);
+	if (!w) {
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", cc->to);
+		return PGO_EXIT_USAGE;
+	}
+	if (!cc->nr_in) {
+		if (PGO_ALLOC_GROW(cc->inputs, 1, cc->alloc_in) < 0)
+			return PGO_EXIT_ERROR;
+		cc->inputs[cc->nr_in++] = default_input();
+	}
+	cc->o.inputs = cc->inputs;
+	cc->o.nr_inputs = cc->nr_in;
+	cc->o.binaries = cc->bins;
+	cc->o.nr_binaries = cc->nr_bins;
+	return w->write(cc);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_cmd cc = {
+		.o = { .inline_max_size = CONVERT_INLINE_MAX_SIZE },
+		.ao = { .min_count = CONVERT_AFDO_MIN_COUNT, .offline = SP_OFFLINE_INLINED },
+		.ro = CMD_RENDER_OPTS_INIT,
+	};
+	int ret;
 
 	/*
 	 * A convert is one short process that grows and frees tables of a few MB: keep freed
 	 * memory in the heap (no mmap per large block, no trim) and grow the heap 16 MB at a
 	 * time, so pages already faulted in are reused. An anonymous page fault costs about
-	 * 1.2 us here: 7-12% fewer of them, 1.4-2.3% less CPU (bench/NOTES.md, session 20).
+	 * 1.2 us here: 7-12% fewer of them, 1.4-2.3% less CPU (docs/decisions-convert.md, "Convert speed").
 	 */
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
-	optind = 1;
-	opterr = 0; /* our own messages, in the form of every other error */
-	while ((c = getopt_long(argc, argv, ":t:i:b:o:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			to = optarg;
-			break;
-		case 'i':
-			if (PGO_ALLOC_GROW(inputs, nr_in + 1, alloc_in) < 0)
-				goto out;
-			inputs[nr_in++] = optarg;
-			break;
-		case 'b':
-			if (PGO_ALLOC_GROW(bins, nr_bins + 1, alloc_bins) < 0)
-				goto out;
-			bins[nr_bins++] = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_THREADS:
-			threads = 1;
-			break;
-		case OPT_FORCE:
-			o.force = 1;
-			break;
-		case OPT_KEEP_DISCR:
-			ao.keep_discriminators = 1;
-			break;
-		case OPT_OFFLINE_NESTED:
-			if (!optarg || !strcmp(optarg, "all")) {
-				ao.offline = SP_OFFLINE_NESTED;
-			} else if (!strcmp(optarg, "inlined")) {
-				ao.offline = SP_OFFLINE_INLINED;
-			} else if (!strcmp(optarg, "none")) {
-				ao.offline = 0;
-			} else {
-				pgo_error("invalid --offline-nested '%s' (none, inlined or all)", optarg);
-				ret = PGO_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_MIN_COUNT:
-			if (pgo_parse_u64_range(optarg, 0, 1000000, &ao.min_count)) {
-				pgo_error("invalid --min-count '%s' (a whole number, 0..1000000)", optarg);
-				ret = PGO_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_INLINE_MAX_SIZE:
-			if (pgo_parse_u64_range(optarg, 0, 1000000, &o.inline_max_size)) {
-				pgo_error("invalid --inline-max-size '%s' (bytes, 0..1000000)", optarg);
-				ret = PGO_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case OPT_DUMP:
-			dump = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = PGO_EXIT_OK;
-			goto out;
-		default:
-			if (cmd_render_parse_opt(&ro, c, optarg) > 0)
-				break;
-			if (c == ':')
-				pgo_error("missing value for option '%s'", argv[optind - 1]);
-			else if (c == '?' && optopt)
-				pgo_error("unknown option '-%c'", optopt);
-			else if (c == '?')
-				pgo_error("unknown option '%s'", argv[optind - 1]);
-			usage(stderr);
-			ret = PGO_EXIT_USAGE;
-			goto out;
-		}
+	ret = parse_args(&cc, argc, argv);
+	if (ret == CONVERT_GO_ON) {
+		if (cc.dump)
+			ret = run_dump(&cc);
+		else if (cc.threads)
+			ret = run_threads(&cc);
+		else
+			ret = run_writer(&cc);
 	}
-	if (quiet && verbose) {
-		pgo_error("-q and -v cannot be combined");
-		ret = PGO_EXIT_USAGE;
-		goto out;
-	}
-	if (verbose || quiet)
-		pgo_report_set_verbosity(quiet ? -1 : verbose);
-	if (optind < argc) {
-		pgo_error("unexpected argument '%s'", argv[optind]);
-		usage(stderr);
-		ret = PGO_EXIT_USAGE;
-		goto out;
-	}
-	if (dump) {
-		if (to || nr_in || nr_bins) {
-			pgo_error("--dump takes no other options");
-			ret = PGO_EXIT_USAGE;
-			goto out;
-		}
-		ret = convert_afdo_dump(dump, stdout) ? PGO_EXIT_ERROR : PGO_EXIT_OK;
-		goto out;
-	}
-	if (threads) {
-		/* the wall-clock sanity check: per thread, on + off should cover the lifetime */
-		const char *def = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data" : "pgo.data";
-		size_t k;
-
-		ret = PGO_EXIT_OK;
-		for (k = 0; k < (nr_in ? nr_in : 1); k++)
-			if (convert_threads_report(nr_in ? inputs[k] : def, 0.9, stdout) < 0)
-				ret = PGO_EXIT_ERROR;
-		goto out;
-	}
-	if (!to) {
-		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
-		usage(stderr);
-		ret = PGO_EXIT_USAGE;
-		goto out;
-	}
-	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && !cmd_render_handles(to)) {
-		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
-		ret = PGO_EXIT_USAGE;
-		goto out;
-	}
-	if (!nr_in) {
-		if (PGO_ALLOC_GROW(inputs, 1, alloc_in) < 0)
-			goto out;
-		inputs[nr_in++] = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data"
-											 : "pgo.data";
-	}
-	o.inputs = inputs;
-	o.nr_inputs = nr_in;
-	o.binaries = bins;
-	o.nr_binaries = nr_bins;
-	if (cmd_render_handles(to)) {
-		ro.to = to;
-		ro.output = out;
-		ret = cmd_render_run(&o, &ro);
-		goto out;
-	}
-	if (convert_profile_load(&o, &p) < 0)
-		goto out;
-	if (!out) {
-		const char *bin = convert_profile_binary_path(p, 0);
-		size_t n = strlen(base_name(bin)) + 8;
-
-		default_out = malloc(n);
-		if (!default_out) {
-			pgo_error("out of memory");
-			goto out;
-		}
-		snprintf(default_out, n, "%s.%s", base_name(bin), !strcmp(to, "llvm") ? "prof" : "afdo");
-		out = default_out;
-	}
-	if (!strcmp(to, "autofdo")) {
-		struct convert_afdo_summary s;
-
-		if (convert_afdo_write(p, &ao, out, &s) < 0)
-			goto out;
-		summary(p, out, "gcc autofdo", s.functions);
-		sparse_warning(p, &s);
-		pgo_debug(1, "%s: %llu inline instances, %llu positions, max count %llu", out,
-			  (unsigned long long)s.instances, (unsigned long long)s.positions,
-			  (unsigned long long)s.max_count);
-	} else {
-		uint64_t nf = 0;
-
-		if (convert_llvm_write(p, out, &nf) < 0)
-			goto out;
-		summary(p, out, "llvm text", nf);
-	}
-	ret = PGO_EXIT_OK;
-out:
-	convert_profile_free(p);
-	free(default_out);
-	free(inputs);
-	free(bins);
+	free(cc.inputs);
+	free(cc.bins);
 	return ret;
 }

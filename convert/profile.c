@@ -4,322 +4,29 @@
  * table per process (FORK copies it for a new process, threads share their process's,
  * COMM exec resets it), turn each sampled IP into (DSO, file offset), and aggregate per
  * address and, if asked, per call stack. Symbolization happens later, once per unique
- * address, in the writers.
+ * address, in the writers. The processes and their maps are in profile_maps.c, the
+ * choice of binaries in profile_binaries.c.
  */
-#include <libgen.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include "collect/offcpu.h"
-#include "collect/pdread.h"
-#include "convert/internal.h"
+#include "convert/profile.h"
+#include "convert/profile_internal.h"
 #include "symbolize/ksyms.h"
-#include "symbolize/unwind.h"
 #include "lib/alloc.h"
-#include "lib/cow.h"
 #include "lib/report.h"
-
-#define NO_RUN UINT32_MAX
-/*
- * Mapping entries of all processes together. Forked children share their parent's until
- * they map something; then each has its own copy, so M mmaps and F children that each map
- * one more file would cost M x F. 2^20 entries (32 MiB) is far above real recordings (a
- * pre-fork server: tens of workers x hundreds of mappings).
- */
-#define CONVERT_MAX_LIVE_MAPS ((size_t)1 << 20)
-
-struct mapent {
-	uint64_t start, end, pgoff;
-	uint32_t dso;
-};
-
-/*
- * A process's executable mappings (struct mapent), sorted by start and disjoint, shared
- * copy-on-write by a parent and the children it forks (a copy per fork let a 1 MB file with
- * 2000 mmaps and 10000 forks ask for 600 MB).
- */
-struct maptab {
-	struct pgo_cow *b;             /* NULL: no mappings */
-	struct mapent hit[2];          /* copies of the entries the last IPs looked up fell in,
-					  the latest first (end 0: none): samples and their call
-					  chains mostly land in one or two binaries (the program,
-					  libc), and a check of them skips the binary search.
-					  Reset whenever b changes. */
-};
-
-struct proc {
-	uint32_t pid;
-	uint32_t run;
-	int collector;                 /* pgo itself: its forks start runs, it has none */
-	struct maptab maps;
-};
-
-/* Per-input state. */
-struct loader {
-	struct convert_profile *p;
-	struct collect_pdread *r;
-	struct proc *procs;
-	size_t nr_procs, alloc_procs;
-	struct pgo_u64map pid2proc;    /* pid -> index + 1 */
-	uint32_t last_pid;             /* the pid proc_find found last (a pid's index never */
-	size_t last_proc;              /* changes), index + 1; 0: none */
-	const struct collect_pd_attr *view_attr; /* the attr of the last sample, and its view */
-	uint32_t view;
-	int per_process_runs;          /* a pgo collect file: every process tree is a run */
-	int first_run;                 /* runs of this file start here (-1: none yet) */
-	const struct collect_pd_attr *sel; /* the on-CPU event aggregated per address */
-	uint64_t *frame_buf;
-	size_t frame_alloc;
-	struct symbolize_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
-	struct pgo_cow_budget maps_budget; /* mapping entries of all processes */
-	struct symbolize_unwind_frame uw_frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
-};
 
 const char *convert_str(const struct convert_profile *p, uint32_t id)
 {
 	return id < p->strs.nr ? pgo_strtab_str(&p->strs, id) : "";
 }
 
-static uint32_t intern(struct convert_profile *p, const char *s)
-{
-	long id = pgo_strtab_intern(&p->strs, s ? s : "");
-
-	return id < 0 ? 0 : (uint32_t)id;
-}
-
-static int is_special_path(const char *path)
-{
-	return path[0] == '[' || !strncmp(path, "//", 2) || !strncmp(path, "/memfd:", 7) ||
-	       !strncmp(path, "anon_inode:", 11) || !strcmp(path, "");
-}
-
-static int is_shared_object(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return strstr(base, ".so") != NULL;
-}
-
-/* Index of the DSO for (path, build-id), created on first use. */
-static int dso_get(struct convert_profile *p, struct collect_pdread *r, const char *path,
-		   const uint8_t *bid, int bid_len, uint32_t *out)
-{
-	char key[PATH_MAX + 64], hex[41];
-	uint8_t fbid[20];
-	size_t i;
-	long id;
-
-	if (!bid_len) {
-		/* the BUILD_ID feature tells the id of DSOs with samples */
-		for (i = 0; i < collect_pdread_nr_build_ids(r); i++) {
-			const struct collect_pd_build_id *b = collect_pdread_build_id(r, i);
-
-			if (!strcmp(b->filename, path)) {
-				memcpy(fbid, b->id, b->size);
-				bid = fbid;
-				bid_len = b->size;
-				break;
-			}
-		}
-	}
-	collect_build_id_hex(bid, bid_len, hex);
-	snprintf(key, sizeof(key), "%s\n%s", path, hex);
-	id = pgo_strtab_intern(&p->dso_keys, key);
-	if (id < 0)
-		return -1;
-	if ((size_t)id == p->nr_dsos) {
-		struct convert_dso *d;
-
-		if (PGO_ALLOC_GROW(p->dsos, p->nr_dsos + 1, p->alloc_dsos) < 0)
-			return -1;
-		d = &p->dsos[p->nr_dsos++];
-		memset(d, 0, sizeof(*d));
-		d->path = pgo_strdup(path);
-		if (!d->path)
-			return -1;
-		memcpy(d->build_id, bid, bid_len);
-		d->build_id_len = bid_len;
-	}
-	*out = (uint32_t)id;
-	return 0;
-}
-
-struct symbolize_symtab *convert_dso_symtab(struct convert_profile *p, uint32_t dso)
-{
-	struct convert_dso *d;
-
-	if (dso >= p->nr_dsos)
-		return NULL;
-	d = &p->dsos[dso];
-	if (!d->open_tried) {
-		d->open_tried = 1;
-		/* a missing library only costs names in stacks: say so at -v */
-		if (!is_special_path(d->path) &&
-		    symbolize_symtab_open(d->path, &p->strs, SYMBOLIZE_SYMTAB_QUIET, &d->st) < 0)
-			d->st = NULL;
-	}
-	return d->st;
-}
-
-static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
-{
-	struct convert_profile *p = L->p;
-	struct convert_run_info *ru;
-
-	if (PGO_ALLOC_GROW(p->runs, p->nr_runs + 1, p->alloc_runs) < 0)
-		return -1;
-	ru = &p->runs[p->nr_runs];
-	memset(ru, 0, sizeof(*ru));
-	ru->index = p->nr_runs;
-	ru->pid = pid;
-	ru->comm = "";
-	if (L->first_run < 0)
-		L->first_run = p->nr_runs;
-	*run = p->nr_runs++;
-	return 0;
-}
-
-static int default_run(struct loader *L, uint32_t pid, uint32_t *run)
-{
-	if (L->per_process_runs || L->first_run < 0)
-		return new_run(L, pid, run);
-	*run = L->first_run;
-	return 0;
-}
-
-static struct proc *proc_find(struct loader *L, uint32_t pid)
-{
-	uint64_t *v;
-
-	/* consecutive samples are mostly of one process: skip the hash lookup */
-	if (L->last_proc && L->last_pid == pid)
-		return &L->procs[L->last_proc - 1];
-	v = pgo_u64map_find(&L->pid2proc, pid);
-	if (!v)
-		return NULL;
-	L->last_pid = pid;
-	L->last_proc = *v;
-	return &L->procs[*v - 1];
-}
-
-static struct proc *proc_new(struct loader *L, uint32_t pid)
-{
-	struct proc *pr;
-
-	if (PGO_ALLOC_GROW(L->procs, L->nr_procs + 1, L->alloc_procs) < 0)
-		return NULL;
-	pr = &L->procs[L->nr_procs];
-	memset(pr, 0, sizeof(*pr));
-	pr->pid = pid;
-	if (pgo_u64map_put(&L->pid2proc, pid, L->nr_procs + 1) < 0)
-		return NULL;
-	L->nr_procs++;
-	return pr;
-}
-
-/* The collector's run is made on demand (only if it has samples of its own). */
-static int proc_run(struct loader *L, struct proc *pr)
-{
-	size_t idx = pr - L->procs;
-	uint32_t run;
-
-	if (pr->run != NO_RUN)
-		return 0;
-	if (new_run(L, pr->pid, &run) < 0)
-		return -1;
-	L->procs[idx].run = run;
-	return 0;
-}
-
-static struct proc *proc_get(struct loader *L, uint32_t pid)
-{
-	struct proc *pr = proc_find(L, pid);
-	uint32_t run;
-
-	if (pr)
-		return pr;
-	if (default_run(L, pid, &run) < 0)
-		return NULL;
-	pr = proc_new(L, pid);
-	if (pr)
-		pr->run = run;
-	return pr;
-}
-
-static void maptab_release(struct maptab *t)
-{
-	pgo_cow_release(&t->b);
-	t->hit[0].end = t->hit[1].end = 0;
-}
-
-/* dst shares src's mappings (a fork); dst's own are dropped. */
-static void maptab_share(struct maptab *dst, const struct maptab *src)
-{
-	maptab_release(dst);
-	dst->b = pgo_cow_share(src->b);
-	dst->hit[0] = src->hit[0];
-	dst->hit[1] = src->hit[1];
-}
-
 /*
- * Insert [start, end) -> dso, cutting whatever it overlaps: the head of an entry that
- * starts before, the tail of one that ends after survive. Binary search and one memmove,
- * not a rebuild of the table per mmap (quadratic in a file with many mmaps).
+ * A process's map table, read: the lookups of every sample's addresses, here beside the
+ * replay, which inlines them (callgrind: 0.7% more instructions in a convert when
+ * profile_maps.c held them). profile_maps.c writes the tables.
  */
-static int maptab_insert(struct maptab *t, struct pgo_cow_budget *budget, uint64_t start,
-			 uint64_t end, uint64_t pgoff, uint32_t dso)
-{
-	struct mapent repl[3], *e;
-	size_t lo, hi, mid, nr, k = 0;
-	int own;
-
-	nr = pgo_cow_nr(t->b);
-	own = pgo_cow_own(&t->b, nr + 2, sizeof(*e), budget);
-	if (own)
-		return own;
-	t->hit[0].end = t->hit[1].end = 0;
-	e = PGO_COW_ELEMS(t->b, struct mapent);
-	/* [lo, hi): the entries overlapping [start, end); disjoint entries have sorted ends */
-	for (lo = 0, hi = nr; lo < hi;) {
-		mid = lo + (hi - lo) / 2;
-		if (e[mid].end <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (hi = nr, mid = lo; mid < hi;) {
-		size_t m = mid + (hi - mid) / 2;
-
-		if (e[m].start < end)
-			mid = m + 1;
-		else
-			hi = m;
-	}
-	hi = mid;
-	if (lo < hi && e[lo].start < start) {
-		repl[k] = e[lo];
-		repl[k++].end = start;
-	}
-	repl[k].start = start;
-	repl[k].end = end;
-	repl[k].pgoff = pgoff;
-	repl[k++].dso = dso;
-	if (lo < hi && e[hi - 1].end > end) {
-		repl[k] = e[hi - 1];
-		repl[k].pgoff += end - repl[k].start;
-		repl[k++].start = end;
-	}
-	memmove(e + lo + k, e + hi, (nr - hi) * sizeof(*e));
-	memcpy(e + lo, repl, k * sizeof(*e));
-	t->b->nr = nr - (hi - lo) + k;
-	return 0;
-}
-
 static const struct mapent *maptab_find(const struct maptab *t, uint64_t ip)
 {
 	size_t lo = 0, hi = pgo_cow_nr(t->b);
@@ -404,107 +111,6 @@ static const struct mapent *maptab_find_near(struct maptab *t, uint64_t ip, cons
 	return m;
 }
 
-static int on_mmap(struct loader *L, const struct collect_pd_event *ev)
-{
-	const struct collect_pd_mmap *m = &ev->u.mmap;
-	struct proc *pr;
-	uint32_t dso;
-	int err;
-
-	if (m->pid == (uint32_t)-1 || !m->executable || !m->len || m->start + m->len < m->start)
-		return 0;
-	if (ev->type == PERF_RECORD_MMAP2 && m->prot && !(m->prot & PROT_EXEC))
-		return 0;
-	pr = proc_get(L, m->pid);
-	if (!pr)
-		return -1;
-	if (dso_get(L->p, L->r, m->filename, m->build_id, m->has_build_id ? m->build_id_size : 0,
-		    &dso) < 0)
-		return -1;
-	if (L->uw && symbolize_unwind_mmap(L->uw, m->pid, m->start, m->len, m->pgoff, m->filename) < 0)
-		return -1;
-	err = maptab_insert(&pr->maps, &L->maps_budget, m->start, m->start + m->len, m->pgoff, dso);
-	if (err == -2)
-		return pgo_error("'%s': more than %zu process mappings alive at once, in %zu processes "
-				 "(a damaged or hostile file?)", collect_pdread_path(L->r),
-				 (size_t)CONVERT_MAX_LIVE_MAPS, L->nr_procs);
-	return err;
-}
-
-static int on_fork(struct loader *L, const struct collect_pd_event *ev)
-{
-	const struct collect_pd_task *t = &ev->u.task;
-	struct proc *parent, *child;
-	size_t pidx;
-
-	if (t->pid == t->ppid)
-		return 0; /* a new thread shares its process's maps */
-	if (L->uw && symbolize_unwind_fork(L->uw, t->pid, t->ppid) < 0)
-		return -1;
-	parent = proc_find(L, t->ppid);
-	if (parent && parent->collector)
-		parent = NULL; /* each fork of pgo collect is the root of a new run */
-	pidx = parent ? (size_t)(parent - L->procs) : 0;
-	child = proc_find(L, t->pid);
-	if (!child) {
-		child = proc_new(L, t->pid);
-		if (!child)
-			return -1;
-		parent = parent ? &L->procs[pidx] : NULL; /* procs may have moved */
-	} else {
-		maptab_release(&child->maps);
-	}
-	if (parent) {
-		child->run = parent->run;
-		maptab_share(&child->maps, &parent->maps);
-		return 0;
-	}
-	{
-		size_t cidx = child - L->procs;
-		uint32_t run;
-
-		if (default_run(L, t->pid, &run) < 0)
-			return -1;
-		L->procs[cidx].run = run;
-	}
-	return 0;
-}
-
-static int on_comm(struct loader *L, const struct collect_pd_event *ev)
-{
-	const struct collect_pd_comm *c = &ev->u.comm;
-	struct convert_run_info *ru;
-	struct proc *pr;
-
-	/*
-	 * pgo collect names itself (a plain COMM) before forking each run, so perf shows
-	 * "pgo" as the parent; that process is not part of any run (each of its forks
-	 * starts one) and gets a run only if it has samples of its own.
-	 */
-	if (L->per_process_runs && !c->exec && c->pid == c->tid && !proc_find(L, c->pid)) {
-		pr = proc_new(L, c->pid);
-		if (!pr)
-			return -1;
-		pr->collector = 1;
-		pr->run = NO_RUN;
-		return 0;
-	}
-	pr = proc_get(L, c->pid);
-	if (!pr)
-		return -1;
-	if (pr->collector)
-		return 0;
-	if (c->exec) {
-		if (L->uw)
-			symbolize_unwind_exec(L->uw, c->pid);
-		maptab_release(&pr->maps);
-	}
-	ru = &L->p->runs[pr->run];
-	if (ru->pid == c->pid && c->pid == c->tid)
-		ru->comm = convert_str(L->p, intern(L->p, c->comm));
-	return 0;
-}
-
 /*
  * p->addr_counts, a table of its own: open addressing on a multiplicative hash of the
  * key, 16-byte slots. A sample's count was a pgo_u64map_get of ~70 instructions (xxHash
@@ -576,15 +182,18 @@ static int classify_kernel(uint16_t cpumode, uint64_t ip)
 	return ip >= 0xffff800000000000ULL;
 }
 
-static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
-		     uint32_t view, uint64_t weight)
+/*
+ * The frames of sample s into L->frame_buf, leaf first, (dso | return-address flag << 32,
+ * address) pairs: an off-CPU stack's thread state, the IP unless the callchain has it,
+ * the callchain, and in dwarf mode the frames unwound from the stack copy in place of its
+ * user part. *nr_out: how many. 0 or -1.
+ */
+static int stack_frames(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
+			uint32_t view, uint64_t *nr_out)
 {
-	struct convert_profile *p = L->p;
-	uint64_t nr = 0, i, hash, *slot;
-	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, ret, nr_uw = 0;
+	uint64_t nr = 0, i;
+	int kernel = classify_kernel(s->cpumode, s->ip), ctx_first = 1, nr_uw = 0;
 	const struct mapent *last = NULL;
-	struct stack_rec *st;
-	size_t idx;
 
 	/* dwarf mode: the user part of the chain comes from unwinding the stack copy */
 	if (L->uw && (s->sample_type & PERF_SAMPLE_REGS_USER) && (s->sample_type & PERF_SAMPLE_STACK_USER)) {
@@ -644,14 +253,22 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 		L->frame_buf[2 * nr + 1] = m ? ip - m->start + m->pgoff : ip;
 		nr++;
 	}
-	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
-	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
-	L->frame_buf[2 * nr + 2] = (uintptr_t)s->attr->name;
-	hash = pgo_hash_bytes(L->frame_buf, (2 * nr + 3) * 8);
-	ret = pgo_u64map_get(&p->stack_index, hash, &slot);
-	if (ret < 0)
-		return -1;
-	for (idx = ret ? 0 : *slot; idx; idx = p->stacks[idx - 1].next) {
+	*nr_out = nr;
+	return 0;
+}
+
+/*
+ * The stack of chain idx (p->stack_index) whose frames are L->frame_buf's nr and whose
+ * thread, run, view and event are s's, or NULL.
+ */
+static struct stack_rec *stack_find(const struct loader *L, size_t idx, uint64_t nr,
+				    const struct collect_pd_sample *s, const struct proc *pr, uint32_t view)
+{
+	struct convert_profile *p = L->p;
+	struct stack_rec *st;
+	uint64_t i;
+
+	for (; idx; idx = p->stacks[idx - 1].next) {
 		st = &p->stacks[idx - 1];
 		if (st->nr != nr || st->run != pr->run || st->view != view || st->pid != s->pid ||
 		    st->tid != s->tid || strcmp(convert_str(p, st->attr_name), s->attr->name))
@@ -663,12 +280,20 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 			    f->ret != ((L->frame_buf[2 * i] >> 32) & 1) || f->addr != L->frame_buf[2 * i + 1])
 				break;
 		}
-		if (i == nr) {
-			st->weight += weight;
-			st->samples++;
-			return 0;
-		}
+		if (i == nr)
+			return st;
 	}
+	return NULL;
+}
+
+/* A new stack of L->frame_buf's nr frames, first of the chain of its hash. 0 or -1. */
+static int stack_new(struct loader *L, uint64_t nr, const struct collect_pd_sample *s, const struct proc *pr,
+		     uint32_t view, uint64_t weight, uint64_t hash, size_t next)
+{
+	struct convert_profile *p = L->p;
+	struct stack_rec *st;
+	uint64_t i;
+
 	if (PGO_ALLOC_GROW(p->stacks, p->nr_stacks + 1, p->alloc_stacks) < 0 ||
 	    PGO_ALLOC_GROW(p->frames, p->nr_frames + nr, p->alloc_frames) < 0)
 		return -1;
@@ -678,13 +303,13 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	st->pid = s->pid;
 	st->tid = s->tid;
 	st->view = view;
-	st->attr_name = intern(p, s->attr->name);
+	st->attr_name = convert_intern(p, s->attr->name);
 	st->nr = nr;
 	st->first = p->nr_frames;
 	st->weight = weight;
 	st->samples = 1;
 	st->hash = hash;
-	st->next = ret ? 0 : *slot;
+	st->next = next;
 	/* the slot may have moved while interning */
 	if (pgo_u64map_put(&p->stack_index, hash, p->nr_stacks + 1) < 0)
 		return -1;
@@ -697,6 +322,32 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	}
 	p->nr_stacks++;
 	return 0;
+}
+
+static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
+		     uint32_t view, uint64_t weight)
+{
+	struct convert_profile *p = L->p;
+	uint64_t nr, hash, *slot;
+	struct stack_rec *st;
+	int ret;
+
+	if (stack_frames(L, s, pr, view, &nr) < 0)
+		return -1;
+	L->frame_buf[2 * nr] = ((uint64_t)pr->run << 32) | view;
+	L->frame_buf[2 * nr + 1] = ((uint64_t)s->pid << 32) | s->tid;
+	L->frame_buf[2 * nr + 2] = (uintptr_t)s->attr->name;
+	hash = pgo_hash_bytes(L->frame_buf, (2 * nr + 3) * 8);
+	ret = pgo_u64map_get(&p->stack_index, hash, &slot);
+	if (ret < 0)
+		return -1;
+	st = stack_find(L, ret ? 0 : *slot, nr, s, pr, view);
+	if (st) {
+		st->weight += weight;
+		st->samples++;
+		return 0;
+	}
+	return stack_new(L, nr, s, pr, view, weight, hash, ret ? 0 : *slot);
 }
 
 /*
@@ -845,10 +496,10 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	p->info.samples++;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
-	/* proc_find()'s shortcut, here without the calls */
+	/* convert_proc_find()'s shortcut, here without the calls */
 	if (L->last_proc && L->last_pid == s->pid && L->procs[L->last_proc - 1].run != NO_RUN)
 		pr = &L->procs[L->last_proc - 1];
-	else if (!(pr = proc_get(L, s->pid)) || proc_run(L, pr) < 0)
+	else if (!(pr = convert_proc_get(L, s->pid)) || convert_proc_run(L, pr) < 0)
 		return -1;
 	if (s->attr != L->view_attr) {
 		L->view_attr = s->attr;
@@ -899,22 +550,23 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	return 0;
 }
 
-static int load_one(struct convert_profile *p, const char *path)
+/*
+ * What the recording's attrs say: whether it has off-CPU samples, call chains and branch
+ * stacks, the event aggregated (the first on-CPU one), and whether its stack copies need
+ * the unwinder. 0 or -1.
+ */
+static int read_attrs(struct loader *L)
 {
-	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
-	struct collect_pd_event ev;
+	struct convert_profile *p = L->p;
 	const char *argv0, *base;
 	size_t i;
-	int ret, err = -1;
 
-	if (collect_pdread_open(path, &L.r) < 0)
-		return -1;
-	argv0 = collect_pdread_argv0(L.r);
+	argv0 = collect_pdread_argv0(L->r);
 	base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
-	L.per_process_runs = base && !strncmp(base, "pgo", 3);
-	for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
-		const struct collect_pd_attr *a = collect_pdread_attr(L.r, i);
+	L->per_process_runs = base && !strncmp(base, "pgo", 3);
+	for (i = 0; i < collect_pdread_nr_attrs(L->r); i++) {
+		const struct collect_pd_attr *a = collect_pdread_attr(L->r, i);
 
 		if (!strcmp(a->name, PD_OFFCPU_EVENT_NAME)) {
 			p->info.has_offcpu = 1;
@@ -924,308 +576,112 @@ static int load_one(struct convert_profile *p, const char *path)
 			p->info.has_callchain = 1;
 		if (a->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
 			p->info.has_branch_stack = 1;
-		if (!L.sel) {
-			L.sel = a;
+		if (!L->sel) {
+			L->sel = a;
 			if (!p->info.event) {
-				p->info.event = convert_str(p, intern(p, a->name));
+				p->info.event = convert_str(p, convert_intern(p, a->name));
 				p->info.rate_hz = a->attr.freq ? a->attr.sample_freq : 0;
 				p->info.period = a->attr.freq ? 0 : a->attr.sample_period;
 				p->info.period_ns = collect_attr_is_ns_clock(&a->attr);
 			}
 		}
 	}
-	{
-		for (i = 0; i < collect_pdread_nr_attrs(L.r); i++) {
-			uint64_t st = collect_pdread_attr(L.r, i)->attr.sample_type;
+	for (i = 0; i < collect_pdread_nr_attrs(L->r); i++) {
+		uint64_t st = collect_pdread_attr(L->r, i)->attr.sample_type;
 
-			if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
-				break;
-		}
-		if (i < collect_pdread_nr_attrs(L.r) && symbolize_unwind_new(&L.uw) < 0)
-			goto out;
+		if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER))
+			break;
 	}
-	if (!p->info.command && collect_pdread_cmdline(L.r))
-		p->info.command = convert_str(p, intern(p, collect_pdread_cmdline(L.r)));
-	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {
-		int r2 = 0;
+	if (i < collect_pdread_nr_attrs(L->r) && symbolize_unwind_new(&L->uw) < 0)
+		return -1;
+	return 0;
+}
 
-		switch (ev.type) {
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2:
-			r2 = on_mmap(&L, &ev);
-			break;
-		case PERF_RECORD_FORK:
-			r2 = on_fork(&L, &ev);
-			break;
-		case PERF_RECORD_EXIT:
-			if (L.uw && ev.u.task.pid == ev.u.task.tid)
-				symbolize_unwind_exit(L.uw, ev.u.task.pid);
-			break;
-		case PERF_RECORD_COMM:
-			r2 = on_comm(&L, &ev);
-			break;
-		case PERF_RECORD_SAMPLE:
-			r2 = on_sample(&L, &ev);
-			break;
-		case PERF_RECORD_LOST:
-		case PERF_RECORD_LOST_SAMPLES:
-			p->info.lost += ev.u.lost.lost;
-			if (L.first_run >= 0)
-				p->runs[p->nr_runs - 1].lost += ev.u.lost.lost;
-			break;
-		default:
-			break;
-		}
-		if (r2 < 0)
+/* One record of the replay. 0 or -1. */
+static int on_record(struct loader *L, const struct collect_pd_event *ev)
+{
+	struct convert_profile *p = L->p;
+	int r2 = 0;
+
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		r2 = convert_on_mmap(L, ev);
+		break;
+	case PERF_RECORD_FORK:
+		r2 = convert_on_fork(L, ev);
+		break;
+	case PERF_RECORD_EXIT:
+		if (L->uw && ev->u.task.pid == ev->u.task.tid)
+			symbolize_unwind_exit(L->uw, ev->u.task.pid);
+		break;
+	case PERF_RECORD_COMM:
+		r2 = convert_on_comm(L, ev);
+		break;
+	case PERF_RECORD_SAMPLE:
+		r2 = on_sample(L, ev);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		p->info.lost += ev->u.lost.lost;
+		if (L->first_run >= 0)
+			p->runs[p->nr_runs - 1].lost += ev->u.lost.lost;
+		break;
+	default:
+		break;
+	}
+	return r2;
+}
+
+/* What the reader saw of the file, for -v. */
+static void report_reader(struct convert_profile *p, const struct loader *L, const char *path)
+{
+	const struct collect_pdread_stats *st = collect_pdread_stats(L->r);
+
+	p->info.unknown_records += st->unknown;
+	pgo_debug(1, "'%s': records read through a window of at most %llu MB of the file; "
+		  "%llu MB released behind the walk", path,
+		  (unsigned long long)(st->max_window >> 20),
+		  (unsigned long long)(st->released >> 20));
+	if (st->compressed)
+		pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
+			  "%llu KB, %s", path, (unsigned long long)st->compressed,
+			  (unsigned long long)(st->unpacked >> 10),
+			  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
+}
+
+static int load_one(struct convert_profile *p, const char *path)
+{
+	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
+	struct collect_pd_event ev;
+	size_t i;
+	int ret, err = -1;
+
+	if (collect_pdread_open(path, &L.r) < 0)
+		return -1;
+	if (read_attrs(&L) < 0)
+		goto out;
+	if (!p->info.command && collect_pdread_cmdline(L.r))
+		p->info.command = convert_str(p, convert_intern(p, collect_pdread_cmdline(L.r)));
+	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {
+		if (on_record(&L, &ev) < 0)
 			goto out;
 	}
 	if (ret < 0)
 		goto out;
-	{
-		const struct collect_pdread_stats *st = collect_pdread_stats(L.r);
-
-		p->info.unknown_records += st->unknown;
-		pgo_debug(1, "'%s': records read through a window of at most %llu MB of the file; "
-			  "%llu MB released behind the walk", path,
-			  (unsigned long long)(st->max_window >> 20),
-			  (unsigned long long)(st->released >> 20));
-		if (st->compressed)
-			pgo_debug(1, "'%s': %llu compressed records (perf record -z) decompressed to "
-				  "%llu KB, %s", path, (unsigned long long)st->compressed,
-				  (unsigned long long)(st->unpacked >> 10),
-				  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
-	}
+	report_reader(p, &L, path);
 	if (L.uw)
 		symbolize_unwind_report(L.uw, path, &p->info.unwind);
 	err = 0;
 out:
 	symbolize_unwind_free(L.uw);
 	for (i = 0; i < L.nr_procs; i++)
-		maptab_release(&L.procs[i].maps);
+		convert_maptab_release(&L.procs[i].maps);
 	free(L.procs);
 	free(L.frame_buf);
 	pgo_u64map_release(&L.pid2proc);
 	collect_pdread_free(L.r);
 	return err;
-}
-
-/* What same_file() worked out about the binary (b), once. */
-struct same_file_b {
-	int have_st;                   /* 0: not yet, 1: st is b's, -1: b cannot be stat'ed */
-	struct stat st;
-	int have_real;                 /* 0: not yet, 1: real is b's real path, -1: none */
-	char real[PATH_MAX];
-};
-
-/*
- * Whether a and b have the same real path. Each realpath() is a readlink per component
- * of the path: b's is worked out once, not once per DSO of the recording, and a DSO that
- * is another file (another inode) or none ([vdso]: realpath() would fail as stat() does)
- * is told by a stat.
- */
-static int same_file(const char *a, const char *b, struct same_file_b *bb)
-{
-	char ra[PATH_MAX];
-	struct stat sa;
-
-	if (!bb->have_st)
-		bb->have_st = stat(b, &bb->st) ? -1 : 1;
-	if (bb->have_st < 0 || stat(a, &sa) || sa.st_dev != bb->st.st_dev || sa.st_ino != bb->st.st_ino)
-		return 0;
-	if (!bb->have_real)
-		bb->have_real = realpath(b, bb->real) ? 1 : -1;
-	if (bb->have_real < 0 || !realpath(a, ra))
-		return 0;
-	return !strcmp(ra, bb->real);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/*
- * required: 0 = best effort (stacks; failures are quiet), 1 = must be readable and have
- * samples, 2 = must be readable, no samples is a warning (one of several -b).
- */
-static int add_binary(struct convert_profile *p, const char *path, int force, int required)
-{
-	struct convert_binary *b;
-	const uint8_t *bid;
-	char hex[41], rhex[41];
-	struct same_file_b bb = { 0 };
-	size_t i, matched = 0, mismatched = 0;
-	int bid_len;
-	const char *rec_hex = NULL;
-
-	b = &p->bins[p->nr_bins];
-	memset(b, 0, sizeof(*b));
-	b->path = pgo_strdup(path);
-	if (!b->path)
-		return -1;
-	/* for stacks alone a binary is a bonus: without one, no error */
-	if (symbolize_symtab_open(path, &p->strs,
-				SYMBOLIZE_SYMTAB_NEED_DWARF | (required ? 0 : SYMBOLIZE_SYMTAB_QUIET), &b->st) < 0) {
-		free(b->path);
-		return required ? -1 : 0;
-	}
-	p->nr_bins++;
-	bid_len = symbolize_symtab_build_id(b->st, &bid);
-	collect_build_id_hex(bid, bid_len, b->build_id_hex);
-	memcpy(hex, b->build_id_hex, sizeof(hex));
-	for (i = 0; i < p->nr_dsos; i++) {
-		struct convert_dso *d = &p->dsos[i];
-		int by_id = bid_len && d->build_id_len == bid_len && !memcmp(d->build_id, bid, bid_len);
-		int by_path;
-
-		if (d->binary)
-			continue;
-		/* the cheap tests first: same_file() makes system calls */
-		by_path = !by_id && (!strcmp(d->path, path) || !strcmp(base_name(d->path), base_name(path)) ||
-				     same_file(d->path, path, &bb));
-		if (!by_id && !by_path)
-			continue;
-		if (!by_id && d->build_id_len && bid_len) {
-			if (d->samples) {
-				mismatched++;
-				collect_build_id_hex(d->build_id, d->build_id_len, rhex);
-				rec_hex = rhex;
-			}
-			if (!force)
-				continue;
-		}
-		d->binary = p->nr_bins;
-		matched += d->samples;
-	}
-	if (mismatched && !matched && !force && !required) {
-		pgo_warn("'%s' was rebuilt since the recording; its samples stay unresolved", path);
-		return 0;
-	}
-	if (mismatched && !matched && !force)
-		return pgo_error("'%s' was rebuilt since the recording (build-id %s, recorded %s); "
-				 "record again, or use --force to convert anyway", path, hex,
-				 rec_hex ? rec_hex : "?");
-	if (mismatched && force)
-		pgo_warn("'%s' does not match the recorded build-id; converting anyway (--force)", path);
-	if (!matched && required == 1)
-		return pgo_error("no samples in '%s' (the recording has none in this binary; check "
-				 "-b and -i)", path);
-	if (!matched && required > 1)
-		pgo_warn("no samples in '%s'", path);
-	return 0;
-}
-
-static int select_binaries(struct convert_profile *p, const struct convert_options *o)
-{
-	size_t i, best = SIZE_MAX;
-	int required = !o->want_stacks;
-
-	p->bins = pgo_calloc(o->nr_binaries ? o->nr_binaries : 1, sizeof(*p->bins));
-	if (!p->bins)
-		return -1;
-	/* with several binaries, one without samples is a warning; all without, an error */
-	for (i = 0; i < o->nr_binaries; i++)
-		if (add_binary(p, o->binaries[i], o->force, o->nr_binaries > 1 ? 2 : 1) < 0)
-			return -1;
-	if (o->nr_binaries > 1) {
-		uint64_t total = 0;
-
-		for (i = 0; i < p->nr_dsos; i++)
-			if (p->dsos[i].binary)
-				total += p->dsos[i].samples;
-		if (!total && required)
-			return pgo_error("no samples in any of the %zu binaries (check -b and -i)",
-					 o->nr_binaries);
-	}
-	if (o->nr_binaries)
-		return 0;
-	for (i = 0; i < p->nr_dsos; i++) {
-		const struct convert_dso *d = &p->dsos[i];
-
-		if (!d->samples || is_special_path(d->path) || is_shared_object(d->path))
-			continue;
-		if (best == SIZE_MAX || d->samples > p->dsos[best].samples)
-			best = i;
-	}
-	if (best == SIZE_MAX) {
-		if (!required)
-			return 0;
-		return pgo_error("no samples in a main executable; name the binary with -b");
-	}
-	pgo_debug(1, "binary: '%s', the executable with the most samples (%llu)", p->dsos[best].path,
-		  (unsigned long long)p->dsos[best].samples);
-	if (add_binary(p, p->dsos[best].path, o->force, required) < 0 && required) {
-		pgo_info("'%s' was chosen as the executable with the most samples; name the binary "
-			 "with -b", p->dsos[best].path);
-		return -1;
-	}
-	return 0;
-}
-
-/* ADDR_KEY pairs whose both ends lie in one selected binary -> that binary's vaddr pairs. */
-static int attribute_pairs(struct convert_profile *p, const struct pairmap *in, size_t which)
-{
-	size_t i;
-
-	for (i = 0; i < in->nr; i++) {
-		const struct pair_ent *e = &in->e[i];
-		const struct convert_dso *da = &p->dsos[ADDR_KEY_DSO(e->a)];
-		const struct convert_dso *db = &p->dsos[ADDR_KEY_DSO(e->b)];
-		struct convert_binary *b;
-		struct pairmap *out;
-		uint64_t va, vb;
-
-		if (!da->binary || da->binary != db->binary)
-			continue;
-		b = &p->bins[da->binary - 1];
-		if (symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->a), &va) < 0 ||
-		    symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(e->b), &vb) < 0)
-			continue;
-		out = which == 0 ? &b->branches : which == 1 ? &b->ranges : which == 2 ? &b->calls :
-		      which == 3 ? &b->ucalls : which == 4 ? &b->leaf_calls : &b->leaf_ucalls;
-		if (pairmap_add(out, va, vb, e->count) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int attribute_samples(struct convert_profile *p)
-{
-	size_t i;
-	uint64_t user = 0;
-
-	for (i = 0; p->addr_counts.slots && i <= p->addr_counts.mask; i++) {
-		const struct convert_addr_count *s = &p->addr_counts.slots[i];
-		const struct convert_dso *d;
-		struct convert_binary *b;
-		uint64_t vaddr, *v;
-
-		if (!s->n)
-			continue;
-		user += s->n;
-		d = &p->dsos[ADDR_KEY_DSO(s->key)];
-		if (!d->binary)
-			continue;
-		b = &p->bins[d->binary - 1];
-		if (symbolize_symtab_offset_to_vaddr(b->st, ADDR_KEY_OFF(s->key), &vaddr) < 0) {
-			p->info.samples_unmapped += s->n;
-			user -= s->n;
-			continue;
-		}
-		if (pgo_u64map_get(&b->counts, vaddr, &v) < 0)
-			return -1;
-		*v += s->n;
-		b->samples += s->n;
-		p->info.samples_binary += s->n;
-	}
-	p->info.samples_other_dso = user - p->info.samples_binary;
-	if (attribute_pairs(p, &p->branches, 0) < 0 || attribute_pairs(p, &p->ranges, 1) < 0 ||
-	    attribute_pairs(p, &p->calls, 2) < 0 || attribute_pairs(p, &p->ucalls, 3) < 0 ||
-	    attribute_pairs(p, &p->leaf_calls, 4) < 0 || attribute_pairs(p, &p->leaf_ucalls, 5) < 0)
-		return -1;
-	return 0;
 }
 
 int convert_profile_load(const struct convert_options *o, struct convert_profile **out)
@@ -1244,7 +700,7 @@ int convert_profile_load(const struct convert_options *o, struct convert_profile
 	for (i = 0; i < o->nr_inputs; i++)
 		if (load_one(p, o->inputs[i]) < 0)
 			goto fail;
-	if (select_binaries(p, o) < 0 || attribute_samples(p) < 0)
+	if (convert_select_binaries(p, o) < 0 || convert_attribute_samples(p) < 0)
 		goto fail;
 	*out = p;
 	return 0;

@@ -49,11 +49,104 @@ static struct convert_thread_time *get(struct acc *a, uint32_t pid, uint32_t tid
 	return t;
 }
 
+/* One record's share of its thread: lifetime ends, name, on- and off-CPU time. 0 or -1. */
+static int on_event(struct acc *a, const struct collect_pd_event *ev)
+{
+	struct convert_thread_time *t;
+
+	switch (ev->type) {
+	case PERF_RECORD_FORK:
+		t = get(a, ev->u.task.pid, ev->u.task.tid, ev->u.task.time, 1);
+		if (!t)
+			return -1;
+		t->has_fork = 1;
+		break;
+	case PERF_RECORD_EXIT:
+		t = get(a, ev->u.task.pid, ev->u.task.tid, ev->u.task.time, 0);
+		if (!t)
+			return -1;
+		t->has_exit = 1;
+		t->end_ns = ev->u.task.time;
+		break;
+	case PERF_RECORD_COMM:
+		t = get(a, ev->u.comm.pid, ev->u.comm.tid, ev->time, 0);
+		if (!t)
+			return -1;
+		snprintf(t->comm, sizeof(t->comm), "%s", ev->u.comm.comm);
+		/*
+		 * The program's life starts at exec: pgo collect's FORK is written before
+		 * the child waits to be uncorked, and sampling starts at exec.
+		 */
+		if (ev->u.comm.exec && ev->time > t->start_ns)
+			t->start_ns = ev->time;
+		break;
+	case PERF_RECORD_SAMPLE:
+		t = get(a, ev->u.sample.pid, ev->u.sample.tid, ev->time, 0);
+		if (!t)
+			return -1;
+		if (!strcmp(ev->u.sample.attr->name, PD_OFFCPU_EVENT_NAME)) {
+			t->offcpu_ns += ev->u.sample.period;
+			t->offcpu_samples++;
+		} else {
+			t->cpu_ns += ev->u.sample.period;
+			t->cpu_samples++;
+		}
+		/* off-CPU samples are written at drain time, after the thread may have exited */
+		if (!t->has_exit && ev->time > t->end_ns)
+			t->end_ns = ev->time;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The threads whose whole life the recording saw, summed, and the worst covered. */
+static void summarize(const struct acc *a, struct convert_thread_summary *sum)
+{
+	const struct convert_thread_time *t;
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		uint64_t life;
+		double cov;
+
+		t = &a->t[i];
+		if (!t->has_fork || !t->has_exit || t->end_ns <= t->start_ns)
+			continue;
+		life = t->end_ns - t->start_ns;
+		sum->threads++;
+		sum->lifetime_ns += life;
+		sum->cpu_ns += t->cpu_ns;
+		sum->offcpu_ns += t->offcpu_ns;
+		cov = (double)(t->cpu_ns + t->offcpu_ns) / (double)life;
+		if (cov < sum->worst) {
+			sum->worst = cov;
+			sum->worst_tid = t->tid;
+		}
+	}
+}
+
+/* threads inherit their process's name; COMM records come only for exec */
+static void inherit_comm(struct acc *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		uint64_t *lead;
+
+		if (a->t[i].comm[0] || a->t[i].pid == a->t[i].tid)
+			continue;
+		lead = pgo_u64map_find(&a->tid2idx, a->t[i].pid);
+		if (lead)
+			memcpy(a->t[i].comm, a->t[*lead - 1].comm, sizeof(a->t[i].comm));
+	}
+}
+
 int convert_thread_times(const char *path, struct convert_thread_time **out, size_t *nr,
 			 struct convert_thread_summary *sum)
 {
 	struct acc a = { NULL, 0, 0, PGO_U64MAP_INIT };
-	struct convert_thread_time *t;
 	struct collect_pdread *r;
 	struct collect_pd_event ev;
 	size_t i;
@@ -73,82 +166,13 @@ int convert_thread_times(const char *path, struct convert_thread_time **out, siz
 		else if (collect_attr_is_ns_clock(&at->attr))
 			sum->cpu_is_ns = 1;
 	}
-	while ((ret = collect_pdread_next(r, &ev)) > 0) {
-		switch (ev.type) {
-		case PERF_RECORD_FORK:
-			t = get(&a, ev.u.task.pid, ev.u.task.tid, ev.u.task.time, 1);
-			if (!t)
-				goto out;
-			t->has_fork = 1;
-			break;
-		case PERF_RECORD_EXIT:
-			t = get(&a, ev.u.task.pid, ev.u.task.tid, ev.u.task.time, 0);
-			if (!t)
-				goto out;
-			t->has_exit = 1;
-			t->end_ns = ev.u.task.time;
-			break;
-		case PERF_RECORD_COMM:
-			t = get(&a, ev.u.comm.pid, ev.u.comm.tid, ev.time, 0);
-			if (!t)
-				goto out;
-			snprintf(t->comm, sizeof(t->comm), "%s", ev.u.comm.comm);
-			/*
-			 * The program's life starts at exec: pgo collect's FORK is written before
-			 * the child waits to be uncorked, and sampling starts at exec.
-			 */
-			if (ev.u.comm.exec && ev.time > t->start_ns)
-				t->start_ns = ev.time;
-			break;
-		case PERF_RECORD_SAMPLE:
-			t = get(&a, ev.u.sample.pid, ev.u.sample.tid, ev.time, 0);
-			if (!t)
-				goto out;
-			if (!strcmp(ev.u.sample.attr->name, PD_OFFCPU_EVENT_NAME)) {
-				t->offcpu_ns += ev.u.sample.period;
-				t->offcpu_samples++;
-			} else {
-				t->cpu_ns += ev.u.sample.period;
-				t->cpu_samples++;
-			}
-			/* off-CPU samples are written at drain time, after the thread may have exited */
-			if (!t->has_exit && ev.time > t->end_ns)
-				t->end_ns = ev.time;
-			break;
-		default:
-			break;
-		}
-	}
+	while ((ret = collect_pdread_next(r, &ev)) > 0)
+		if (on_event(&a, &ev) < 0)
+			goto out;
 	if (ret < 0)
 		goto out;
-	for (i = 0; i < a.nr; i++) {
-		uint64_t life;
-		double cov;
-
-		t = &a.t[i];
-		if (!t->has_fork || !t->has_exit || t->end_ns <= t->start_ns)
-			continue;
-		life = t->end_ns - t->start_ns;
-		sum->threads++;
-		sum->lifetime_ns += life;
-		sum->cpu_ns += t->cpu_ns;
-		sum->offcpu_ns += t->offcpu_ns;
-		cov = (double)(t->cpu_ns + t->offcpu_ns) / (double)life;
-		if (cov < sum->worst) {
-			sum->worst = cov;
-			sum->worst_tid = t->tid;
-		}
-	}
-	/* threads inherit their process's name; COMM records come only for exec */
-	for (i = 0; i < a.nr; i++) {
-		uint64_t *lead;
-
-		if (a.t[i].comm[0] || a.t[i].pid == a.t[i].tid)
-			continue;
-		lead = pgo_u64map_find(&a.tid2idx, a.t[i].pid);
-		if (lead)
-			memcpy(a.t[i].comm, a.t[*lead - 1].comm, sizeof(a.t[i].comm));
-	}
+	summarize(&a, sum);
+	inherit_comm(&a);
 	*out = a.t;
 	*nr = a.nr;
 	a.t = NULL;

@@ -141,11 +141,110 @@ static int grow(void *v, size_t n, size_t *alloc, size_t size)
 	return 0;
 }
 
+/* The entry of abbreviation code in u's table, grown (zeroed) to hold it; NULL if out of memory. */
+static struct symbolize_abbrev *abbrev_slot(struct symbolize_dieunit *u, uint64_t code)
+{
+	if (code >= u->nr_abbrevs) {
+		size_t n = u->nr_abbrevs ? u->nr_abbrevs : 64;
+		struct symbolize_abbrev *v;
+
+		while (n <= code)
+			n *= 2;
+		if (!(v = realloc(u->abbrevs, n * sizeof(*v))))
+			return NULL;
+		memset(v + u->nr_abbrevs, 0, (n - u->nr_abbrevs) * sizeof(*v));
+		u->abbrevs = v;
+		u->nr_abbrevs = n;
+	}
+	return &u->abbrevs[code];
+}
+
+/* Growth of u's attribute lists while a table is read. */
+struct abbrev_alloc {
+	size_t attrs, steps;
+};
+
+/*
+ * The attribute specifications of abbreviation a at *pp (up to its 0, 0) into u's lists:
+ * a function's attributes for symbolize_die_attrs, every DIE's steps for
+ * symbolize_die_read. sizes: the forms' sizes in this unit. Returns 0, or -1.
+ */
+static int read_abbrev_attrs(struct symbolize_dieunit *u, struct symbolize_abbrev *a, const uint8_t **pp,
+			     const uint8_t *end, const int8_t *sizes, int pc_tag, struct abbrev_alloc *al)
+{
+	const uint8_t *p = *pp;
+	int merge = 0;                 /* the last step is a run of fixed-size attributes */
+	uint64_t name, form;
+
+	for (;;) {
+		struct convert_abbrev_attr *at;
+		int64_t implicit = 0;
+		unsigned info;
+		int noted, size;
+
+		/* both one byte, mostly: names below 0x80 (not GNU's), forms all */
+		if (end - p >= 2 && !((p[0] | p[1]) & 0x80)) {
+			name = p[0];
+			form = p[1];
+			p += 2;
+		} else {
+			name = uleb(&p, end);
+			form = p ? uleb(&p, end) : 0;
+			if (!p || name > UINT32_MAX || form > UINT16_MAX)
+				return -1;
+		}
+		if (!name && !form)
+			break;
+		/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
+		if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
+			return -1;
+		info = name_info(name);
+		size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
+		/*
+		 * symbolize_die_attrs's lists, of the DIEs symbolization reads (functions):
+		 * building them for every abbreviation was a fifth of reading a table.
+		 */
+		if (a->fn) {
+			if (grow(&u->attrs, u->nr_attrs, &al->attrs, sizeof(*u->attrs)) < 0)
+				return -1;
+			at = &u->attrs[u->nr_attrs++];
+			at->form = (uint16_t)form;
+			at->size = size;
+			at->implicit = implicit;
+			at->slot = (int8_t)((int)(info & 0xf) - 1);
+		}
+		/* pcs of code-bearing DIEs only: call sites and labels have one, unread */
+		noted = (info & AT_NOTED) && (name == DW_AT_sibling || pc_tag);
+		/*
+		 * symbolize_die_read's list: a run of fixed-size attributes it does not note
+		 * is one step of their total size. A DIE read was ~175 Ir on graphviz,
+		 * most of it the loop over attributes whose values only need skipping.
+		 */
+		if (size >= 0 && !noted) {
+			if (merge && u->steps[u->nr_steps - 1].size <= INT32_MAX - 16 - size) {
+				u->steps[u->nr_steps - 1].size += size;
+				continue;
+			}
+			merge = 1;
+		} else {
+			merge = 0;
+		}
+		if (grow(&u->steps, u->nr_steps, &al->steps, sizeof(*u->steps)) < 0)
+			return -1;
+		u->steps[u->nr_steps].name = (uint32_t)name;
+		u->steps[u->nr_steps].form = (uint16_t)form;
+		u->steps[u->nr_steps].noted = (uint8_t)noted;
+		u->steps[u->nr_steps++].size = size;
+	}
+	*pp = p;
+	return 0;
+}
+
 /* The abbreviation table at off: codes 1..MAX_CODE. Returns 0, or -1. */
 static int read_abbrevs(struct symbolize_dieunit *u, const struct symbolize_dwsecs *s, uint64_t off)
 {
 	const uint8_t *p, *end = s->abbrev + s->abbrev_size;
-	size_t alloc_attrs = 0, alloc_steps = 0;
+	struct abbrev_alloc al = { 0, 0 };
 	int8_t sizes[DW_FORM_addrx4 + 1];
 	unsigned f;
 
@@ -156,10 +255,8 @@ static int read_abbrevs(struct symbolize_dieunit *u, const struct symbolize_dwse
 		sizes[f] = (int8_t)form_size(u, f);
 	p = s->abbrev + off;
 	for (;;) {
-		uint64_t code = uleb(&p, end), tag, name, form;
+		uint64_t code = uleb(&p, end), tag;
 		struct symbolize_abbrev *a;
-		int merge = 0;                 /* the last step is a run of fixed-size attributes */
-		int pc_tag;
 
 		if (!p)
 			return -1;
@@ -168,87 +265,18 @@ static int read_abbrevs(struct symbolize_dieunit *u, const struct symbolize_dwse
 		tag = uleb(&p, end);
 		if (!p || p >= end || code > MAX_CODE || !tag || tag > UINT32_MAX)
 			return -1;
-		if (code >= u->nr_abbrevs) {
-			size_t n = u->nr_abbrevs ? u->nr_abbrevs : 64;
-			struct symbolize_abbrev *v;
-
-			while (n <= code)
-				n *= 2;
-			if (!(v = realloc(u->abbrevs, n * sizeof(*v))))
-				return -1;
-			memset(v + u->nr_abbrevs, 0, (n - u->nr_abbrevs) * sizeof(*v));
-			u->abbrevs = v;
-			u->nr_abbrevs = n;
-		}
-		a = &u->abbrevs[code];
+		a = abbrev_slot(u, code);
+		if (!a)
+			return -1;
 		if (a->tag)
 			return -1;                 /* libdw takes the first; rare enough to leave */
 		a->tag = (unsigned)tag;
 		a->has_children = *p++ != 0;
 		a->fn = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
-		pc_tag = a->fn || tag == DW_TAG_lexical_block;
 		a->first = (uint32_t)u->nr_attrs;
 		a->sfirst = (uint32_t)u->nr_steps;
-		for (;;) {
-			struct convert_abbrev_attr *at;
-			int64_t implicit = 0;
-			unsigned info;
-			int noted, size;
-
-			/* both one byte, mostly: names below 0x80 (not GNU's), forms all */
-			if (end - p >= 2 && !((p[0] | p[1]) & 0x80)) {
-				name = p[0];
-				form = p[1];
-				p += 2;
-			} else {
-				name = uleb(&p, end);
-				form = p ? uleb(&p, end) : 0;
-				if (!p || name > UINT32_MAX || form > UINT16_MAX)
-					return -1;
-			}
-			if (!name && !form)
-				break;
-			/* implicit_const's value is in the table (DW_AT_sibling and pcs never use it) */
-			if (form == DW_FORM_implicit_const && !(p = pgo_sleb128(p, end, &implicit)))
-				return -1;
-			info = name_info(name);
-			size = form <= DW_FORM_addrx4 ? sizes[form] : form_size(u, (unsigned)form);
-			/*
-			 * symbolize_die_attrs's lists, of the DIEs symbolization reads (functions):
-			 * building them for every abbreviation was a fifth of reading a table.
-			 */
-			if (a->fn) {
-				if (grow(&u->attrs, u->nr_attrs, &alloc_attrs, sizeof(*u->attrs)) < 0)
-					return -1;
-				at = &u->attrs[u->nr_attrs++];
-				at->form = (uint16_t)form;
-				at->size = size;
-				at->implicit = implicit;
-				at->slot = (int8_t)((int)(info & 0xf) - 1);
-			}
-			/* pcs of code-bearing DIEs only: call sites and labels have one, unread */
-			noted = (info & AT_NOTED) && (name == DW_AT_sibling || pc_tag);
-			/*
-			 * symbolize_die_read's list: a run of fixed-size attributes it does not note
-			 * is one step of their total size. A DIE read was ~175 Ir on graphviz,
-			 * most of it the loop over attributes whose values only need skipping.
-			 */
-			if (size >= 0 && !noted) {
-				if (merge && u->steps[u->nr_steps - 1].size <= INT32_MAX - 16 - size) {
-					u->steps[u->nr_steps - 1].size += size;
-					continue;
-				}
-				merge = 1;
-			} else {
-				merge = 0;
-			}
-			if (grow(&u->steps, u->nr_steps, &alloc_steps, sizeof(*u->steps)) < 0)
-				return -1;
-			u->steps[u->nr_steps].name = (uint32_t)name;
-			u->steps[u->nr_steps].form = (uint16_t)form;
-			u->steps[u->nr_steps].noted = (uint8_t)noted;
-			u->steps[u->nr_steps++].size = size;
-		}
+		if (read_abbrev_attrs(u, a, &p, end, sizes, a->fn || tag == DW_TAG_lexical_block, &al) < 0)
+			return -1;
 		a->n = (uint32_t)(u->nr_attrs - a->first);
 		a->sn = (uint32_t)(u->nr_steps - a->sfirst);
 		a->plain = !a->sn ? 0 : a->sn == 1 && !u->steps[a->sfirst].noted ? u->steps[a->sfirst].size : -1;

@@ -3,354 +3,18 @@
  * .debug_line programs decoded into one array per unit (symbolize/linetab.h). The decoding
  * follows the DWARF 5 standard (section 6.2) and, where the standard leaves room or a
  * file is malformed, what libdw 0.188 does: this reader either gives libdw's rows or fails.
+ * This file runs the line program; linetab_header.c reads what precedes it, linetab_rows.c
+ * orders the rows and looks them up.
  */
 #include <dwarf.h>
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "symbolize/linetab.h"
+#include "symbolize/linetab_internal.h"
 #include "lib/alloc.h"
 #include "lib/leb128.h"
 
-/* A bounded reader: any read past the end sets bad and returns 0. */
-struct cur {
-	const uint8_t *p, *end;
-	int bad;
-};
-
-static uint64_t rd_n(struct cur *c, size_t n)
-{
-	uint64_t v;
-
-	if (c->bad || c->p > c->end || (size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		return 0;
-	}
-	v = pgo_le(c->p, (unsigned)n);
-	c->p += n;
-	return v;
-}
-
-static uint64_t rd_uleb(struct cur *c)
-{
-	const uint8_t *q;
-	uint64_t v;
-
-	if (c->bad || !(q = pgo_uleb128(c->p, c->end, &v))) {
-		c->bad = 1;
-		return 0;
-	}
-	c->p = q;
-	return v;
-}
-
-static const char *rd_cstr(struct cur *c)
-{
-	const char *s = (const char *)c->p;
-	const uint8_t *nul;
-
-	if (c->bad || c->p >= c->end || !(nul = memchr(c->p, 0, c->end - c->p))) {
-		c->bad = 1;
-		return NULL;
-	}
-	c->p = nul + 1;
-	return s;
-}
-
-static const char *str_at(const uint8_t *sec, size_t size, uint64_t off)
-{
-	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
-		return NULL;
-	return (const char *)sec + off;
-}
-
-int symbolize_dwsecs_get(Dwarf *dwarf, struct symbolize_dwsecs *s)
-{
-	Elf *elf = dwarf_getelf(dwarf);
-	Elf_Scn *scn = NULL;
-	GElf_Ehdr eh;
-	size_t shstrndx;
-
-	memset(s, 0, sizeof(*s));
-	/* relocatable files need relocations applied to their addresses, which libdw does */
-	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_type == ET_REL || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return -1;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const uint8_t **ptr = NULL;
-		size_t *size = NULL;
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		if (!strcmp(name, ".debug_line"))
-			ptr = &s->line, size = &s->line_size;
-		else if (!strcmp(name, ".debug_line_str"))
-			ptr = &s->line_str, size = &s->line_str_size;
-		else if (!strcmp(name, ".debug_str"))
-			ptr = &s->str, size = &s->str_size;
-		else if (!strcmp(name, ".debug_info"))
-			ptr = &s->info, size = &s->info_size;
-		else if (!strcmp(name, ".debug_abbrev"))
-			ptr = &s->abbrev, size = &s->abbrev_size;
-		else if (!strcmp(name, ".debug_ranges"))
-			ptr = &s->ranges, size = &s->ranges_size;
-		else
-			continue;
-		/* libdw decompresses the sections it uses in place; anything else is not ours */
-		if ((sh.sh_flags & SHF_COMPRESSED) || sh.sh_type == SHT_NOBITS)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			continue;
-		*ptr = d->d_buf;
-		*size = d->d_size;
-	}
-	return s->line ? 0 : -1;
-}
-
-static int add_name(struct symbolize_linetab *t, const char *dir, const char *name)
-{
-	size_t dl = dir ? strlen(dir) : 0, nl = strlen(name), need = dl + 1 + nl + 1;
-
-	if (PGO_ALLOC_GROW(t->name_off, t->nr_files + 1, t->alloc_files) < 0 ||
-	    PGO_ALLOC_GROW(t->names, t->names_len + need, t->names_alloc) < 0)
-		return -1;
-	t->name_off[t->nr_files++] = (uint32_t)t->names_len;
-	/* libdw: an absolute name as is, else the directory (if known) and the name */
-	if (name[0] != '/' && dir) {
-		memcpy(t->names + t->names_len, dir, dl);
-		t->names_len += dl;
-		t->names[t->names_len++] = '/';
-	}
-	memcpy(t->names + t->names_len, name, nl + 1);
-	t->names_len += nl + 1;
-	return 0;
-}
-
-/* The header of one line program (DWARF 5 section 6.2.4). */
-struct hdr {
-	unsigned version, offset_size, addr_size;
-	unsigned min_inst_len, max_ops, default_is_stmt, line_range, opcode_base;
-	int line_base;
-	const uint8_t *std_len;          /* std_len[k]: operands of standard opcode k (k >= 1) */
-	const uint8_t *unit_end, *prog;
-};
-
-enum { MAX_DIRS = 1 << 16 };
-
-/* One DWARF 5 entry-format field: a path string or an unsigned number. */
-static int v5_field(struct cur *c, const struct hdr *h, const struct symbolize_dwsecs *s,
-		    unsigned form, const char **str, uint64_t *num)
-{
-	uint64_t off;
-
-	*str = NULL;
-	*num = 0;
-	switch (form) {
-	case DW_FORM_string:
-		*str = rd_cstr(c);
-		break;
-	case DW_FORM_line_strp:
-	case DW_FORM_strp:
-		off = rd_n(c, h->offset_size);
-		*str = form == DW_FORM_line_strp ? str_at(s->line_str, s->line_str_size, off)
-						 : str_at(s->str, s->str_size, off);
-		if (!*str)
-			return -1;
-		break;
-	case DW_FORM_udata:
-		*num = rd_uleb(c);
-		break;
-	case DW_FORM_data1:
-		*num = rd_n(c, 1);
-		break;
-	case DW_FORM_data2:
-		*num = rd_n(c, 2);
-		break;
-	case DW_FORM_data4:
-		*num = rd_n(c, 4);
-		break;
-	case DW_FORM_data8:
-		*num = rd_n(c, 8);
-		break;
-	case DW_FORM_data16:               /* an MD5: no number libdw would take */
-		rd_n(c, 8);
-		rd_n(c, 8);
-		*num = UINT64_MAX;
-		break;
-	case DW_FORM_block:
-		off = rd_uleb(c);
-		if (c->bad || off > (uint64_t)(c->end - c->p))
-			return -1;
-		c->p += off;
-		*num = UINT64_MAX;
-		break;
-	default:
-		/* strx forms need the unit's .debug_str_offsets base; GNU/sup forms a dwz file */
-		return -1;
-	}
-	return c->bad ? -1 : 0;
-}
-
-/* DWARF 5 directory and file tables; dirs receives the directory names. */
-static int read_v5_tables(struct cur *c, const struct hdr *h, const struct symbolize_dwsecs *s,
-			  struct symbolize_linetab *t, const char ***dirs)
-{
-	unsigned form[256], desc[256], nforms, i, m;
-	uint64_t n, k;
-	int pass;
-	size_t ndirs = 0;
-
-	*dirs = NULL;
-	for (pass = 0; pass < 2; pass++) {
-		int path = -1, dirix = -1;
-
-		nforms = (unsigned)rd_n(c, 1);
-		for (i = 0; i < nforms; i++) {
-			desc[i] = (unsigned)rd_uleb(c);
-			form[i] = (unsigned)rd_uleb(c);
-			if (desc[i] == DW_LNCT_path)
-				path = (int)i;
-			else if (desc[i] == DW_LNCT_directory_index)
-				dirix = (int)i;
-		}
-		n = rd_uleb(c);
-		if (c->bad || (nforms == 0 && n) || (nforms && (path < 0 || (pass && dirix < 0))) ||
-		    (nforms && n > (uint64_t)(c->end - c->p) / nforms) || (!pass && n > MAX_DIRS))
-			return -1;
-		if (!pass) {
-			ndirs = (size_t)n;
-			*dirs = pgo_calloc(ndirs + 1, sizeof(**dirs));
-			if (!*dirs)
-				return -1;
-		}
-		for (k = 0; k < n; k++) {
-			const char *name = NULL;
-			uint64_t dir = UINT64_MAX;
-
-			for (m = 0; m < nforms; m++) {
-				const char *sv;
-				uint64_t nv;
-
-				if (v5_field(c, h, s, form[m], &sv, &nv) < 0)
-					return -1;
-				if ((int)m == path)
-					name = sv;
-				else if ((int)m == dirix && !sv)
-					dir = nv;
-			}
-			if (!name)
-				return -1;
-			if (!pass) {
-				(*dirs)[k] = name;
-				continue;
-			}
-			if (dir >= ndirs)
-				return -1;
-			/* entry 0 is the unit's primary file; libdw's table starts with it too */
-			if (k == 0)
-				t->nr_files = t->names_len = 0;
-			if (add_name(t, (*dirs)[dir], name) < 0)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/* DWARF 2-4: include_directories and file_names, directory 0 being comp_dir. */
-static int read_v4_tables(struct cur *c, const char *comp_dir, struct symbolize_linetab *t)
-{
-	const char **dirs;
-	size_t ndirs = 1, i;
-	struct cur d = *c;
-	int err = -1;
-
-	while (!d.bad && d.p < d.end && *d.p) {
-		rd_cstr(&d);
-		ndirs++;
-	}
-	if (d.bad || d.p >= d.end || ndirs > MAX_DIRS)
-		return -1;
-	dirs = pgo_calloc(ndirs, sizeof(*dirs));
-	if (!dirs)
-		return -1;
-	dirs[0] = comp_dir;
-	for (i = 1; i < ndirs; i++)
-		dirs[i] = rd_cstr(c);
-	c->p++;                            /* the directory list's terminating NUL */
-	if (c->p >= c->end)
-		goto out;
-	while (!c->bad && c->p < c->end && *c->p) {
-		const char *name = rd_cstr(c);
-		uint64_t dir = rd_uleb(c);
-
-		rd_uleb(c);                /* modification time */
-		rd_uleb(c);                /* length */
-		if (c->bad || dir >= ndirs || add_name(t, dirs[dir], name) < 0)
-			goto out;
-	}
-	if (c->bad || c->p >= c->end)
-		goto out;
-	c->p++;
-	err = 0;
-out:
-	free(dirs);
-	return err;
-}
-
-static int read_header(struct cur *c, const uint8_t *sec_end, unsigned cu_addr_size, struct hdr *h)
-{
-	uint64_t len, hlen;
-	const uint8_t *hstart;
-
-	memset(h, 0, sizeof(*h));
-	len = rd_n(c, 4);
-	h->offset_size = 4;
-	if (len == 0xffffffff) {
-		len = rd_n(c, 8);
-		h->offset_size = 8;
-	}
-	if (c->bad || len > (uint64_t)(sec_end - c->p))
-		return -1;
-	h->unit_end = c->p + len;
-	c->end = h->unit_end;
-	h->version = (unsigned)rd_n(c, 2);
-	if (c->bad || h->version < 2 || h->version > 5)
-		return -1;
-	h->addr_size = cu_addr_size;
-	if (h->version >= 5) {
-		unsigned as = (unsigned)rd_n(c, 1), seg = (unsigned)rd_n(c, 1);
-
-		if (as != cu_addr_size || seg != 0)
-			return -1;
-	}
-	hlen = rd_n(c, h->offset_size);
-	hstart = c->p;
-	if (c->bad || hlen > (uint64_t)(h->unit_end - hstart))
-		return -1;
-	h->prog = hstart + hlen;
-	h->min_inst_len = (unsigned)rd_n(c, 1);
-	h->max_ops = h->version >= 4 ? (unsigned)rd_n(c, 1) : 1;
-	h->default_is_stmt = (unsigned)rd_n(c, 1);
-	h->line_base = (int8_t)rd_n(c, 1);
-	h->line_range = (unsigned)rd_n(c, 1);
-	h->opcode_base = (unsigned)rd_n(c, 1);
-	if (c->bad || c->p > h->prog || !h->max_ops || !h->opcode_base ||
-	    (size_t)(h->prog - c->p) < h->opcode_base - 1)
-		return -1;
-	h->std_len = c->p - 1;
-	c->p += h->opcode_base - 1;
-	/* libdw reads standard_opcode_lengths[4] for DW_LNE_set_discriminator, in any header */
-	if ((size_t)(h->prog - (h->std_len + 1)) < 4)
-		return -1;
-	return 0;
-}
-
-/* The registers as the slow path of a row (emit) takes them. */
 struct state {
 	uint64_t base;                /* the unit's first row's address, once based */
 	int based;
@@ -409,7 +73,7 @@ static inline int store(struct symbolize_linetab *t, const struct symbolize_line
 	r->discr = v->discr;
 	r->end_seq = (uint32_t)end_seq;
 	t->nr_rows++;
-	/* every end passes here: the sequences as read, for sort_rows() */
+	/* every end passes here: the sequences as read, for symbolize_linetab_sort_rows() */
 	return end_seq ? end_seqs(t) : 0;
 }
 
@@ -564,6 +228,43 @@ static inline uint32_t le32(const uint8_t *p)
 #endif
 }
 
+/*
+ * The short forms of the commonest operands, read in place; 0 leaves *pp as it was for the
+ * general case. set_column's one-byte operand (rows keep no column: only whether it is
+ * wider than libdw's matters, and one byte is not).
+ */
+static inline __attribute__((always_inline)) int column_short(const uint8_t **pp, const uint8_t *end)
+{
+	if (*pp < end && !(**pp & 0x80)) {
+		(*pp)++;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * advance_line's operand of up to 4 bytes (sqlite3's: 30% one, 28% two, 42% more) added to
+ * *lineb, without a branch on how many: the operand's end, or NULL for the general case.
+ */
+static inline __attribute__((always_inline)) const uint8_t *line_short(const uint8_t *p, const uint8_t *end,
+								      uint64_t *lineb)
+{
+	uint32_t w, m;
+
+	if ((size_t)(end - p) < 4)
+		return NULL;
+	w = le32(p);
+	m = ~w & 0x80808080u;
+	if (m) {
+		unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
+		uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | (w >> 3 & 0xfe00000);
+
+		*lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
+		return p + n;
+	}
+	return NULL;
+}
+
 /* Opcode classes of run_ops's dispatch: a standard opcode with DWARF's operand count is its own */
 enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
 
@@ -592,6 +293,11 @@ enum { OP_EXT = 0, OP_SPECIAL = DW_LNS_set_isa + 1, OP_FAIL, OP_SKIP };
  * A standard opcode whose operand count in the header is not DWARF's makes the unit
  * libdw's, as a line_range of 0 does once a special opcode needs it. A special opcode's
  * line and address steps come from a table made once.
+ *
+ * Long by design: one state machine whose loops (every opcode; a partial table's rows
+ * below the next range, l_skip; rows inside a range, l_keep) jump into one another with
+ * the registers in locals. Its labels are written out, each loop's dispatch a macro
+ * naming them; the operands' short forms are the inline helpers above.
  */
 static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, struct symbolize_linetab *t,
 							 const int fast, const int keep)
@@ -600,7 +306,7 @@ static inline __attribute__((always_inline)) int run_ops(const struct hdr *h, st
 	/* const_add_pc's step; in l_skip, the held row's line + 2^31 */
 	uint64_t const_add = 0, hlb = 0;
 	uint8_t cls[256];
-	const uint8_t *p = h->prog, *end = h->unit_end;
+	const uint8_t *p = h->prog, *end = h->unit_end, *op_end;
 	unsigned op, special = h->line_range ? h->opcode_base : 256;
 	uint64_t addr, lineb, discr, base = t->base, bad = 0, acc = 0, u;
 	unsigned file, column, isa, is_stmt, op_index, wide, wide_col;
@@ -801,8 +507,7 @@ l_special:
 	NEXT();
 l_column:
 	/* rows keep no column: only whether it is wider than libdw's */
-	if (p < end && !(*p & 0x80)) {
-		p++;
+	if (column_short(&p, end)) {
 		wide_col = 0;
 		NEXT();
 	}
@@ -811,20 +516,10 @@ l_copy:
 	ROW();
 	NEXT();
 l_line:
-	if ((size_t)(end - p) >= 4) {
-		uint32_t w = le32(p), m = ~w & 0x80808080u;
-
-		if (m) {
-			/* up to 4 bytes (sqlite3's: 30% one, 28% two, 42% more), without
-			 * a branch on how many */
-			unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n;
-			uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) |
-				     (w >> 3 & 0xfe00000);
-
-			lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh);
-			p += n;
-			NEXT();
-		}
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		NEXT();
 	}
 l_other:
 	{
@@ -950,75 +645,67 @@ l_skip:
 	 * less time. The barrier on op keeps the tests one by one: gcc 12 makes a jump table of
 	 * them otherwise (3% slower).
 	 */
-#define SNEXT(x)                                                                 \
+#define SKIP_NEXT(on_end, on_special, on_column, on_stmt, on_row, on_line, on_const, on_exit) \
 	do {                                                                     \
 		if (p >= end)                                                    \
-			goto x##_end;                                            \
+			goto on_end;                                             \
 		op = *p++;                                                       \
 		if (op >= special)                                               \
-			goto x##_special;                                        \
+			goto on_special;                                         \
 		if (op == DW_LNS_set_column)                                     \
-			goto x##_column;                                         \
+			goto on_column;                                          \
 		__asm__("" : "+r"(op));                                          \
 		if (op == DW_LNS_negate_stmt)                                    \
-			goto x##_next;                                           \
+			goto on_stmt;                                            \
 		if (op == DW_LNS_copy)                                           \
-			goto x##_row;                                            \
+			goto on_row;                                             \
 		if (op == DW_LNS_advance_line)                                   \
-			goto x##_line;                                           \
+			goto on_line;                                            \
 		if (op == DW_LNS_const_add_pc)                                   \
-			goto x##_const;                                          \
-		goto x##_exit;                                                   \
+			goto on_const;                                           \
+		goto on_exit;                                                    \
 	} while (0)
-/* the opcodes but rows: set_column, advance_line, const_add_pc */
-#define SOPS(x)                                                                  \
-x##_column:                                                                      \
-	if (p < end && !(*p & 0x80)) {                                           \
-		p++;                                                             \
-		SNEXT(x);                                                        \
-	}                                                                        \
-	goto x##_exit;                                                           \
-x##_line:                                                                        \
-	if ((size_t)(end - p) >= 4) {                                            \
-		uint32_t w = le32(p), m = ~w & 0x80808080u;                      \
-									         \
-		if (m) {                                                         \
-			unsigned n = (unsigned)__builtin_ctz(m) / 8 + 1, sh = 64 - 7 * n; \
-			uint64_t v = (w & 0x7f) | (w >> 1 & 0x3f80) | (w >> 2 & 0x1fc000) | \
-				     (w >> 3 & 0xfe00000);                       \
-									         \
-			lineb += (uint64_t)(int64_t)(int32_t)((int64_t)(v << sh) >> sh); \
-			p += n;                                                  \
-			SNEXT(x);                                                \
-		}                                                                \
-	}                                                                        \
-	goto x##_exit;                                                           \
-x##_const:                                                                       \
-	addr += const_add;                                                       \
-	SNEXT(x);                                                                \
-x##_end:                                                                         \
-	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);            \
-	goto done;                                                               \
-x##_exit:                                                                        \
-	/* any other opcode (or a long operand), its operands still to read */   \
-	t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);            \
-	goto l_other;
+/* the held row's line, written back on the way out of a loop */
+#define HELD_LINE() (t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL))
+#define S_NEXT() SKIP_NEXT(s_end, s_special, s_column, s_next, s_row, s_line, s_const, s_exit)
 	hlb = lineb;
 s_next:
-	SNEXT(s);
+	S_NEXT();
 s_special:
 	lineb += dline[op];
 	addr += daddr[op];
 s_row:
 	if (addr < held_addr || addr >= lim) {
-		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+		HELD_LINE();
 		goto l_skip_row;
 	}
 	held_addr = addr;
 	hlb = lineb;
 	acc |= lineb;
-	SNEXT(s);
-	SOPS(s)
+	S_NEXT();
+/* the opcodes but rows: set_column, advance_line, const_add_pc */
+s_column:
+	if (column_short(&p, end))
+		S_NEXT();
+	goto s_exit;
+s_line:
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		S_NEXT();
+	}
+	goto s_exit;
+s_const:
+	addr += const_add;
+	S_NEXT();
+s_end:
+	HELD_LINE();
+	goto done;
+s_exit:
+	/* any other opcode (or a long operand), its operands still to read */
+	HELD_LINE();
+	goto l_other;
+#undef S_NEXT
 l_keep:
 	/*
 	 * The same for rows inside a range, up to its end: each keeps the row held before
@@ -1026,15 +713,16 @@ l_keep:
 	 * only go up here, so none is out of order (sqlite3's unit with a longer recording's
 	 * ranges, 52k rows kept: 7% fewer instructions in all, the time within noise).
 	 */
+#define K_NEXT() SKIP_NEXT(k_end, k_special, k_column, k_next, k_row, k_line, k_const, k_exit)
 	hlb = lineb;
 k_next:
-	SNEXT(k);
+	K_NEXT();
 k_special:
 	lineb += dline[op];
 	addr += daddr[op];
 k_row:
 	if (addr < held_addr || addr >= cur_hi || t->nr_rows >= cap) {
-		t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL);
+		HELD_LINE();
 		goto l_skip_row;
 	}
 	t->rows[t->nr_rows++] = (struct symbolize_line){
@@ -1045,10 +733,30 @@ k_row:
 	held_addr = addr;
 	hlb = lineb;
 	acc |= lineb;
-	SNEXT(k);
-	SOPS(k)
-#undef SOPS
-#undef SNEXT
+	K_NEXT();
+k_column:
+	if (column_short(&p, end))
+		K_NEXT();
+	goto k_exit;
+k_line:
+	op_end = line_short(p, end, &lineb);
+	if (op_end) {
+		p = op_end;
+		K_NEXT();
+	}
+	goto k_exit;
+k_const:
+	addr += const_add;
+	K_NEXT();
+k_end:
+	HELD_LINE();
+	goto done;
+k_exit:
+	HELD_LINE();
+	goto l_other;
+#undef K_NEXT
+#undef HELD_LINE
+#undef SKIP_NEXT
 l_skip_row:
 	ROW();
 	NEXT();
@@ -1089,165 +797,6 @@ static int run_program(const struct hdr *h, struct symbolize_linetab *t)
 #undef OPERAND
 #undef FIXED
 
-/* libdw's order: by address, a sequence's end before a row at the same address, then as read */
-static int before(const struct symbolize_line *x, size_t xi, const struct symbolize_line *y, size_t yi)
-{
-	if (x->off != y->off)
-		return x->off < y->off;
-	if (x->end_seq != y->end_seq)
-		return x->end_seq;
-	return xi < yi;
-}
-
-struct ordered {
-	struct symbolize_line row;
-	size_t order;
-};
-
-static int cmp_ordered(const void *a, const void *b)
-{
-	const struct ordered *x = a, *y = b;
-
-	return before(&x->row, x->order, &y->row, y->order) ? -1 : 1;
-}
-
-static int cmp_seq(const void *a, const void *b)
-{
-	const struct symbolize_lineseq *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* The one sequence of a table whose rows are in order as they are. */
-static int one_seq(struct symbolize_linetab *t)
-{
-	free(t->seqs);
-	t->seqs = malloc(sizeof(*t->seqs));
-	if (!t->seqs)
-		return -1;
-	t->nr_seqs = t->alloc_seqs = 1;
-	t->seqs[0].lo = t->nr_rows ? symbolize_line_addr(t, &t->rows[0]) : 0;
-	t->seqs[0].start = 0;
-	t->seqs[0].n = t->nr_rows;
-	return 0;
-}
-
-/* The fallback: every row sorted (libdw's qsort, in effect), one sequence. */
-static int sort_all(struct symbolize_linetab *t)
-{
-	struct ordered *v = malloc(t->nr_rows * sizeof(*v));
-	size_t i;
-
-	if (!v)
-		return -1;
-	for (i = 0; i < t->nr_rows; i++) {
-		v[i].row = t->rows[i];
-		v[i].order = i;
-	}
-	qsort(v, t->nr_rows, sizeof(*v), cmp_ordered);
-	for (i = 0; i < t->nr_rows; i++)
-		t->rows[i] = v[i].row;
-	free(v);
-	free(t->seqs);
-	t->seqs = NULL;
-	return one_seq(t);
-}
-
-/*
- * Put the sequences' rows in the sequences' order (by address), in place: the rows of
- * every sequence but the largest go through a copy, the largest moves once (sqlite3's
- * .text sequence: 24000 rows of a partial table, 200000 of a whole one, and a few hundred
- * in .text.unlikely before it). Returns 0, or -1.
- */
-static int move_rows(struct symbolize_linetab *t)
-{
-	struct symbolize_line *v;
-	size_t k, at = 0, big = 0, nv = 0;
-
-	for (k = 0; k < t->nr_seqs && t->seqs[k].start == at; k++)
-		at += t->seqs[k].n;
-	if (k == t->nr_seqs)
-		return 0;                          /* in order as read */
-	for (k = 1; k < t->nr_seqs; k++)
-		if (t->seqs[k].n > t->seqs[big].n)
-			big = k;
-	if (!(v = malloc((t->nr_rows - t->seqs[big].n + 1) * sizeof(*v))))
-		return -1;
-	for (k = 0; k < t->nr_seqs; k++) {
-		if (k == big)
-			continue;
-		memcpy(v + nv, t->rows + t->seqs[k].start, t->seqs[k].n * sizeof(*v));
-		nv += t->seqs[k].n;
-	}
-	for (k = 0, at = 0; k < big; k++)
-		at += t->seqs[k].n;
-	memmove(t->rows + at, t->rows + t->seqs[big].start, t->seqs[big].n * sizeof(*v));
-	t->seqs[big].start = at;
-	for (k = 0, at = 0, nv = 0; k < t->nr_seqs; k++) {
-		if (k != big) {
-			memcpy(t->rows + at, v + nv, t->seqs[k].n * sizeof(*v));
-			nv += t->seqs[k].n;
-			t->seqs[k].start = at;
-		}
-		at += t->seqs[k].n;
-	}
-	free(v);
-	return 0;
-}
-
-/*
- * Put the rows in libdw's order. Compilers write a unit's sequences (one per section:
- * .text, .text.unlikely, .text.startup; one per function with -ffunction-sections) each
- * in address order, but not in address order of each other: the sequences are sorted by
- * address and their rows copied into that order (for sqlite3's one unit only when it is
- * read whole: a partial table has a few thousand rows). Only a sequence's end moves
- * inside it, before a last row at its address; rows out of order inside a sequence, or
- * sequences that overlap, get the full sort. The sequences are the ones store() saw end
- * (and an unended last one), not found again by a walk over the rows (which takes 400k
- * instructions for the 24000 rows sqlite3's unit keeps for a short recording).
- */
-static int sort_rows(struct symbolize_linetab *t)
-{
-	size_t k;
-
-	if (!t->out_of_order)
-		return one_seq(t);
-	if (t->backwards)
-		return sort_all(t);
-	if (t->seq_start < t->nr_rows) {
-		/* an unended last sequence: what the row walk took the last row as the end of */
-		if (PGO_ALLOC_GROW(t->seqs, t->nr_seqs + 1, t->alloc_seqs) < 0)
-			return -1;
-		t->seqs[t->nr_seqs].start = t->seq_start;
-		t->seqs[t->nr_seqs++].n = t->nr_rows - t->seq_start;
-	}
-	for (k = 0; k < t->nr_seqs; k++) {
-		size_t start = t->seqs[k].start, i = start + t->seqs[k].n - 1, j;
-
-		/* the end goes before rows of its sequence at its address */
-		for (j = i; j > start && t->rows[j].end_seq && !t->rows[j - 1].end_seq &&
-			    t->rows[j - 1].off == t->rows[j].off; j--) {
-			struct symbolize_line r = t->rows[j];
-
-			t->rows[j] = t->rows[j - 1];
-			t->rows[j - 1] = r;
-		}
-		t->seqs[k].lo = symbolize_line_addr(t, &t->rows[start]);
-	}
-	qsort(t->seqs, t->nr_seqs, sizeof(*t->seqs), cmp_seq);
-	for (k = 0; k < t->nr_seqs; k++) {
-		const struct symbolize_lineseq *q = &t->seqs[k];
-
-		/* an end moved inside its sequence keeps its place relative to other sequences */
-		if (k && !before(&t->rows[q[-1].start + q[-1].n - 1], q[-1].start + q[-1].n - 1,
-				 &t->rows[q->start], q->start))
-			return sort_all(t);
-	}
-	return move_rows(t);
-}
-
 int symbolize_linetab_parse(struct symbolize_linetab *t, const struct symbolize_dwsecs *s, uint64_t off,
 			  unsigned addr_size, const char *comp_dir,
 			  const struct symbolize_linerange *keep, size_t nr_keep)
@@ -1262,13 +811,13 @@ int symbolize_linetab_parse(struct symbolize_linetab *t, const struct symbolize_
 	c.p = s->line + off;
 	c.end = s->line + s->line_size;
 	c.bad = 0;
-	if (read_header(&c, c.end, addr_size, &h) < 0)
+	if (symbolize_linetab_read_header(&c, c.end, addr_size, &h) < 0)
 		goto fail;
 	/* file 0 of DWARF 2-4 is no file; libdw names it "???" (DWARF 5 replaces it) */
-	if (add_name(t, NULL, "???") < 0)
+	if (symbolize_linetab_add_name(t, NULL, "???") < 0)
 		goto fail;
 	c.end = h.prog;
-	if ((h.version >= 5 ? read_v5_tables(&c, &h, s, t, &dirs) : read_v4_tables(&c, comp_dir, t)) < 0 ||
+	if ((h.version >= 5 ? symbolize_linetab_read_v5_tables(&c, &h, s, t, &dirs) : symbolize_linetab_read_v4_tables(&c, comp_dir, t)) < 0 ||
 	    c.bad || c.p != h.prog)
 		goto fail;
 	free(dirs);
@@ -1286,7 +835,7 @@ int symbolize_linetab_parse(struct symbolize_linetab *t, const struct symbolize_
 		memset(&t->keep, 0, sizeof(t->keep));
 		t->partial = 1;
 	}
-	if (sort_rows(t) < 0)
+	if (symbolize_linetab_sort_rows(t) < 0)
 		goto fail;
 	/* libdw marks the last row as a sequence end even where a compiler forgot */
 	if (t->nr_rows) {
@@ -1316,81 +865,4 @@ int symbolize_linetab_read(struct symbolize_linetab *t, const struct symbolize_d
 	return symbolize_linetab_parse(t, s, off, addr_size,
 				     dwarf_formstring(dwarf_attr(cudie, DW_AT_comp_dir, &attr)), keep,
 				     nr_keep);
-}
-
-/* The last sequence whose first address is <= addr, or NULL. */
-static const struct symbolize_lineseq *seq_at(const struct symbolize_linetab *t, uint64_t addr)
-{
-	size_t lo = 0, hi = t->nr_seqs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->seqs[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &t->seqs[lo - 1] : NULL;
-}
-
-size_t symbolize_linetab_lower(const struct symbolize_linetab *t, uint64_t addr)
-{
-	const struct symbolize_lineseq *q = seq_at(t, addr);
-	size_t lo, hi;
-
-	if (!q)
-		return 0;
-	lo = q->start;
-	hi = q->start + q->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (symbolize_line_addr(t, &t->rows[mid]) < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* past the sequence's rows: the next sequence starts above addr; the one before may
-	 * end at addr */
-	while (lo > 0 && symbolize_line_addr(t, symbolize_linetab_row(t, lo - 1)) >= addr)
-		lo--;
-	return lo;
-}
-
-size_t symbolize_linetab_find(const struct symbolize_linetab *t, uint64_t pc)
-{
-	const struct symbolize_lineseq *q = seq_at(t, pc);
-	size_t l, u;
-	const struct symbolize_line *r;
-
-	/* dwarf_getsrc_die: the last row with addr <= pc, unless it ends a sequence */
-	if (!q)
-		return SIZE_MAX;
-	l = q->start;
-	u = q->start + q->n - 1;
-	while (l < u) {
-		size_t mid = u - (u - l) / 2;
-
-		if (pc < symbolize_line_addr(t, &t->rows[mid]))
-			u = mid - 1;
-		else
-			l = mid;
-	}
-	r = &t->rows[l];
-	return !r->end_seq && symbolize_line_addr(t, r) <= pc ? l : SIZE_MAX;
-}
-
-const char *symbolize_linetab_file(const struct symbolize_linetab *t, uint32_t idx)
-{
-	return idx < t->nr_files ? t->names + t->name_off[idx] : NULL;
-}
-
-void symbolize_linetab_release(struct symbolize_linetab *t)
-{
-	free(t->rows);
-	free(t->seqs);
-	free(t->name_off);
-	free(t->names);
-	memset(t, 0, sizeof(*t));
 }
