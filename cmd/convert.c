@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/convert_pprof.h"
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
 #include "convert/llvm.h"
@@ -25,13 +26,14 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
+		"usage: pgo convert --to autofdo|llvm|pprof|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
 		"                   [--inline-max-size BYTES] [--offline-nested[=WHICH]] [-q | -v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
+		"                      pprof: gzipped profile.proto (go tool pprof, Parca, ...)\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
 		"  -i, --input FILE    perf.data from pgo collect or perf record (also perf record -z\n"
 		"                      files and perf record --threads directories); repeat to\n"
@@ -323,13 +325,13 @@ int cmd_convert(int argc, char **argv)
 		goto out;
 	}
 	if (!to) {
-		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
+		pgo_error("--to is required (autofdo, llvm, pprof, folded, json or svg)");
 		usage(stderr);
 		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
-	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && !cmd_render_handles(to)) {
-		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", to);
+	if (strcmp(to, "autofdo") && strcmp(to, "llvm") && strcmp(to, "pprof") && !cmd_render_handles(to)) {
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, pprof, folded, json, svg)", to);
 		ret = PGO_EXIT_USAGE;
 		goto out;
 	}
@@ -343,6 +345,10 @@ int cmd_convert(int argc, char **argv)
 	o.nr_inputs = nr_in;
 	o.binaries = bins;
 	o.nr_binaries = nr_bins;
+	if (!strcmp(to, "pprof")) {
+		ret = cmd_convert_pprof(&o, out);
+		goto out;
+	}
 	if (cmd_render_handles(to)) {
 		ro.to = to;
 		ro.output = out;

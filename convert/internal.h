@@ -15,10 +15,10 @@
 #include "symbolize/symtab.h"
 #include "lib/hashmap.h"
 
-#define DSO_KERNEL 0xfffffffeU
-#define DSO_UNKNOWN 0xffffffffU
+#define DSO_KERNEL CONVERT_DSO_KERNEL
+#define DSO_UNKNOWN CONVERT_DSO_UNKNOWN
 /* Not a DSO: the thread-state leaf of an off-CPU stack, addr = enum offcpu_state. */
-#define DSO_STATE 0xfffffffdU
+#define DSO_STATE CONVERT_DSO_STATE
 /* (dso, file offset) packed in a u64 for the per-address aggregation */
 #define ADDR_KEY(dso, off) (((uint64_t)(dso) << 40) | (off))
 #define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
