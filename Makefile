@@ -37,7 +37,7 @@ ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/nul
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev libzydis-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
               bpftool linux-perf git
-DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go
+DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
 

@@ -14,6 +14,7 @@
 #include "cmd/convert_pprof.h"
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
+#include "convert/inputs.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
 #include "convert/sampleprof.h"
@@ -36,8 +37,10 @@ static void usage(FILE *fp)
 		"                      pprof: gzipped profile.proto (go tool pprof, Parca, ...)\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
 		"  -i, --input FILE    perf.data from pgo collect or perf record (also perf record -z\n"
-		"                      files and perf record --threads directories); repeat to\n"
-		"                      merge; default pgo.data, else perf.data\n"
+		"                      files and perf record --threads directories), or pprof\n"
+		"                      (gzipped profile.proto: go tool pprof -proto, Parca,\n"
+		"                      Pyroscope, OTel); a quoted glob or a directory of pprof\n"
+		"                      files; repeat to merge; default pgo.data, else perf.data\n"
 		"  -b, --binary FILE   binary to write the profile for (repeatable; default: the\n"
 		"                      sampled main executable). Matched by build-id, else by path\n"
 		"  -o, --output FILE   output (default <binary>.afdo / <binary>.prof; '-' = stdout)\n"
@@ -195,8 +198,8 @@ int cmd_convert(int argc, char **argv)
 	struct convert_profile *p = NULL;
 	struct cmd_render_opts ro = CMD_RENDER_OPTS_INIT;
 	const char **inputs = NULL, **bins = NULL, *to = NULL, *out = NULL, *dump = NULL;
-	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0;
-	char *default_out = NULL;
+	size_t nr_in = 0, alloc_in = 0, nr_bins = 0, alloc_bins = 0, nr_expanded = 0;
+	char *default_out = NULL, **expanded = NULL;
 	int c, verbose = 0, quiet = 0, threads = 0, ret = PGO_EXIT_ERROR;
 
 	/*
@@ -341,8 +344,10 @@ int cmd_convert(int argc, char **argv)
 		inputs[nr_in++] = access("pgo.data", F_OK) && !access("perf.data", F_OK) ? "perf.data"
 											 : "pgo.data";
 	}
-	o.inputs = inputs;
-	o.nr_inputs = nr_in;
+	if (convert_inputs_expand(inputs, nr_in, &expanded, &nr_expanded) < 0)
+		goto out;
+	o.inputs = (const char *const *)expanded;
+	o.nr_inputs = nr_expanded;
 	o.binaries = bins;
 	o.nr_binaries = nr_bins;
 	if (!strcmp(to, "pprof")) {
@@ -390,6 +395,7 @@ int cmd_convert(int argc, char **argv)
 out:
 	convert_profile_free(p);
 	free(default_out);
+	convert_inputs_free(expanded, nr_expanded);
 	free(inputs);
 	free(bins);
 	return ret;

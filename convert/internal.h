@@ -100,6 +100,8 @@ struct convert_profile {
 	int want_stacks;
 	uint64_t inline_max_size;      /* convert_options.inline_max_size */
 	struct symbolize_ksyms *ksyms;   /* loaded at the first kernel frame */
+	int join_runs;                 /* loading a pprof input without runs: join joined_run */
+	uint32_t joined_run;           /* index + 1 of the run such inputs share, 0 before one */
 };
 
 /* Open the symtab of a DSO lazily (NULL if it cannot be read). */

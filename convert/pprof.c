@@ -20,9 +20,12 @@
 
 enum { V_SAMPLES, V_CPU, V_OFFCPU, V_WALL, V_NR };
 
+/* A user DSO's addresses: its first-use slot n at (n + 1) << DSO_SPAN_SHIFT (pprof.h) */
+#define DSO_SPAN_SHIFT 36
+
 struct loc {
 	uint32_t dso;                  /* CONVERT_DSO_* or a DSO index */
-	uint64_t addr;
+	uint64_t addr;                 /* file offset, or kernel address */
 	size_t first_line, nr_lines;   /* into lines, innermost first */
 };
 
@@ -418,8 +421,8 @@ static int fill_mapping(struct pprof_builder *b, Perftools__Profiles__Mapping *m
 	} else {
 		if (b->dsos[i] != CONVERT_DSO_STATE && convert_profile_dso(b->p, b->dsos[i], &path, bid))
 			path = "[unknown]";
-		mp->memory_start = 0;
-		mp->memory_limit = b->dso_limit[i];
+		mp->memory_start = (uint64_t)(i + 1) << DSO_SPAN_SHIFT;
+		mp->memory_limit = mp->memory_start + b->dso_limit[i];
 	}
 	mp->filename = str_id(b, path);
 	mp->build_id = str_id(b, bid);
@@ -479,6 +482,8 @@ static int build_locations(struct pprof_builder *b, struct pprof_msg *m)
 		pl->id = i + 1;
 		pl->mapping_id = slot ? m->dso_mapping[*slot - 1] : 0;
 		pl->address = l->addr;
+		if (slot && l->dso != CONVERT_DSO_KERNEL)
+			pl->address += (uint64_t)*slot << DSO_SPAN_SHIFT;
 		pl->n_line = l->nr_lines;
 		pl->line = m->linep + l->first_line;
 		m->locp[i] = pl;

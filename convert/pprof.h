@@ -9,9 +9,10 @@
  *    offcpu/nanoseconds and wall/nanoseconds (on + off); the default is cpu;
  *  - period type cpu/nanoseconds, period 10^9 / rate (or the fixed period);
  *  - one mapping per DSO (the profiled binary first) with its path and build-id; the
- *    kernel is "[kernel.kallsyms]"; a location's address is the sampled file offset in
- *    its DSO (the mapping starts at 0 with file offset 0, so address - memory_start +
- *    file_offset is the file offset for any reader), or the kernel address;
+ *    kernel is "[kernel.kallsyms]". Samples of many processes are merged by file offset,
+ *    so a DSO gets an address range of its own, disjoint from the others' (DSO n of first
+ *    use at n * 2^36, file offset 0): address - memory_start + file_offset is the sampled
+ *    file offset for any reader. Kernel addresses are the kernel's;
  *  - one location per sampled address, its lines the inline chain, innermost first and
  *    the caller last (pprof's order);
  *  - labels: pid, tid, run, thread (the thread's name where the recording has it) and,

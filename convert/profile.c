@@ -13,10 +13,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "collect/offcpu.h"
 #include "collect/pdread.h"
 #include "convert/internal.h"
+#include "convert/pprof_read.h"
 #include "symbolize/ksyms.h"
 #include "symbolize/unwind.h"
 #include "lib/alloc.h"
@@ -171,6 +173,13 @@ static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
 	struct convert_profile *p = L->p;
 	struct convert_run_info *ru;
 
+	/* pprof inputs without runs of their own are one run, however many files */
+	if (p->join_runs && p->joined_run) {
+		*run = p->joined_run - 1;
+		if (L->first_run < 0)
+			L->first_run = *run;
+		return 0;
+	}
 	if (PGO_ALLOC_GROW(p->runs, p->nr_runs + 1, p->alloc_runs) < 0)
 		return -1;
 	ru = &p->runs[p->nr_runs];
@@ -180,6 +189,8 @@ static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
 	ru->comm = "";
 	if (L->first_run < 0)
 		L->first_run = p->nr_runs;
+	if (p->join_runs)
+		p->joined_run = p->nr_runs + 1;
 	*run = p->nr_runs++;
 	return 0;
 }
@@ -899,6 +910,37 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	return 0;
 }
 
+static int load_one(struct convert_profile *p, const char *path);
+
+/* A pprof input is translated into a temporary perf.data and replayed as one. */
+static int load_pprof(struct convert_profile *p, const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX], data[PATH_MAX + 16];
+	struct convert_pprof_read_stats st;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/pgo-pprof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return pgo_error_errno("cannot create a temporary directory for '%s'", path);
+	snprintf(data, sizeof(data), "%s/pprof.data", dir);
+	err = convert_pprof_to_perfdata(path, data, &st);
+	if (!err) {
+		pgo_debug(1, "'%s': %llu pprof samples, %llu mappings, %llu locations -> %llu records",
+			  path, (unsigned long long)st.samples_in, (unsigned long long)st.mappings,
+			  (unsigned long long)st.locations, (unsigned long long)st.records_out);
+		if (st.no_mapping)
+			pgo_debug(1, "'%s': %llu user addresses without a mapping", path,
+				  (unsigned long long)st.no_mapping);
+		p->join_runs = !st.has_runs;
+		err = load_one(p, data);
+		p->join_runs = 0;
+	}
+	unlink(data);
+	rmdir(dir);
+	return err;
+}
+
 static int load_one(struct convert_profile *p, const char *path)
 {
 	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
@@ -907,6 +949,8 @@ static int load_one(struct convert_profile *p, const char *path)
 	size_t i;
 	int ret, err = -1;
 
+	if (convert_pprof_is(path))
+		return load_pprof(p, path);
 	if (collect_pdread_open(path, &L.r) < 0)
 		return -1;
 	argv0 = collect_pdread_argv0(L.r);
