@@ -94,6 +94,17 @@ test_expect_success 'pgo gate compare takes pprof files, with their runs' '
 	test_grep "verdict: pass" gate.out
 '
 
+test_expect_success 'binaries are matched by build-id: a rebuilt one is refused unless --force' '
+	cp "$CS" ./cs &&
+	perf record -q -g -e task-clock -F 999 -o cs.data ./cs 5 >/dev/null 2>&1 &&
+	pgo convert -q --to pprof -i cs.data -o cs.pb.gz &&
+	pgo convert -q --to autofdo -i cs.pb.gz -b ./cs -o ok.afdo &&
+	cp "$PGO_HELPERS/offcpu-sleep" ./cs &&
+	test_expect_code 2 pgo convert -q --to autofdo -i cs.pb.gz -b ./cs -o no.afdo 2>err &&
+	test_grep "build-id" err && test ! -e no.afdo &&
+	pgo convert -q --force --to folded -i cs.pb.gz -b ./cs >forced 2>/dev/null
+'
+
 test_expect_success 'bad pprof files exit 2 naming the file, nothing written' '
 	head -c 100 gp.pb.gz >trunc.pb.gz &&
 	test_expect_code 2 pgo convert --to folded -i trunc.pb.gz -o out1 2>err1 &&
