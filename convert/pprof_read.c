@@ -173,17 +173,18 @@ static int check_refs(struct reader *R)
 		const Perftools__Profiles__Mapping *m = pf->mapping[i];
 
 		if (!m->id || !str(R, m->filename) || !str(R, m->build_id) ||
-		    m->memory_limit < m->memory_start || pgo_u64map_put(&R->map_of, m->id, i + 1) < 0)
-			return pgo_error("'%s': mapping %zu is malformed (id 0, a bad string index "
-					 "or limit below start)", R->path, i);
+		    m->memory_limit < m->memory_start || pgo_u64map_find(&R->map_of, m->id) ||
+		    pgo_u64map_put(&R->map_of, m->id, i + 1) < 0)
+			return pgo_error("'%s': mapping %zu is malformed (id 0 or repeated, a bad "
+					 "string index, or limit below start)", R->path, i);
 	}
 	for (i = 0; i < pf->n_location; i++) {
 		const Perftools__Profiles__Location *l = pf->location[i];
 
 		if (!l->id || (l->mapping_id && !pgo_u64map_find(&R->map_of, l->mapping_id)) ||
-		    pgo_u64map_put(&R->loc_of, l->id, i + 1) < 0)
-			return pgo_error("'%s': location %zu is malformed (id 0 or an unknown mapping)",
-					 R->path, i);
+		    pgo_u64map_find(&R->loc_of, l->id) || pgo_u64map_put(&R->loc_of, l->id, i + 1) < 0)
+			return pgo_error("'%s': location %zu is malformed (id 0 or repeated, or an "
+					 "unknown mapping)", R->path, i);
 	}
 	for (i = 0; i < pf->n_sample; i++) {
 		const Perftools__Profiles__Sample *s = pf->sample[i];

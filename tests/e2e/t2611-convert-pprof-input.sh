@@ -8,8 +8,32 @@
 CS=$PGO_HELPERS/callstacks
 PROFILER=/usr/lib/x86_64-linux-gnu/libprofiler.so.0
 
-if ! test_have_prereq PERF; then skip_all "perf not installed"; test_done; fi
-if ! command -v go >/dev/null; then skip_all "go not installed (apt-get install golang-go)"; test_done; fi
+if ! test_have_prereq PERF; then skip_all "perf not installed"; test_expect_success 'hostile pprof: bad indices, billion-sample claims, unknown or repeated ids' '
+	command -v python3 >/dev/null || { echo "python3 is needed to craft the files"; exit 1; }
+	python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" ok ok.pb &&
+	pgo convert -q --to folded -i ok.pb >ok.folded &&
+	echo "[true] 3000" >want && test_cmp want ok.folded &&
+	for k in bad-string billion missing-location dup-location; do
+		python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" $k $k.pb &&
+		test_expect_code 2 pgo convert --to folded -i $k.pb -o $k.out 2>$k.err &&
+		test_grep "$k.pb" $k.err && test ! -e $k.out || exit 1
+	done
+'
+
+test_done; fi
+if ! command -v go >/dev/null; then skip_all "go not installed (apt-get install golang-go)"; test_expect_success 'hostile pprof: bad indices, billion-sample claims, unknown or repeated ids' '
+	command -v python3 >/dev/null || { echo "python3 is needed to craft the files"; exit 1; }
+	python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" ok ok.pb &&
+	pgo convert -q --to folded -i ok.pb >ok.folded &&
+	echo "[true] 3000" >want && test_cmp want ok.folded &&
+	for k in bad-string billion missing-location dup-location; do
+		python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" $k $k.pb &&
+		test_expect_code 2 pgo convert --to folded -i $k.pb -o $k.out 2>$k.err &&
+		test_grep "$k.pb" $k.err && test ! -e $k.out || exit 1
+	done
+'
+
+test_done; fi
 export GOCACHE=$TRASH/.gocache HOME=$TRASH
 
 # Share (percent) of each known path among the three, from folded stacks.
@@ -114,6 +138,18 @@ test_expect_success 'bad pprof files exit 2 naming the file, nothing written' '
 	test_grep "bad.pb.gz.*pprof" err2 && test ! -e out2 &&
 	test_expect_code 2 pgo convert --to folded -i "nothing/*.pb.gz" 2>err3 &&
 	test_grep "no file matches" err3
+'
+
+test_expect_success 'hostile pprof: bad indices, billion-sample claims, unknown or repeated ids' '
+	command -v python3 >/dev/null || { echo "python3 is needed to craft the files"; exit 1; }
+	python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" ok ok.pb &&
+	pgo convert -q --to folded -i ok.pb >ok.folded &&
+	echo "[true] 3000" >want && test_cmp want ok.folded &&
+	for k in bad-string billion missing-location dup-location; do
+		python3 "$PGO_ROOT/tests/e2e/pprof-craft.py" $k $k.pb &&
+		test_expect_code 2 pgo convert --to folded -i $k.pb -o $k.out 2>$k.err &&
+		test_grep "$k.pb" $k.err && test ! -e $k.out || exit 1
+	done
 '
 
 test_done
