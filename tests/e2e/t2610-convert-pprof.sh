@@ -96,7 +96,7 @@ test_expect_success BPF 'off-CPU: offcpu and wall columns, thread state labels, 
 	test_grep "^samples/count cpu/nanoseconds\[dflt\] offcpu/nanoseconds wall/nanoseconds\$" raw2 &&
 	perf script -i sleep.data -F event,period 2>/dev/null |
 		awk "\$2 == \"offcpu-time:\" { o += \$1; next } { c += \$1 } END { printf \"%.0f\\n%.0f\\n%.0f\\n\", c, o, c + o }" >expect &&
-	{ raw_sum raw2 2; raw_sum raw2 3; raw_sum raw2 4; } >actual &&
+	{ raw_sum raw2 2 && raw_sum raw2 3 && raw_sum raw2 4; } >actual &&
 	test_cmp expect actual &&
 	test_grep "thread state:\[" raw2 &&
 	traces_folded sleep.pb.gz offcpu 1 >traces.off &&
