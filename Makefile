@@ -26,7 +26,7 @@ OUTPUT     := build
 endif
 BIN        := $(OUTPUT)/bin
 
-PKGS       := libbpf libelf libdw jansson gsl libxxhash libzstd
+PKGS       := libbpf libelf libdw jansson gsl libxxhash libzstd libprotobuf-c
 # libgit2 is loaded by the gate when it needs git (gate/libgit.h): its headers and soname, no -lgit2
 LIBGIT2_SONAME := $(shell objdump -p "$$($(PKG_CONFIG) --variable=libdir libgit2 2>/dev/null)/libgit2.so" \
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
@@ -35,9 +35,9 @@ ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/nul
                     2>/dev/null | awk '$$1 == "SONAME" { print $$2 }')
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
-              libjansson-dev libgsl-dev libxxhash-dev libzydis-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
+              libjansson-dev libgsl-dev libxxhash-dev libzydis-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
               bpftool linux-perf git
-DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg
+DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
 
@@ -46,7 +46,7 @@ WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmi
 PKG_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(PKGS) libgit2 2>/dev/null)
 PKG_LIBS    = $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 PGO_CFLAGS := -std=gnu11 -g -O2 $(WARN) -fno-common -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' \
-              -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
+              -I. -I$(OUTPUT)/bpf -I$(OUTPUT)/gen $(PKG_CFLAGS) \
               $(if $(LIBGIT2_SONAME),-DGATE_LIBGIT2_SONAME='"$(LIBGIT2_SONAME)"') \
               $(if $(ZYDIS_SONAME),-DCONVERT_ZYDIS_SONAME='"$(ZYDIS_SONAME)"') $(CFLAGS)
 LDLIBS     += $(PKG_LIBS) -lz -lm -lpthread -ldl
@@ -92,7 +92,12 @@ ifdef NO_BPF
 COLLECT_SRCS := $(filter-out $(patsubst %.bpf.c,%.c,$(wildcard collect/*.bpf.c)),$(COLLECT_SRCS))
 endif
 
-MOD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
+# Protocol buffers (convert/*.proto) become protobuf-c code in $(OUTPUT)/gen, never committed.
+PROTOS     := $(wildcard convert/*.proto)
+PROTO_SRCS := $(patsubst %.proto,$(OUTPUT)/gen/%.pb-c.c,$(PROTOS))
+PROTO_HDRS := $(PROTO_SRCS:.c=.h)
+MOD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS)) \
+              $(patsubst $(OUTPUT)/gen/%.c,$(OUTPUT)/obj/gen/%.o,$(PROTO_SRCS))
 CMD_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(CMD_SRCS))
 LIBPGO     := $(OUTPUT)/libpgo.a
 SKELS      := $(patsubst collect/%.bpf.c,$(OUTPUT)/bpf/%.skel.h,$(BPF_SRCS))
@@ -139,10 +144,22 @@ $(LIBPGO): $(MOD_OBJS)
 	@rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
-$(OUTPUT)/obj/%.o: %.c | $(SKELS)
+$(OUTPUT)/obj/%.o: %.c | $(SKELS) $(PROTO_HDRS)
 	$(call msg,CC,$<)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(PGO_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUTPUT)/gen/%.pb-c.c $(OUTPUT)/gen/%.pb-c.h: %.proto
+	$(call msg,PROTO,$<)
+	@mkdir -p $(OUTPUT)/gen
+	$(Q)protoc-c --c_out=$(OUTPUT)/gen -I. $<
+
+# generated code: no warnings of ours apply
+$(OUTPUT)/obj/gen/%.o: $(OUTPUT)/gen/%.c
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -g -O2 $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-sanitize-recover=$(SANITIZE)) \
+		-I$(OUTPUT)/gen $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 # BPF: vmlinux.h is checked in (make vmlinux regenerates it); skeletons are generated, never committed.
 $(OUTPUT)/bpf/%.bpf.o: collect/%.bpf.c collect/%.h $(VMLINUX_H)
@@ -187,14 +204,19 @@ bench: all $(HELPER_BINS) $(EXAMPLE_BINS)
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))
-FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS))
-build/fuzz/obj/%.o: %.c | $(SKELS)
+FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(COLLECT_SRCS) $(SYMBOLIZE_SRCS) $(CONVERT_SRCS) $(GATE_SRCS)) \
+             $(patsubst $(OUTPUT)/gen/%.c,build/fuzz/obj/gen/%.o,$(PROTO_SRCS))
+build/fuzz/obj/gen/%.o: $(OUTPUT)/gen/%.c
 	@mkdir -p $(@D)
-	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' -I. -I$(OUTPUT)/bpf $(PKG_CFLAGS) \
+	$(Q)clang -std=gnu11 -g -O1 -I$(OUTPUT)/gen $(PKG_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined \
+		-MMD -MP -c -o $@ $<
+build/fuzz/obj/%.o: %.c | $(SKELS) $(PROTO_HDRS)
+	@mkdir -p $(@D)
+	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -DPGO_VERSION='"$(VERSION)"' -I. -I$(OUTPUT)/bpf -I$(OUTPUT)/gen $(PKG_CFLAGS) \
 		-fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJS)
 	$(call msg,FUZZ,$@)
-	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
+	$(Q)clang -std=gnu11 -g -O1 -D_GNU_SOURCE -I. -I$(OUTPUT)/gen $(PKG_CFLAGS) -fsanitize=fuzzer,address,undefined \
 		-o $@ $< $(FUZZ_OBJS) $(LDLIBS)
 fuzz: $(FUZZ_BINS)
 	$(Q)tests/fuzz/run.sh $(or $(FUZZ_SECONDS),600) $(FUZZ_BINS)

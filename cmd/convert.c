@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "cmd/builtin.h"
+#include "cmd/convert_pprof.h"
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
+#include "convert/inputs.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
 #include "convert/sampleprof.h"
@@ -25,17 +27,20 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: pgo convert --to autofdo|llvm|folded|json|svg [-i FILE]... [-b BINARY]...\n"
+		"usage: pgo convert --to autofdo|llvm|pprof|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
 		"                   [--inline-max-size BYTES] [--offline-nested[=WHICH]] [-q | -v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
+		"                      pprof: gzipped profile.proto (go tool pprof, Parca, ...)\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
 		"  -i, --input FILE    perf.data from pgo collect or perf record (also perf record -z\n"
-		"                      files and perf record --threads directories); repeat to\n"
-		"                      merge; default pgo.data, else perf.data\n"
+		"                      files and perf record --threads directories), or pprof\n"
+		"                      (gzipped profile.proto: go tool pprof -proto, Parca,\n"
+		"                      Pyroscope, OTel); a quoted glob or a directory of pprof\n"
+		"                      files; repeat to merge; default pgo.data, else perf.data\n"
 		"  -b, --binary FILE   binary to write the profile for (repeatable; default: the\n"
 		"                      sampled main executable). Matched by build-id, else by path\n"
 		"  -o, --output FILE   output (default <binary>.afdo / <binary>.prof; '-' = stdout)\n"
@@ -400,6 +405,12 @@ out:
 	return ret;
 }
 
+/* pprof: the stacks of the inputs with their addresses (cmd/convert_pprof.h) */
+static int write_pprof(struct convert_cmd *cc)
+{
+	return cmd_convert_pprof(&cc->o, cc->out);
+}
+
 /* folded, json, svg: the stack set of the inputs (cmd/convert_render.h) */
 static int write_stacks(struct convert_cmd *cc)
 {
@@ -415,6 +426,7 @@ static const struct convert_writer {
 } writers[] = {
 	{ "autofdo", write_autofdo },
 	{ "llvm", write_llvm },
+	{ "pprof", write_pprof },
 	{ "folded", write_stacks },
 	{ "json", write_stacks },
 	{ "svg", write_stacks },
@@ -434,15 +446,18 @@ static const struct convert_writer *find_writer(const char *name)
 static int run_writer(struct convert_cmd *cc)
 {
 	const struct convert_writer *w;
+	char **expanded = NULL;
+	size_t nr_expanded = 0;
+	int ret;
 
 	if (!cc->to) {
-		pgo_error("--to is required (autofdo, llvm, folded, json or svg)");
+		pgo_error("--to is required (autofdo, llvm, pprof, folded, json or svg)");
 		usage(stderr);
 		return PGO_EXIT_USAGE;
 	}
 	w = find_writer(cc->to);
 	if (!w) {
-		pgo_error("unknown format '%s' for --to (autofdo, llvm, folded, json, svg)", cc->to);
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, pprof, folded, json, svg)", cc->to);
 		return PGO_EXIT_USAGE;
 	}
 	if (!cc->nr_in) {
@@ -450,11 +465,15 @@ static int run_writer(struct convert_cmd *cc)
 			return PGO_EXIT_ERROR;
 		cc->inputs[cc->nr_in++] = default_input();
 	}
-	cc->o.inputs = cc->inputs;
-	cc->o.nr_inputs = cc->nr_in;
+	if (convert_inputs_expand(cc->inputs, cc->nr_in, &expanded, &nr_expanded) < 0)
+		return PGO_EXIT_ERROR;
+	cc->o.inputs = (const char *const *)expanded;
+	cc->o.nr_inputs = nr_expanded;
 	cc->o.binaries = cc->bins;
 	cc->o.nr_binaries = cc->nr_bins;
-	return w->write(cc);
+	ret = w->write(cc);
+	convert_inputs_free(expanded, nr_expanded);
+	return ret;
 }
 
 int cmd_convert(int argc, char **argv)

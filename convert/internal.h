@@ -15,10 +15,10 @@
 #include "symbolize/symtab.h"
 #include "lib/hashmap.h"
 
-#define DSO_KERNEL 0xfffffffeU
-#define DSO_UNKNOWN 0xffffffffU
+#define DSO_KERNEL CONVERT_DSO_KERNEL
+#define DSO_UNKNOWN CONVERT_DSO_UNKNOWN
 /* Not a DSO: the thread-state leaf of an off-CPU stack, addr = enum offcpu_state. */
-#define DSO_STATE 0xfffffffdU
+#define DSO_STATE CONVERT_DSO_STATE
 /* (dso, file offset) packed in a u64 for the per-address aggregation */
 #define ADDR_KEY(dso, off) (((uint64_t)(dso) << 40) | (off))
 #define ADDR_KEY_DSO(k) ((uint32_t)((k) >> 40))
@@ -100,6 +100,8 @@ struct convert_profile {
 	int want_stacks;
 	uint64_t inline_max_size;      /* convert_options.inline_max_size */
 	struct symbolize_ksyms *ksyms;   /* loaded at the first kernel frame */
+	int join_runs;                 /* loading a pprof input without runs: join joined_run */
+	uint32_t joined_run;           /* index + 1 of the run such inputs share, 0 before one */
 };
 
 /* Open the symtab of a DSO lazily (NULL if it cannot be read). */

@@ -7,10 +7,14 @@
  * address, in the writers. The processes and their maps are in profile_maps.c, the
  * choice of binaries in profile_binaries.c.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "collect/offcpu.h"
+#include "convert/pprof_read.h"
 #include "convert/profile.h"
 #include "convert/profile_internal.h"
 #include "symbolize/ksyms.h"
@@ -650,6 +654,37 @@ static void report_reader(struct convert_profile *p, const struct loader *L, con
 			  st->unpacked_in_file ? "read from a temporary file" : "held in memory");
 }
 
+static int load_one(struct convert_profile *p, const char *path);
+
+/* A pprof input is translated into a temporary perf.data and replayed as one. */
+static int load_pprof(struct convert_profile *p, const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX], data[PATH_MAX + 16];
+	struct convert_pprof_read_stats st;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/pgo-pprof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return pgo_error_errno("cannot create a temporary directory for '%s'", path);
+	snprintf(data, sizeof(data), "%s/pprof.data", dir);
+	err = convert_pprof_to_perfdata(path, data, &st);
+	if (!err) {
+		pgo_debug(1, "'%s': %llu pprof samples, %llu mappings, %llu locations -> %llu records",
+			  path, (unsigned long long)st.samples_in, (unsigned long long)st.mappings,
+			  (unsigned long long)st.locations, (unsigned long long)st.records_out);
+		if (st.no_mapping)
+			pgo_debug(1, "'%s': %llu user addresses without a mapping", path,
+				  (unsigned long long)st.no_mapping);
+		p->join_runs = !st.has_runs;
+		err = load_one(p, data);
+		p->join_runs = 0;
+	}
+	unlink(data);
+	rmdir(dir);
+	return err;
+}
+
 static int load_one(struct convert_profile *p, const char *path)
 {
 	struct loader L = { .p = p, .first_run = -1, .maps_budget = { 0, CONVERT_MAX_LIVE_MAPS } };
@@ -657,6 +692,8 @@ static int load_one(struct convert_profile *p, const char *path)
 	size_t i;
 	int ret, err = -1;
 
+	if (convert_pprof_is(path))
+		return load_pprof(p, path);
 	if (collect_pdread_open(path, &L.r) < 0)
 		return -1;
 	if (read_attrs(&L) < 0)

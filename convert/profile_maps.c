@@ -93,6 +93,13 @@ static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
 	struct convert_profile *p = L->p;
 	struct convert_run_info *ru;
 
+	/* pprof inputs without runs of their own are one run, however many files */
+	if (p->join_runs && p->joined_run) {
+		*run = p->joined_run - 1;
+		if (L->first_run < 0)
+			L->first_run = *run;
+		return 0;
+	}
 	if (PGO_ALLOC_GROW(p->runs, p->nr_runs + 1, p->alloc_runs) < 0)
 		return -1;
 	ru = &p->runs[p->nr_runs];
@@ -102,6 +109,8 @@ static int new_run(struct loader *L, uint32_t pid, uint32_t *run)
 	ru->comm = "";
 	if (L->first_run < 0)
 		L->first_run = p->nr_runs;
+	if (p->join_runs)
+		p->joined_run = p->nr_runs + 1;
 	*run = p->nr_runs++;
 	return 0;
 }

@@ -121,6 +121,39 @@ static int is_switch_leaf(const struct convert_profile *p, const struct stack_re
 	       !strcmp(leaf->f[0].name, "__schedule_[k]");
 }
 
+/* Every frame of one address carries the address it came from. */
+static void set_address(struct frame_buf *leaf, const struct stack_frame *sf)
+{
+	size_t j;
+
+	for (j = 0; j < leaf->nr; j++) {
+		leaf->f[j].dso_index = sf->dso;
+		leaf->f[j].addr = sf->addr;
+		leaf->f[j].ret = sf->ret != 0;
+	}
+}
+
+size_t convert_profile_nr_dsos(const struct convert_profile *p)
+{
+	return p->nr_dsos;
+}
+
+int convert_profile_dso(const struct convert_profile *p, uint32_t dso, const char **path,
+			char build_id_hex[41])
+{
+	const struct convert_dso *d;
+	int i;
+
+	if (dso >= p->nr_dsos)
+		return -1;
+	d = &p->dsos[dso];
+	*path = d->path;
+	for (i = 0; i < d->build_id_len && i < 20; i++)
+		snprintf(build_id_hex + 2 * i, 3, "%02x", d->build_id[i]);
+	build_id_hex[2 * i] = 0;
+	return 0;
+}
+
 static int cmp_run(const void *a, const void *b, void *arg)
 {
 	const struct stack_rec *s = arg;
@@ -161,6 +194,7 @@ int convert_stacks_foreach(struct convert_profile *p, convert_stack_fn fn, void 
 			}
 			if (k == 1 && is_switch_leaf(p, sr, &leaf))
 				continue;
+			set_address(&leaf, &p->frames[sr->first + k]);
 			if (PGO_ALLOC_GROW(b.f, b.nr + leaf.nr, b.alloc) < 0) {
 				ret = -1;
 				break;

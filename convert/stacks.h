@@ -36,7 +36,27 @@ struct convert_frame {
 	unsigned kernel : 1;
 	unsigned own : 1;              /* in a profiled binary (-b, or the main executable): the
 					  benchmark's own code, not a library or the kernel */
+	unsigned ret : 1;              /* addr is a return address (a caller's frame) */
+	uint32_t dso_index;            /* convert_profile_dso()'s index, or CONVERT_DSO_KERNEL,
+					  CONVERT_DSO_UNKNOWN, CONVERT_DSO_STATE (a thread state) */
+	uint64_t addr;                 /* the sampled address: a file offset in the DSO, a
+					  kernel address, or the thread state's number */
 };
+/*
+ * The frames of one sampled address are consecutive: the outermost function first
+ * (inlined == 0), then the functions inlined into it (inlined == 1), innermost last.
+ */
+#define CONVERT_DSO_KERNEL 0xfffffffeU
+#define CONVERT_DSO_UNKNOWN 0xffffffffU
+#define CONVERT_DSO_STATE 0xfffffffdU
+
+/*
+ * The DSO of index `dso` (< convert_profile_nr_dsos()): its path (borrowed) and its
+ * build-id as lower-case hex ("" if none) in build_id_hex. Returns 0, or -1 if no such DSO.
+ */
+size_t convert_profile_nr_dsos(const struct convert_profile *p);
+int convert_profile_dso(const struct convert_profile *p, uint32_t dso, const char **path,
+			char build_id_hex[41]);
 
 struct convert_stack {
 	unsigned run;                  /* index into the runs */

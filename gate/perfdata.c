@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "convert/profile.h"
+#include "convert/pprof_read.h"
 #include "convert/profile_json.h"
 #include "convert/stackset.h"
 #include "gate/perfdata.h"
@@ -14,9 +15,12 @@
 int gate_is_perf_data(const char *path)
 {
 	char magic[8];
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	int r;
 
+	if (convert_pprof_is(path))
+		return 1;
+	f = fopen(path, "rb");
 	if (!f)
 		return 0;
 	r = fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8);

@@ -9,7 +9,7 @@
 #ifndef PGO_GATE_PERFDATA_H
 #define PGO_GATE_PERFDATA_H
 
-/* 1 if the file starts with the perf.data magic, 0 if not (or unreadable). */
+/* 1 if the file is a recording convert reads (perf.data or pprof), 0 if not (JSON, unreadable). */
 int gate_is_perf_data(const char *path);
 
 /* Symbolize a perf.data file into profile JSON text. */

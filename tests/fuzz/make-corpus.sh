@@ -35,3 +35,15 @@ strip --strip-all -o "$out/symtab/callstacks-stripped-debuglink" "$CS"
 objcopy --add-gnu-debuglink=hot.debug "$out/symtab/callstacks-debuglink"
 objcopy --add-gnu-debuglink=hot.debug "$out/symtab/callstacks-stripped-debuglink"
 ls -l "$out"/*
+# pprof: pgo's own (plain protobuf, so mutations reach the decoder), and gperftools' CPU
+# profile of callstacks turned into pprof by go tool pprof, symbolized and not
+if command -v go >/dev/null && [ -e /usr/lib/x86_64-linux-gnu/libprofiler.so.0 ]; then
+	mkdir -p "$out/pprof"
+	"$PGO" collect -q -F 499 -r 2 -o pgo-off.data -- "${CS%/callstacks}/offcpu-sleep" 2 10 >/dev/null 2>&1 ||
+		"$PGO" collect -q -F 499 -r 2 --no-off-cpu -o pgo-off.data -- "$CS" 3 >/dev/null
+	"$PGO" convert -q --to pprof -i pgo-off.data -o pgo.pb.gz && zcat pgo.pb.gz >"$out/pprof/pgo-offcpu-r2.pb"
+	CPUPROFILE=cs.prof CPUPROFILE_FREQUENCY=1000 LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libprofiler.so.0 "$CS" 40 >/dev/null
+	HOME=$tmp go tool pprof -proto "$CS" cs.prof >"$out/pprof/gperftools-via-go-pprof.pb.gz" 2>/dev/null
+	HOME=$tmp go tool pprof -proto -symbolize=none "$CS" cs.prof >"$out/pprof/gperftools-unsymbolized.pb.gz" 2>/dev/null
+	zcat "$out/pprof/gperftools-unsymbolized.pb.gz" >"$out/pprof/gperftools-unsymbolized.pb"
+fi
