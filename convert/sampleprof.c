@@ -8,6 +8,7 @@
 
 #include "symbolize/entryblock.h"
 #include "convert/internal.h"
+#include "convert/afdo_version.h"
 #include "convert/sampleprof.h"
 #include "lib/alloc.h"
 #include "lib/radixsort.h"
@@ -360,6 +361,8 @@ static inline uint32_t frame_offset(const struct sp_profile *sp, const struct sy
 		return off | (fr->discr & 0xffff);
 	case SP_DISCR_LLVM:
 		return off | (llvm_prefix_decode(fr->discr) & 0xffff);
+	case SP_DISCR_GCC16:
+		return off | convert_gcc16_discr_base(fr->discr);
 	default:
 		return off;
 	}
@@ -456,6 +459,8 @@ static int add_path(struct builder *B, struct sp_fn *f, const struct symbolize_s
 	/* clang: a loop body duplicated N times (unrolled, vectorized) ran N times per sample */
 	if (B->sp->discr == SP_DISCR_LLVM)
 		count *= llvm_dup_factor(sym->frames[sym->nr_frames - 1].discr);
+	else if (B->sp->discr == SP_DISCR_GCC16)
+		count *= convert_gcc16_discr_multiplicity(sym->frames[sym->nr_frames - 1].discr);
 	if (count > pos->count)
 		pos->count = count;
 	return 0;
