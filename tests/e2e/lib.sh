@@ -4,7 +4,7 @@
 #   test_expect_success 'title' 'commands && more'
 #   test_done
 # Each test runs in a fresh scratch directory ($TRASH) with `set -e` semantics inside
-# the body. Output is TAP. test_have_prereq ROOT|PERF|BPF|CHROMIUM|CLANG|TWO_CPUS skips with a
+# the body. Output is TAP. test_have_prereq ROOT|PERF|BPF|CHROMIUM|CLANG|TWO_CPUS|HOST_GCC skips with a
 # visible reason; a script that can run nothing exits 77.
 set -u
 export LC_ALL=C
@@ -33,6 +33,7 @@ test_have_prereq() {
 		TWO_CPUS) [ "$(nproc)" -ge 2 ] || return 1 ;;
 		SANITIZED) [ -n "${SANITIZE:-}" ] || return 1 ;;
 		NOT_SANITIZED) [ -z "${SANITIZE:-}" ] || return 1 ;;
+		HOST_GCC) [ -z "${PGO_TEST_GCC:-}" ] || [ "$PGO_TEST_GCC" = gcc ] || return 1 ;;
 		*) echo "# unknown prereq $p" >&2; return 1 ;;
 		esac
 	done
