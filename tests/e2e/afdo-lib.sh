@@ -184,6 +184,12 @@ afdo_head_count() {
 		END { if (!found) print -1 }' "$1"
 }
 
+# afdo_skip TITLE REASON: a test that cannot run with this compiler, shown as skipped.
+afdo_skip() {
+	test_count=$((test_count + 1)) test_skipped=$((test_skipped + 1))
+	echo "ok $test_count - $1 # SKIP $2"
+}
+
 # test_ge A B [what]: A >= B, numerically, with a message saying what was compared.
 test_ge() {
 	[ "$1" -ge "$2" ] 2>/dev/null || { echo "expected ${3:-value} >= $2, got $1" >&2; return 1; }
