@@ -4,6 +4,8 @@
 #   make            build build/bin/pgo and the pgo-collect/-convert/-gate links
 #   make test       unit + end-to-end tests (ends with "N passed, N failed")
 #   make test SANITIZE=address,undefined
+#   make compilers  Debian chroots with gcc 13-16 for the convert tests (cached in PGO_COMPILERS_DIR)
+#   make test-compilers  build them, then run the convert tests with each of those gccs
 #   make demo       collect, convert, rebuild with -fauto-profile, show the speedup and the flamegraph
 #   make bench      benchmarks against perf record, create_gcov and instrumented PGO
 #   make deps       install the Debian packages the build, tests and demo need (idempotent)
@@ -37,7 +39,8 @@ ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/nul
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev libzydis-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
               bpftool linux-perf git
-DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq
+DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq \
+              mmdebstrap
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
 #
 
@@ -111,7 +114,8 @@ EXAMPLE_SRCS:= $(wildcard examples/*.c)
 EXAMPLE_BINS:= $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EXAMPLE_SRCS))
 ALIASES    := pgo-collect pgo-convert pgo-gate
 
-.PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps
+.PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps \
+	compilers test-compilers
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -195,6 +199,16 @@ $(OUTPUT)/examples/%: examples/%.c
 
 test: all $(UNIT_BINS) $(HELPER_BINS) $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) SANITIZE=$(SANITIZE) tests/run.sh $(T)
+
+# The test compilers: trixie (gcc 13, 14) and sid (gcc 15, 16) chroots, outside the tree in
+# $(PGO_COMPILERS_DIR) (default /var/cache/pgo-compilers); kept when already there.
+# COMPILERS=trixie builds one. tests/e2e/t259x run the convert tests with each gcc present.
+COMPILERS ?= trixie sid
+compilers:
+	$(Q)tests/tools/compilers.sh $(COMPILERS)
+
+test-compilers: compilers
+	$(Q)$(MAKE) --no-print-directory test T=t259
 
 demo: all $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh

@@ -14,6 +14,7 @@
 #include "cmd/convert_pprof.h"
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
+#include "convert/afdo_version.h"
 #include "convert/inputs.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
@@ -28,11 +29,12 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"usage: pgo convert --to autofdo|llvm|pprof|folded|json|svg [-i FILE]... [-b BINARY]...\n"
-		"                   [-o FILE] [--force] [--keep-discriminators] [--min-count N]\n"
+		"                   [-o FILE] [--force] [--gcc VERSION] [--keep-discriminators]\n"
+		"                   [--min-count N]\n"
 		"                   [--inline-max-size BYTES] [--offline-nested[=WHICH]] [-q | -v]\n"
 		"   or: pgo convert --dump FILE.afdo\n"
 		"   or: pgo convert --threads [-i FILE]...\n\n"
-		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 layout)\n"
+		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 to 16)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
 		"                      pprof: gzipped profile.proto (go tool pprof, Parca, ...)\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
@@ -45,8 +47,10 @@ static void usage(FILE *fp)
 		"                      sampled main executable). Matched by build-id, else by path\n"
 		"  -o, --output FILE   output (default <binary>.afdo / <binary>.prof; '-' = stdout)\n"
 		"  --force             accept a binary rebuilt since the recording (build-id differs)\n"
-		"  --keep-discriminators  exact discriminators in AutoFDO offsets (gcc >= 13 readers;\n"
-		"                      gcc 12 ignores them and needs them collapsed, the default)\n"
+		"  --gcc VERSION       AutoFDO for gcc VERSION (12 to 16; default: the gcc that\n"
+		"                      built the binary, as its DW_AT_producer says, else 12)\n"
+		"  --keep-discriminators  exact discriminators in AutoFDO offsets for gcc 12 too\n"
+		"                      (gcc 12 ignores them and needs them collapsed, the default)\n"
 		"  --min-count N       AutoFDO: every sampled line counts at least N (default 2:\n"
 		"                      gcc 12 optimises lines counted below 2 for size), and so do\n"
 		"                      the unsampled lines of a function whose lines sampled once\n"
@@ -82,7 +86,7 @@ static void usage(FILE *fp)
 		CONVERT_INLINE_MAX_SIZE);
 }
 
-enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_THREADS, OPT_MIN_COUNT, OPT_OFFLINE_NESTED,
+enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_GCC, OPT_THREADS, OPT_MIN_COUNT, OPT_OFFLINE_NESTED,
        OPT_INLINE_MAX_SIZE };
 
 static const char *base_name(const char *path)
@@ -240,6 +244,16 @@ static int parse_option(struct convert_cmd *cc, int c, char **argv)
 	case OPT_KEEP_DISCR:
 		cc->ao.keep_discriminators = 1;
 		break;
+	case OPT_GCC: {
+		uint64_t v;
+
+		if (pgo_parse_u64_range(optarg, CONVERT_GCC_MIN, CONVERT_GCC_MAX, &v)) {
+			pgo_error("invalid --gcc '%s' (%d to %d)", optarg, CONVERT_GCC_MIN, CONVERT_GCC_MAX);
+			return PGO_EXIT_USAGE;
+		}
+		cc->ao.gcc = (unsigned)v;
+		break;
+	}
 	case OPT_OFFLINE_NESTED:
 	case OPT_MIN_COUNT:
 	case OPT_INLINE_MAX_SIZE:
@@ -281,6 +295,7 @@ static int parse_args(struct convert_cmd *cc, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "keep-discriminators", no_argument, NULL, OPT_KEEP_DISCR },
+		{ "gcc", required_argument, NULL, OPT_GCC },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "offline-nested", optional_argument, NULL, OPT_OFFLINE_NESTED },
 		{ "inline-max-size", required_argument, NULL, OPT_INLINE_MAX_SIZE },

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * AutoFDO v2 writer, reader and dumper (convert/afdo.h). Layout: header {magic
- * "gcda", version 2, 0}; string table {tag 0xaa000000, length, n, n x (u32 byte length
- * incl. NUL, bytes)}; function section {tag 0xac000000, length, n, n x (u64 head,
- * instance)}; module section {0xae000000, 0, 0}. An instance is {name index, #pos,
+ * AutoFDO writer, reader and dumper (convert/afdo.h). Layout of version 2 (gcc 12-15):
+ * header {magic "gcda", version 2, 0}; string table {tag 0xaa000000, length, n, n x (u32
+ * byte length incl. NUL, bytes)}; function section {tag 0xac000000, length, n, n x (u64
+ * head, instance)}; module section {0xae000000, 0, 0}. An instance is {name index, #pos,
  * #callsites, pos x (offset, #targets, u64 count, targets x (u32 type, u64 name index,
  * u64 count)), callsites x (offset, instance)}. Words are host order (gcc reads them so).
+ * Version 3 (gcc 16, auto-profile.cc of 16.2: summary_info::read, string_table::read,
+ * read_function_instance) adds a summary section after the header {tag 0xa8000000 (no
+ * length), u64 total, max, max head, #counts, #functions, #percentiles, percentiles x (u32
+ * cutoff, u64 min count, u64 #counts)}, a file-name table before the names {#files, files,
+ * #names, names x (string, u32 file index)}, and a u64 timestamp after each top-level head.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "convert/afdo.h"
+#include "convert/afdo_version.h"
 #include "convert/internal.h"
 #include "convert/sampleprof.h"
 #include "lib/alloc.h"
@@ -20,6 +26,7 @@
 
 #define AFDO_MAGIC 0x67636461u
 #define AFDO_VERSION 2u
+#define AFDO_TAG_SUMMARY 0xa8000000u
 #define AFDO_TAG_NAMES 0xaa000000u
 #define AFDO_TAG_FUNCTION 0xac000000u
 #define AFDO_TAG_MODULE 0xae000000u
@@ -51,6 +58,9 @@ struct names {
 	uint64_t *aliases;             /* string id -> cdtor_aliases' answer, + 1 (0: not
 					  asked yet) */
 	size_t alloc_aliases;
+	int v3;                        /* version 3: every record's count into counts */
+	uint64_t *counts;
+	size_t nr_counts, alloc_counts;
 };
 
 /*
@@ -242,7 +252,8 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 
 	for (i = 0; i < f->nr_pos; i++)
 		need += 16 + 20 * (size_t)f->pos[i].nr_targets;
-	if (pgo_buf_grow(b, need) < 0)
+	if (pgo_buf_grow(b, need) < 0 ||
+	    (n->v3 && PGO_ALLOC_GROW_UNINIT(n->counts, n->nr_counts + f->nr_pos, n->alloc_counts) < 0))
 		return -1;
 	w = w32(b->data + b->len, name_index(n, name));
 	w = w32(w, f->nr_pos);
@@ -255,6 +266,8 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 		w = w32(w, p->nr_targets);
 		w = w64(w, p->count);
 		add_position(s, p->count);
+		if (n->v3 && p->count)
+			n->counts[n->nr_counts++] = p->count;
 		for (k = 0; k < p->nr_targets; k++) {
 			w = w32(w, AFDO_HIST_INDIR_CALL_TOPN);
 			w = w64(w, name_index(n, p->targets[k].name));
@@ -283,15 +296,46 @@ static int put_instance(struct pgo_buf *b, struct names *n, const struct sp_fn *
 	return 0;
 }
 
-static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert_afdo_summary *s)
+/* gcc 16's summary section, at at (room made for it), from the counts put_instance kept */
+static void put_summary(struct pgo_buf *b, size_t at, struct names *n, const struct sp_profile *sp)
 {
-	struct names n = { NULL, 0, NULL, 0, 0, sp->p, NULL, 0 };
+	struct convert_afdo_v3_summary v = { 0 };
+	char *w = b->data + at;
+	size_t i;
+
+	convert_afdo_percentiles(n->counts, n->nr_counts, &v);
+	for (i = 0; i < sp->nr_fns; i++)
+		if (sp->fns[i]->head > v.max_function_count)
+			v.max_function_count = sp->fns[i]->head;
+	v.num_functions = sp->nr_fns;
+	w = w32(w, AFDO_TAG_SUMMARY);
+	w = w64(w, v.total_count);
+	w = w64(w, v.max_count);
+	w = w64(w, v.max_function_count);
+	w = w64(w, v.num_counts);
+	w = w64(w, v.num_functions);
+	w = w64(w, CONVERT_AFDO_PERCENTILES);
+	for (i = 0; i < CONVERT_AFDO_PERCENTILES; i++) {
+		w = w32(w, v.detailed[i].cutoff);
+		w = w64(w, v.detailed[i].min_count);
+		w = w64(w, v.detailed[i].num_counts);
+	}
+}
+
+#define AFDO_SUMMARY_BYTES (4 + 6 * 8 + CONVERT_AFDO_PERCENTILES * 20)
+
+static int encode(const struct sp_profile *sp, const struct convert_afdo_format *fmt,
+		  struct pgo_buf *b, struct convert_afdo_summary *s)
+{
+	struct names n = { NULL, 0, NULL, 0, 0, sp->p, NULL, 0, fmt->version >= 3, NULL, 0, 0 };
 	/* header, string and function and module section headers, the empty string */
-	size_t i, mark, sub, bytes = 12 + 12 + 12 + 12 + 5;
+	size_t i, mark, sub, summary = 0, bytes = 12 + 12 + 12 + 12 + 5;
 	int err = -1;
 
 	memset(s, 0, sizeof(*s));
-	s->version = AFDO_VERSION;
+	s->version = fmt->version;
+	if (n.v3)
+		bytes += AFDO_SUMMARY_BYTES + 4 + 4 + 8 * sp->nr_fns;
 	/* the whole file's size, made room for at once: growing copied it about once more */
 	for (i = 0; i < sp->nr_fns; i++) {
 		if (collect_names(&n, sp->fns[i], &sub) < 0)
@@ -299,34 +343,41 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 		bytes += 8 + sub;
 	}
 	for (i = 0; i < n.nr; i++)
-		bytes += 4 + strlen(sp_str(sp, n.ids[i])) + 1;
+		bytes += 4 + strlen(sp_str(sp, n.ids[i])) + 1 + (n.v3 ? 4 : 0);
 	if (pgo_buf_grow(b, bytes) < 0)
 		goto out;
-	if (put32(b, AFDO_MAGIC) || put32(b, AFDO_VERSION) || put32(b, 0))
+	if (put32(b, AFDO_MAGIC) || put32(b, fmt->version) || put32(b, 0))
 		goto out;
-	if (put32(b, AFDO_TAG_NAMES) || put32(b, 0) || put32(b, n.nr + 1))
+	if (n.v3) {
+		summary = b->len;
+		b->len += AFDO_SUMMARY_BYTES; /* filled in once the records are written */
+	}
+	if (put32(b, AFDO_TAG_NAMES) || put32(b, 0) || (n.v3 && put32(b, 0)) || put32(b, n.nr + 1))
 		goto out;
 	mark = b->len;
-	if (put32(b, 1) || pgo_buf_add(b, "", 1))
+	/* version 3: no file names (gcc 16 then matches a function by its name alone) */
+	if (put32(b, 1) || pgo_buf_add(b, "", 1) || (n.v3 && put32(b, UINT32_MAX)))
 		goto out;
 	for (i = 0; i < n.nr; i++) {
 		const char *str = sp_str(sp, n.ids[i]);
 		uint32_t len = strlen(str) + 1;
 
-		if (put32(b, len) || pgo_buf_add(b, str, len))
+		if (put32(b, len) || pgo_buf_add(b, str, len) || (n.v3 && put32(b, UINT32_MAX)))
 			goto out;
 	}
 	{
-		uint32_t words = (b->len - mark) / 4 + 1;
+		uint32_t words = (b->len - mark) / 4 + 1 + n.v3;
 
-		memcpy(b->data + mark - 8, &words, 4); /* section length: gcc ignores it */
+		/* section length: gcc ignores it */
+		memcpy(b->data + mark - (n.v3 ? 12 : 8), &words, 4);
 	}
 	s->strings = n.nr + 1;
 	if (put32(b, AFDO_TAG_FUNCTION) || put32(b, 0) || put32(b, sp->nr_fns))
 		goto out;
 	mark = b->len;
 	for (i = 0; i < sp->nr_fns; i++) {
-		if (put64(b, sp->fns[i]->head) || put_instance(b, &n, sp->fns[i], sp->fns[i]->name, s))
+		if (put64(b, sp->fns[i]->head) || (n.v3 && put64(b, 0)) || /* timestamp: none */
+		    put_instance(b, &n, sp->fns[i], sp->fns[i]->name, s))
 			goto out;
 		s->sum_heads += sp->fns[i]->head;
 		s->functions++;
@@ -338,11 +389,14 @@ static int encode(const struct sp_profile *sp, struct pgo_buf *b, struct convert
 	}
 	if (put32(b, AFDO_TAG_MODULE) || put32(b, 0) || put32(b, 0))
 		goto out;
+	if (n.v3)
+		put_summary(b, summary, &n, sp);
 	err = 0;
 out:
 	free(n.index);
 	free(n.aliases);
 	free(n.ids);
+	free(n.counts);
 	return err;
 }
 
@@ -352,11 +406,13 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	struct sp_profile sp;
 	struct pgo_buf b = PGO_BUF_INIT;
 	struct convert_afdo_summary want, got;
+	struct convert_afdo_format fmt;
 	size_t i;
 	int err = -1;
 
-	if (sp_build(p, o->keep_discriminators ? SP_DISCR_EXACT : SP_DISCR_DROP,
-		     o->offline, &sp) < 0)
+	if (convert_afdo_choose(p, o, &fmt) < 0)
+		return -1;
+	if (sp_build(p, fmt.discr, o->offline, &sp) < 0)
 		return -1;
 	if (!sp.nr_fns) {
 		sp_release(&sp);
@@ -376,7 +432,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 		if (sp.fns[i]->head < o->min_count)
 			sp.fns[i]->head = o->min_count;
 	}
-	if (encode(&sp, &b, &want) < 0)
+	if (encode(&sp, &fmt, &b, &want) < 0)
 		goto out;
 	/* self-check: gcc accepts truncated files silently and crashes on some bad ones */
 	if (convert_afdo_parse((const uint8_t *)b.data, b.len, path, NULL, &got) < 0 ||
@@ -390,6 +446,7 @@ int convert_afdo_write(struct convert_profile *p, const struct convert_afdo_opti
 	if (pgo_write_file_atomic(path, b.data, b.len) < 0) /* "-" is stdout */
 		goto out;
 	*sum = want;
+	sum->gcc = fmt.gcc;
 	/* as sampled: an offlined instance's lines are counted where they are, once */
 	sum->sampled = sp.density.sampled;
 	sum->sampled_once = sp.density.once;
@@ -550,16 +607,58 @@ static int read_instance(struct rd *r, int depth, struct pgo_buf *text, uint64_t
 	return 0;
 }
 
+/* One string of version >= 2 (byte length incl. NUL) at i of the table; borrowed in *s. */
+static int read_string(struct rd *r, uint32_t i, const char **s, uint32_t *slen)
+{
+	uint32_t len;
+
+	if (rd32(r, &len, "a string length"))
+		return -1;
+	if (!len)
+		return pgo_error("'%s': zero-length string %u at offset %zu (gcc 12 crashes on it)",
+				 r->name, i, (size_t)(r->p - r->start) - 4);
+	if (len > (uint64_t)(r->end - r->p))
+		return pgo_error("'%s': string %u at offset %zu runs past the end", r->name, i,
+				 (size_t)(r->p - r->start) - 4);
+	if (r->p[len - 1] != '\0')
+		return pgo_error("'%s': string %u at offset %zu is not NUL-terminated", r->name, i,
+				 (size_t)(r->p - r->start) - 4);
+	*s = (const char *)r->p;
+	*slen = strlen(*s);
+	r->p += len;
+	return 0;
+}
+
+/* Version 3's file names, printed when r->out is set. */
+static int read_files(struct rd *r)
+{
+	uint32_t n, i, len;
+	const char *s;
+
+	if (rd32(r, &n, "the file name count"))
+		return -1;
+	if (n > (size_t)(r->end - r->p) / 4)
+		return pgo_error("'%s': file name count %u exceeds the file size", r->name, n);
+	for (i = 0; i < n; i++) {
+		if (read_string(r, i, &s, &len) < 0)
+			return -1;
+		if (r->out)
+			fprintf(r->out, "# file %u: %.*s\n", i, (int)len, s);
+	}
+	return 0;
+}
+
 static int read_strings(struct rd *r)
 {
 	uint32_t tag, len, n, i;
 
-	if (rd32(r, &tag, "the string table tag") || rd32(r, &len, "the string table length") ||
-	    rd32(r, &n, "the string count"))
+	if (rd32(r, &tag, "the string table tag") || rd32(r, &len, "the string table length"))
 		return -1;
 	if (tag != AFDO_TAG_NAMES)
 		return pgo_error("'%s': string table tag is 0x%08x, expected 0x%08x", r->name, tag,
 				 AFDO_TAG_NAMES);
+	if ((r->version == 3 && read_files(r) < 0) || rd32(r, &n, "the string count"))
+		return -1;
 	if (n > (size_t)(r->end - r->p) / 4)
 		return pgo_error("'%s': string count %u exceeds the file size", r->name, n);
 	r->nstr = n;
@@ -569,23 +668,57 @@ static int read_strings(struct rd *r)
 		return -1;
 	for (i = 0; i < n; i++) {
 		uint64_t bytes;
+		uint32_t file;
 
+		if (r->version == AFDO_VERSION || r->version == 3) {
+			if (read_string(r, i, &r->strs[i], &r->lens[i]) < 0 ||
+			    (r->version == 3 && rd32(r, &file, "a file index")))
+				return -1;
+			continue;
+		}
+		/* gcc <= 11 (version 1, autofdo 0.19's 0x3430372a) counts words, NUL-padded */
 		if (rd32(r, &len, "a string length"))
 			return -1;
-		/* gcc <= 11 (version 1) counts words, NUL-padded */
-		bytes = r->version == AFDO_VERSION ? len : (uint64_t)len * 4;
-		if (!bytes && r->version == AFDO_VERSION)
-			return pgo_error("'%s': zero-length string %u at offset %zu (gcc 12 crashes on it)",
-					 r->name, i, (size_t)(r->p - r->start) - 4);
+		bytes = (uint64_t)len * 4;
 		if (bytes > (uint64_t)(r->end - r->p))
 			return pgo_error("'%s': string %u at offset %zu runs past the end", r->name, i,
 					 (size_t)(r->p - r->start) - 4);
-		if (r->version == AFDO_VERSION && r->p[bytes - 1] != '\0')
-			return pgo_error("'%s': string %u at offset %zu is not NUL-terminated", r->name,
-					 i, (size_t)(r->p - r->start) - 4);
 		r->strs[i] = (const char *)r->p;
 		r->lens[i] = strnlen((const char *)r->p, bytes);
 		r->p += bytes;
+	}
+	return 0;
+}
+
+/* Version 3's summary section, printed when r->out is set. */
+static int read_summary(struct rd *r)
+{
+	uint64_t v[6], min, num;
+	uint32_t tag, cutoff;
+	size_t i;
+
+	if (rd32(r, &tag, "the summary tag"))
+		return -1;
+	if (tag != AFDO_TAG_SUMMARY)
+		return pgo_error("'%s': summary tag is 0x%08x, expected 0x%08x", r->name, tag,
+				 AFDO_TAG_SUMMARY);
+	for (i = 0; i < 6; i++)
+		if (rd64(r, &v[i], "the summary"))
+			return -1;
+	if (v[5] > (size_t)(r->end - r->p) / 20)
+		return pgo_error("'%s': percentile count %llu exceeds the file size", r->name,
+				 (unsigned long long)v[5]);
+	if (r->out)
+		fprintf(r->out, "# summary: total %llu, max %llu, max head %llu, %llu counts, %llu "
+			"functions\n", (unsigned long long)v[0], (unsigned long long)v[1],
+			(unsigned long long)v[2], (unsigned long long)v[3], (unsigned long long)v[4]);
+	for (i = 0; i < v[5]; i++) {
+		if (rd32(r, &cutoff, "a cutoff") || rd64(r, &min, "a minimum count") ||
+		    rd64(r, &num, "a count of counts"))
+			return -1;
+		if (r->out)
+			fprintf(r->out, "#   %u.%04u%%: from %llu, %llu counts\n", cutoff / 10000,
+				cutoff % 10000, (unsigned long long)min, (unsigned long long)num);
 	}
 	return 0;
 }
@@ -608,7 +741,9 @@ int convert_afdo_parse(const uint8_t *data, size_t len, const char *name, FILE *
 		goto out;
 	}
 	sum->version = r.version;
-	if (read_strings(&r) < 0)
+	if (out && r.version == 3)
+		fprintf(out, "afdo version %u\n", r.version);
+	if ((r.version == 3 && read_summary(&r) < 0) || read_strings(&r) < 0)
 		goto out;
 	sum->strings = r.nstr;
 	if (rd32(&r, &tag, "the function section tag") || rd32(&r, &slen, "the section length") ||
@@ -626,13 +761,18 @@ int convert_afdo_parse(const uint8_t *data, size_t len, const char *name, FILE *
 	if (out)
 		fprintf(out, "afdo version %u: %llu strings, %u functions\n", r.version,
 			(unsigned long long)r.nstr, n);
+	if (r.version == 3 && n > (size_t)(r.end - r.p) / 28) {
+		pgo_error("'%s': function count %u exceeds the file size", name, n);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
-		uint64_t head, total;
+		uint64_t head, total, stamp = 0;
 		uint32_t fname;
 		int flen;
 		const char *fs;
 
-		if (rd64(&r, &head, "a head count"))
+		if (rd64(&r, &head, "a head count") ||
+		    (r.version == 3 && rd64(&r, &stamp, "a timestamp")))
 			goto out;
 		if (r.end - r.p >= 4)
 			memcpy(&fname, r.p, 4);
@@ -645,9 +785,11 @@ int convert_afdo_parse(const uint8_t *data, size_t len, const char *name, FILE *
 		sum->sum_heads += head;
 		if (out) {
 			fs = str_at(&r, fname, &flen);
-			fprintf(out, "%.*s: head %llu, total %llu\n%s", flen, fs,
-				(unsigned long long)head, (unsigned long long)total,
-				pgo_buf_str(&text));
+			fprintf(out, "%.*s: head %llu, total %llu", flen, fs,
+				(unsigned long long)head, (unsigned long long)total);
+			if (stamp)
+				fprintf(out, ", timestamp %llu", (unsigned long long)stamp);
+			fprintf(out, "\n%s", pgo_buf_str(&text));
 		}
 	}
 	/* optional module section; gcc 12 asserts its count is 0 */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * AutoFDO profiles for gcc 12 (-fauto-profile=FILE): the version-2 byte layout of
- * autofdo-gcc12-format.md, written from the model of convert/sampleprof.h, read back
- * and checked before it is renamed into place. And a reader that prints any .afdo
- * (version 2, or the word-string layout of gcc <= 11 / autofdo 0.19) as text.
+ * AutoFDO profiles for gcc 12 to 16 (-fauto-profile=FILE): the version-2 byte layout of
+ * autofdo-gcc12-format.md (gcc 12-15) or version 3 (gcc 16; convert/afdo_version.h), written
+ * from the model of convert/sampleprof.h, read back and checked before it is renamed into
+ * place. And a reader that prints any .afdo (version 3, 2, or the word-string layout of
+ * gcc <= 11 / autofdo 0.19) as text.
  */
 #ifndef PGO_CONVERT_AFDO_H
 #define PGO_CONVERT_AFDO_H
@@ -15,7 +16,9 @@
 struct convert_profile;
 
 struct convert_afdo_options {
-	int keep_discriminators;       /* exact discriminators (newer gcc); gcc 12 wants them 0 */
+	unsigned gcc;                  /* the gcc major version to write for (12..16); 0: the one
+					  the binaries' DW_AT_producer names (convert/afdo_version.h) */
+	int keep_discriminators;       /* exact discriminators with gcc 12 (which drops them) */
 	uint64_t min_count;            /* sampled lines at least this; unsampled ones too where
 					  the function's samples say most of them ran */
 	unsigned offline;              /* SP_OFFLINE_NESTED, SP_OFFLINE_INLINED or 0
@@ -28,6 +31,7 @@ struct convert_afdo_options {
 /* What a written (or read) file holds. */
 struct convert_afdo_summary {
 	uint32_t version;
+	unsigned gcc;                  /* written only: the gcc major version it is for */
 	uint64_t strings;
 	uint64_t functions;            /* top-level */
 	uint64_t instances;            /* nested inline instances */

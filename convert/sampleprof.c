@@ -389,6 +389,8 @@ int sp_add_path(struct builder *B, struct sp_fn *f, const struct symbolize_sym *
 	/* clang: a loop body duplicated N times (unrolled, vectorized) ran N times per sample */
 	if (B->sp->discr == SP_DISCR_LLVM)
 		count *= llvm_dup_factor(sym->frames[sym->nr_frames - 1].discr);
+	else if (B->sp->discr == SP_DISCR_GCC16)
+		count *= convert_gcc16_discr_multiplicity(sym->frames[sym->nr_frames - 1].discr);
 	if (count > pos->count)
 		pos->count = count;
 	return 0;

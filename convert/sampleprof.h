@@ -78,6 +78,8 @@ enum sp_discr {
 	SP_DISCR_EXACT = 1,            /* newer gcc readers match them exactly */
 	SP_DISCR_LLVM = 2,             /* clang: base discriminator, counts scaled by the
 					  duplication factor (llvm/Support/Discriminator.h) */
+	SP_DISCR_GCC16 = 3,            /* gcc 16: base discriminator, counts scaled by the
+					  multiplicity (convert/afdo_version.h) */
 };
 
 /* Lines sampled, sampled once and sampled twice (before any floor). */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "symbolize/entryblock.h"
+#include "convert/afdo_version.h"
 #include "convert/internal.h"
 #include "convert/sampleprof.h"
 
@@ -72,6 +73,8 @@ static inline uint32_t frame_offset(const struct sp_profile *sp, const struct sy
 		return off | (fr->discr & 0xffff);
 	case SP_DISCR_LLVM:
 		return off | (llvm_prefix_decode(fr->discr) & 0xffff);
+	case SP_DISCR_GCC16:
+		return off | convert_gcc16_discr_base(fr->discr);
 	default:
 		return off;
 	}

@@ -374,6 +374,25 @@ int symbolize_symtab_machine(const struct symbolize_symtab *st)
 	return st->machine;
 }
 
+int symbolize_symtab_foreach_producer(const struct symbolize_symtab *st,
+				      int (*fn)(const char *producer, void *data), void *data)
+{
+	for (size_t i = 0; i < st->nr_cus; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Die die = st->scope_dies[i];
+		const char *s = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_producer, &a));
+		int r;
+
+		if (!s) {
+			die = st->cus[i];
+			s = dwarf_formstring(dwarf_attr_integrate(&die, DW_AT_producer, &a));
+		}
+		if (s && (r = fn(s, data)) != 0)
+			return r;
+	}
+	return 0;
+}
+
 int symbolize_symtab_offset_to_vaddr(const struct symbolize_symtab *st, uint64_t off, uint64_t *vaddr)
 {
 	size_t i;

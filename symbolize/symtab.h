@@ -77,6 +77,14 @@ int symbolize_symtab_is_pie_or_dso(const struct symbolize_symtab *st);
 int symbolize_symtab_machine(const struct symbolize_symtab *st);
 
 /*
+ * Call fn(producer, data) with the DW_AT_producer of each compile unit that has one ("GNU
+ * C17 14.2.0 -mtune=generic -O2 -g", "GNU GIMPLE 16.2.0 ..."); 0 from fn goes on. Returns 0
+ * or the first non-zero value of fn.
+ */
+int symbolize_symtab_foreach_producer(const struct symbolize_symtab *st,
+				      int (*fn)(const char *producer, void *data), void *data);
+
+/*
  * File offset (what MMAP pgoff gives) -> link-time vaddr through the PT_LOAD segment
  * that contains it. Returns 0, or -1 (no report) if no segment contains it.
  */

@@ -8,7 +8,50 @@
 # and, for the tests of call-stack features, two modes with DWARF-unwound stacks (afdo_stack_recorders):
 #   dwarf   perf record -e task-clock -c 100000 --call-graph dwarf,4096
 #   collect-dwarf pgo collect -F 10000                      (its default unwinding: DWARF for -O2)
+# The compiler: the host's gcc, or with PGO_TEST_GCC=gcc-13 (gcc-14, gcc-15, gcc-16) that gcc
+# of the chroots tests/tools/compilers.sh builds in $PGO_COMPILERS_DIR (trixie: 13, 14; sid:
+# 15, 16), or PGO_TEST_GCC="ROOT gcc-N" for a chroot elsewhere: `gcc` and `g++` in the tests
+# then run it (tests/e2e/chroot-cc.sh), and AFDO_GCC holds its major version.
 AFDO_SRC=$PGO_ROOT/tests/e2e/afdo
+PGO_COMPILERS_DIR=${PGO_COMPILERS_DIR:-/var/cache/pgo-compilers}
+
+# afdo_gcc_root GCC: the chroot that has GCC (gcc-13 ...) under $PGO_COMPILERS_DIR.
+afdo_gcc_root() {
+	case "$1" in
+	gcc-13 | gcc-14) echo "$PGO_COMPILERS_DIR/trixie" ;;
+	gcc-15 | gcc-16) echo "$PGO_COMPILERS_DIR/sid" ;;
+	*) return 1 ;;
+	esac
+}
+
+# afdo_use_gcc: point gcc and g++ at PGO_TEST_GCC's compiler; skip the script, visibly, when
+# its chroot is absent. Sets AFDO_GCC (the major version).
+afdo_use_gcc() {
+	local spec=${PGO_TEST_GCC:-} root cc bin
+	AFDO_GCC=$(gcc -dumpversion | cut -d. -f1)
+	case "$spec" in
+	"" | gcc) return 0 ;;
+	*" "*) root=${spec% *} cc=${spec##* } ;;
+	*) cc=$spec; root=$(afdo_gcc_root "$cc") || {
+		echo "PGO_TEST_GCC=$spec: gcc-13, gcc-14, gcc-15, gcc-16 or \"ROOT gcc-N\"" >&2; exit 2; } ;;
+	esac
+	if ! chroot "$root" sh -c "command -v $cc" >/dev/null 2>&1; then
+		skip_all "$cc chroot absent: make compilers"
+		test_done
+	fi
+	if ! test_have_prereq MOUNTNS; then
+		skip_all "$cc: running its chroot's compiler needs root (a private mount namespace)"
+		test_done
+	fi
+	bin=$TRASH/.cc
+	mkdir -p "$bin"
+	printf '#!/bin/sh\nexec "%s" "%s" %s "$@"\n' "$PGO_ROOT/tests/e2e/chroot-cc.sh" "$root" "$cc" >"$bin/gcc"
+	printf '#!/bin/sh\nexec "%s" "%s" %s "$@"\n' "$PGO_ROOT/tests/e2e/chroot-cc.sh" "$root" "g++-${cc#gcc-}" >"$bin/g++"
+	chmod +x "$bin/gcc" "$bin/g++"
+	export PATH="$bin:$PATH"
+	AFDO_GCC=${cc#gcc-}
+	say "compiler: $(gcc --version | head -1)"
+}
 
 # afdo_require: skip the whole script, visibly, until `pgo convert` and perf are there.
 afdo_require() {
@@ -20,6 +63,7 @@ afdo_require() {
 		skip_all "perf record does not work here"
 		test_done
 	fi
+	afdo_use_gcc
 	# Compile the fixtures by relative name: gcc dumps print locations as they were given.
 	cp "$AFDO_SRC"/*.c .
 	AFDO_RECORDERS="perf perfg"
@@ -68,8 +112,22 @@ afdo_size() {
 	h=$(nm -S "$1" | awk -v n="$2" '$3 == "T" && $4 == n { print $2 }') && [ -n "$h" ] && echo $((16#$h))
 }
 
-# afdo_empty FILE: a valid gcc 12 AutoFDO profile with no functions (the control).
+# afdo_empty FILE: a valid AutoFDO profile with no functions (the control), for the gcc
+# the tests use: version 2 (gcc 12-15), or version 3 with its summary section (gcc 16:
+# auto-profile.cc summary_info::read: tag 0xa8000000, 6 u64, 16 x {u32, u64, u64}).
 afdo_empty() {
+	local i
+	if [ "${AFDO_GCC:-12}" -ge 16 ]; then
+		{
+			printf 'adcg\003\0\0\0\0\0\0\0\0\0\0\250'
+			printf '\0\0\0\0\0\0\0\0%.0s' 1 2 3 4 5
+			printf '\020\0\0\0\0\0\0\0'
+			for i in $(seq 16); do printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'; done
+			printf '\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\0'
+			printf '\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0'
+		} >"$1"
+		return
+	fi
 	printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0' >"$1"
 }
 
@@ -91,12 +149,12 @@ afdo_line_count() {
 		/^;; Function / { infn = ($3 == fn || index($0, "(" fn ",") || index($0, "(" fn ".")); c = -1; next }
 		infn && /^;;   basic block / {
 			c = -1
-			if (match($0, /count [0-9]+ \(auto FDO\)/)) c = substr($0, RSTART + 6, RLENGTH - 17) + 0
+			if (match($0, /count [0-9]+ \(auto FDO[,)]/)) c = substr($0, RSTART + 6, RLENGTH - 17) + 0
 			next
 		}
 		infn && index($0, loc) && c > max { max = c }
 		BEGIN { max = -1 }
-		END { print max }' "$1"
+		END { printf "%.0f\n", max }' "$1"
 }
 
 # afdo_entry_lines BIN FUNC: the source lines of FUNC's entry block as objdump decodes it
@@ -120,10 +178,16 @@ afdo_head_count() {
 	awk -v fn="$2" '
 		/^;; Function / { infn = ($3 == fn); next }
 		infn && /^;;   basic block 2,/ {
-			if (match($0, /count [0-9]+ \(auto FDO\)/)) { print substr($0, RSTART + 6, RLENGTH - 17) + 0; found = 1 }
+			if (match($0, /count [0-9]+ \(auto FDO[,)]/)) { printf "%.0f\n", substr($0, RSTART + 6, RLENGTH - 17) + 0; found = 1 }
 			exit
 		}
 		END { if (!found) print -1 }' "$1"
+}
+
+# afdo_skip TITLE REASON: a test that cannot run with this compiler, shown as skipped.
+afdo_skip() {
+	test_count=$((test_count + 1)) test_skipped=$((test_skipped + 1))
+	echo "ok $test_count - $1 # SKIP $2"
 }
 
 # test_ge A B [what]: A >= B, numerically, with a message saying what was compared.

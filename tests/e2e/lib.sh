@@ -46,6 +46,7 @@ test_have_prereq() {
 		TWO_CPUS) [ "$(nproc)" -ge 2 ] || why="fewer than 2 CPUs" ;;
 		SANITIZED) [ -n "${SANITIZE:-}" ] || why="only in a SANITIZE= build" ;;
 		NOT_SANITIZED) [ -z "${SANITIZE:-}" ] || why="not in a SANITIZE= build" ;;
+		HOST_GCC) [ -z "${PGO_TEST_GCC:-}" ] || [ "$PGO_TEST_GCC" = gcc ] || why="the compiler under test is $PGO_TEST_GCC, not the host gcc" ;;
 		*) if [ -n "${test_prereqs[$p]+set}" ]; then why=${test_prereqs[$p]}; else why="unknown prerequisite"; fi ;;
 		esac
 		[ -z "$why" ] || test_missing="${test_missing:+$test_missing; }$p: $why"

@@ -12,7 +12,7 @@ afdo_require
 
 # taken_pct DUMP: the probability gcc gives the true edge of the rare test on loop.c:43.
 taken_pct() {
-	awk '/\[loop\.c:43:[0-9]+\] if / { getline; if (match($0, /\[[0-9.]+%\]/)) { print substr($0, RSTART + 1, RLENGTH - 3) + 0; exit } }' "$1"
+	awk '/\[loop\.c:43:[0-9]+( discrim [0-9]+)?\] if / { getline; if (match($0, /\[[0-9.]+%\]/)) { print substr($0, RSTART + 1, RLENGTH - 3) + 0; exit } }' "$1"
 }
 # section_of ASM FUNC: the section the function's code is emitted in.
 section_of() {

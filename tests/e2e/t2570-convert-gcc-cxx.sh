@@ -99,6 +99,14 @@ for rec in $(afdo_stack_recorders); do
 		cdtor_counted '$rec' "$TABLES" $CTOR ${TABLE}%sEl "s += (double)(i % 7)" 4 1 2
 	'
 
+	# g++ 13-15 give the implicit destructor call a discriminator (shapes.cc:103 discrim 1)
+	# that their DWARF does not record for the inlined call (no DW_AT_GNU_discriminator), and
+	# their reader matches call sites' discriminators exactly: no profile can reach it
+	if [ "$AFDO_GCC" -ge 13 ] && [ "$AFDO_GCC" -le 15 ]; then
+		afdo_skip "$rec: the inlined destructor under D4, D1 and D2; g++ counts its loop" \
+			"g++ $AFDO_GCC: the call's discriminator is not in DWARF"
+		continue
+	fi
 	test_expect_success "$rec: the inlined destructor under D4, D1 and D2; g++ counts its loop" '
 		cdtor_counted '$rec' "$FLUSHES" $DTOR ${FLUSH}%sEv "s += (double)(i % 11)" 4 1 2
 	'

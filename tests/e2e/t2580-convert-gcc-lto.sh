@@ -42,7 +42,15 @@ for rec in $AFDO_RECORDERS; do
 			-fdump-tree-fixup_cfg3-blocks-details-lineno='$rec'.mdump &&
 		grep -q "lto-main.c:11:.* = work (" '$rec'.mdump &&
 		m=$(afdo_line_count '$rec'.mdump main lto-main.c 11) && echo "call of work: $m" &&
-		test_ge "$m" 50 "count of the block calling work in lto-main.c"
+		if [ "$AFDO_GCC" = 12 ]; then
+			test_ge "$m" 50 "count of the block calling work in lto-main.c"
+		else
+			# the entry count of the inlined copy, which gcc 13+ lay out as a
+			# block of 3 instructions before a 64-iteration loop: a few samples
+			c=$(afdo_section '$rec'.dump main | sed -n "s/^  +5: \([0-9]*\)\$/\1/p") &&
+			echo "the call line in the profile: $c" && test_ge "$c" 2 "the call line" &&
+			test_ge "$m" "$c" "count of the block calling work in lto-main.c"
+		fi
 	'
 done
 
@@ -64,7 +72,8 @@ test_expect_success 'an offlined record'"'"'s head counts entries, not loop iter
 	test_ge "$b" $((8 * e)) "count of its loop body (64-127 a call)"
 '
 
-test_expect_success 'a second binary (-b libc) does not add work'"'"'s instance again' '
+# the chroots' libc has no debug info (no libc6-dbg there)
+test_expect_success HOST_GCC 'a second binary (-b libc) does not add work'"'"'s instance again' '
 	libc=$(ldd lto | awk "/libc\\.so/ { print \$3 }") && test -f "$libc" &&
 	pgo convert --to autofdo -i perf.data -b lto -b "$libc" -o two.afdo &&
 	pgo convert --dump two.afdo >two.dump &&

@@ -24,6 +24,7 @@ cp perf-z.data "$out/pdread/perf-record-z"
 cp pgo-z.data "$out/pdread/pgo-collect-z"
 mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
 "$PGO" convert --to autofdo -i perf-g.data -b "$CS" -o "$out/afdo/callstacks.afdo-seed" 2>/dev/null
+"$PGO" convert --to autofdo --gcc 16 -i perf-g.data -b "$CS" -o "$out/afdo/callstacks-gcc16.afdo-seed" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
 cp "$out/profile-json/pgo-collect-r2.json" "$out/gate-profile/"
 # symtab: the binary, and stripped copies whose .gnu_debuglink names hot.debug (the name
