@@ -12,6 +12,7 @@
 #include "lib/parse.h"
 #include "lib/report.h"
 #include "symbolize/fpcensus.h"
+#include "symbolize/unwindhook.h"
 
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
@@ -91,6 +92,34 @@ static int match(const char *arg, const char *shrt, const char *lng, const char 
 	return 0;
 }
 
+/* What the collector's unwinding did (collect/collect.h struct collect_unwind_stats). */
+static void cmd_collect_unwind_summary(const struct collect_result *r)
+{
+	const struct collect_unwind_stats *u = &r->unwind;
+	uint64_t cut = u->truncated_stack + u->truncated_cfi + u->too_deep;
+
+	if (r->callgraph == COLLECT_CALLGRAPH_FP)
+		pgo_info("fp stacks: %llu samples, %llu kept as the kernel walked them, %llu repaired "
+			 "(%llu frames put back where code keeps no frame pointer), %llu cut short of "
+			 "the kernel's chain (%llu past the %u-byte stack copy, %llu without usable "
+			 "CFI: kernel chain kept at the IP for %llu); %.3f s CPU unwinding",
+			 (unsigned long long)u->samples, (unsigned long long)u->fp_kept,
+			 (unsigned long long)u->fp_repaired, (unsigned long long)u->fp_frames_added,
+			 (unsigned long long)(cut - u->fp_no_cfi), (unsigned long long)u->truncated_stack,
+			 r->stack_size, (unsigned long long)(u->truncated_cfi - u->fp_no_cfi),
+			 (unsigned long long)u->fp_no_cfi, u->ns / 1e9);
+	else
+		(cut * 20 > u->samples ? pgo_warn : pgo_info)(
+			"unwound %llu user stacks while recording: %llu complete, %llu truncated "
+			"(%llu past the %u-byte stack copy: use --call-graph dwarf-unwound,SIZE; "
+			"%llu without usable CFI; %llu deeper than 127 frames), %llu without user "
+			"registers; %.3f s CPU unwinding", (unsigned long long)u->samples,
+			(unsigned long long)u->complete, (unsigned long long)cut,
+			(unsigned long long)u->truncated_stack, r->stack_size,
+			(unsigned long long)u->truncated_cfi, (unsigned long long)u->too_deep,
+			(unsigned long long)u->no_regs, u->ns / 1e9);
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_opts o = { 0 };
@@ -102,7 +131,9 @@ int cmd_collect(int argc, char **argv)
 	struct collect_result r;
 	const char *val, *arg;
 	uint64_t v;
-	int i, verbose = 0, quiet = 0;
+	int i, verbose = 0, quiet = 0, ret;
+	struct symbolize_unwind_hook *hook = NULL;
+	struct collect_unwinder unwinder;
 
 	o.callgraph = COLLECT_CALLGRAPH_AUTO;
 	o.argc_self = argc;
@@ -195,7 +226,15 @@ int cmd_collect(int argc, char **argv)
 		o.callgraph = symbolize_callgraph_auto(o.argv[0], why, sizeof(why));
 		o.callgraph_why = why;
 	}
-	if (collect_offcpu_run(&o, &req, &r, &st, &offcpu))
+	/* fp and dwarf-unwound stacks are unwound while recording (symbolize/unwindhook.h) */
+	if (o.callgraph == COLLECT_CALLGRAPH_FP || o.callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND) {
+		if (symbolize_unwind_hook_new(&hook, &unwinder))
+			return PGO_EXIT_ERROR;
+		o.unwinder = &unwinder;
+	}
+	ret = collect_offcpu_run(&o, &req, &r, &st, &offcpu);
+	symbolize_unwind_hook_free(hook);
+	if (ret)
 		return PGO_EXIT_ERROR;
 	if (r.lost || r.lost_samples)
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
@@ -232,6 +271,8 @@ int cmd_collect(int argc, char **argv)
 	else
 		pgo_info("call stacks: %s%s%s%s", collect_callgraph_name(r.callgraph),
 			 r.callgraph_why[0] ? " (auto: " : "", r.callgraph_why, r.callgraph_why[0] ? ")" : "");
+	if (r.unwound)
+		cmd_collect_unwind_summary(&r);
 	if (offcpu) {
 		pgo_info("off-CPU: %.2f s in %llu samples; %llu switches followed (%llu sampled out), %llu intervals, "
 			 "%llu under --off-cpu-min, libc callers recovered %llu, %llu closed without a switch-in; "

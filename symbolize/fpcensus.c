@@ -192,7 +192,7 @@ enum collect_callgraph symbolize_callgraph_auto(const char *cmd, char *why, size
 {
 	char *path = find_command(cmd);
 	size_t fp = 0, n = 0;
-	enum collect_callgraph mode = COLLECT_CALLGRAPH_DWARF;
+	enum collect_callgraph mode = COLLECT_CALLGRAPH_DWARF_UNWOUND;
 
 	if (!path) {
 		snprintf(why, why_len, "%s not found", cmd);
