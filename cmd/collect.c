@@ -109,7 +109,8 @@ static void cmd_collect_unwind_summary(const struct collect_result *r)
 			 r->stack_size, (unsigned long long)(u->truncated_cfi - u->fp_no_cfi),
 			 (unsigned long long)u->fp_no_cfi, u->ns / 1e9);
 	else
-		(cut * 20 > u->samples ? pgo_warn : pgo_info)(
+		/* a warning when more than 5% were cut (and not 2 stacks of a 2-sample run) */
+		(cut * 20 > u->samples && cut >= 10 ? pgo_warn : pgo_info)(
 			"unwound %llu user stacks while recording: %llu complete, %llu truncated "
 			"(%llu past the %u-byte stack copy: use --call-graph dwarf-unwound,SIZE; "
 			"%llu without usable CFI; %llu deeper than 127 frames), %llu without user "

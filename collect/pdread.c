@@ -92,6 +92,7 @@ struct collect_pdread {
 	uint64_t **ids;                /* owned id arrays, one per attr */
 	struct pgo_u64map id2attr;     /* id -> attr index + 1 */
 	char *cmdline;
+	char *pgo_meta;                /* PD_FEAT_PGO_META text, or NULL */
 	char *argv0;
 	struct collect_pd_build_id *bids;
 	size_t nr_bids, alloc_bids;
@@ -424,6 +425,9 @@ static int parse_features(struct collect_pdread *r, const struct pd_file_header 
 			err = parse_event_desc(r, off, size);
 		else if (bit == PD_FEAT_COMPRESSED)
 			err = parse_compressed(r, off, size);
+		else if (bit == PD_FEAT_PGO_META && !r->pgo_meta &&
+			 read_feat_string(r, &off, off + size, &r->pgo_meta) < 0)
+			r->pgo_meta = NULL; /* pgo's own notes: without them the file still reads */
 		if (err)
 			return pgo_error("'%s': malformed feature %d section at offset %llu", r->path, bit,
 					 (unsigned long long)off);
@@ -1303,6 +1307,7 @@ void collect_pdread_free(struct collect_pdread *r)
 	free(r->layout);
 	pgo_u64map_release(&r->id2attr);
 	free(r->cmdline);
+	free(r->pgo_meta);
 	free(r->argv0);
 	free(r->bids);
 	free(r->recs);
@@ -1739,6 +1744,11 @@ int collect_attr_is_ns_clock(const struct perf_event_attr *attr)
 const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r, size_t i)
 {
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
+}
+
+const char *collect_pdread_pgo_meta(const struct collect_pdread *r)
+{
+	return r->pgo_meta;
 }
 
 const char *collect_pdread_cmdline(const struct collect_pdread *r)
