@@ -55,10 +55,12 @@ int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_
 	}
 	if (!strcmp(s, "auto")) {
 		*mode = COLLECT_CALLGRAPH_AUTO;
+		*stack_size = 0; /* the default of the mode auto picks */
 		return 0;
 	}
 	if (!strncmp(s, "dwarf-unwound", 13) && (!s[13] || s[13] == ',')) {
 		*mode = COLLECT_CALLGRAPH_DWARF_UNWOUND;
+		*stack_size = COLLECT_UNWOUND_STACK_DEFAULT;
 		base = 13;
 	} else if (!strncmp(s, "dwarf", 5) && (!s[5] || s[5] == ',')) {
 		*mode = COLLECT_CALLGRAPH_DWARF;

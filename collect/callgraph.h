@@ -35,6 +35,13 @@
  */
 #define COLLECT_DWARF_STACK_DEFAULT 8192U
 /*
+ * dwarf-unwound: bytes of user stack copied per sample into the ring (never the file:
+ * the collector unwinds it there), so it can be twice dwarf's: 16 KiB held every complete
+ * unwind of Debian's bzip2 -9 (11.3 KiB needed: compressStream's 5000-byte buffer and
+ * sendMTFValues' tables) where 8 KiB held 38% (bench/stacks-oncpu.sh, pgo convert -v).
+ */
+#define COLLECT_UNWOUND_STACK_DEFAULT 16384U
+/*
  * Bytes of user stack copied into the ring (never the file) in fp mode, to unwind the
  * frames between the sampled IP and the first frame that keeps a frame pointer: libc's
  * leaf functions use a few hundred bytes at most (bench/stacks-oncpu.sh).

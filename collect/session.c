@@ -1215,6 +1215,8 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	/* without an unwinder, the copies go to the file (dwarf) or there are none (fp) */
 	if (res->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND && !opts->unwinder)
 		res->callgraph = COLLECT_CALLGRAPH_DWARF;
+	if (res->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND && !opts->stack_size)
+		res->stack_size = COLLECT_UNWOUND_STACK_DEFAULT;
 	if (res->callgraph == COLLECT_CALLGRAPH_FP)
 		res->stack_size = !opts->unwinder ? 0 : opts->stack_size ? opts->stack_size :
 			COLLECT_FP_STACK_DEFAULT;

@@ -102,6 +102,8 @@ struct symbolize_unwind {
 	uint64_t fr_sp[SYMBOLIZE_UNWIND_MAX_FRAMES + 1]; /* fp joins: each frame's %rsp, %rbp */
 	uint64_t fr_bp[SYMBOLIZE_UNWIND_MAX_FRAMES + 1]; /* (UINT64_MAX: unknown) */
 	int want_regs;
+	int strict;                    /* symbolize_unwind_set_strict() */
+	int no_cfi_stop;               /* the last unwind stopped at a frame without CFI */
 
 	uint32_t *needed;              /* stack bytes of each complete unwind */
 	size_t nr_needed, alloc_needed;
@@ -670,6 +672,31 @@ static int space_ready(struct symbolize_unwind *u, struct uw_space *sp)
 	return 0;
 }
 
+/* Whether the code at pc (a return address unless activation) has CFI to unwind it. */
+static int pc_has_cfi(Dwfl *dwfl, uint64_t pc, int activation)
+{
+	Dwfl_Module *mod;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+
+	pc -= activation ? 0 : 1;
+	mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod)
+		return 0;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		return 1;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		return 1;
+	}
+	return 0;
+}
+
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
 	struct symbolize_unwind *u = arg;
@@ -678,6 +705,17 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	/*
+	 * Where the inner frame has no CFI (a stripped .eh_frame, JIT code, an anonymous
+	 * mapping), libdwfl falls back to following %rbp, which in code without frame
+	 * pointers holds anything: in strict mode that frame is not taken, the stack ends.
+	 */
+	if (u->strict && u->nout &&
+	    !pc_has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), u->out[u->nout - 1].pc,
+			u->out[u->nout - 1].activation)) {
+		u->no_cfi_stop = 1;
+		return DWARF_CB_ABORT;
+	}
 	if (u->nout == u->max) {
 		u->st.too_deep++;
 		return DWARF_CB_ABORT;
@@ -738,6 +776,7 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	u->max_read = 0;
 	u->past_stack = 0;
 	u->read_failed = 0;
+	u->no_cfi_stop = 0;
 	u->out = frames;
 	u->nout = 0;
 	u->max = max;
@@ -776,7 +815,7 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	 * takes that for the end of the stack), so a clean return is complete only if no
 	 * read failed on the way.
 	 */
-	if (ret == 0 && !u->read_failed) {
+	if (ret == 0 && !u->read_failed && !u->no_cfi_stop) {
 		u->end = SYMBOLIZE_UNWIND_COMPLETE;
 		u->st.complete++;
 		if (PGO_ALLOC_GROW(u->needed, u->nr_needed + 1, u->alloc_needed) < 0)
@@ -786,11 +825,12 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	} else if (u->st.too_deep != deep) {
 		u->end = SYMBOLIZE_UNWIND_TOO_DEEP;
 	} else {
-		u->end = u->past_stack ? SYMBOLIZE_UNWIND_PAST_STACK : SYMBOLIZE_UNWIND_CFI;
+		u->end = u->past_stack && !u->no_cfi_stop ? SYMBOLIZE_UNWIND_PAST_STACK :
+			 SYMBOLIZE_UNWIND_CFI;
 		pgo_debug(2, "unwind: pid %u tid %u: stopped after %zu frames at %#llx: %s", s->pid,
 			  s->tid, u->nout, (unsigned long long)u->out[u->nout - 1].pc,
 			  ret ? dwfl_errmsg(-1) : "a read failed");
-		if (u->past_stack)
+		if (u->past_stack && !u->no_cfi_stop)
 			u->st.truncated_stack++;
 		else
 			u->st.truncated_cfi++;
@@ -807,6 +847,11 @@ int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_
 
 	u->st.ns += cpu_ns() - t0;
 	return nr;
+}
+
+void symbolize_unwind_set_strict(struct symbolize_unwind *u, int strict)
+{
+	u->strict = strict;
 }
 
 enum symbolize_unwind_end symbolize_unwind_last_end(const struct symbolize_unwind *u)

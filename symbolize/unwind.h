@@ -103,6 +103,15 @@ int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_
 
 const struct symbolize_unwind_stats *symbolize_unwind_stats(const struct symbolize_unwind *u);
 
+/*
+ * Strict: a frame is taken only if the frame inside it had CFI. Where it has none (a
+ * stripped .eh_frame, JIT code, an anonymous mapping), libdwfl falls back to following
+ * %rbp, right in code with frame pointers, anything in code without; strict ends the
+ * stack there instead (counted as truncated_cfi). The collector is strict (it also has
+ * the vDSO's CFI); convert is not, for files whose vDSO frames only the fallback passes.
+ */
+void symbolize_unwind_set_strict(struct symbolize_unwind *u, int strict);
+
 /* How the last symbolize_unwind_sample() ended. */
 enum symbolize_unwind_end {
 	SYMBOLIZE_UNWIND_COMPLETE,     /* at the outermost frame */

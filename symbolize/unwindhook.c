@@ -196,6 +196,7 @@ int symbolize_unwind_hook_new(struct symbolize_unwind_hook **out, struct collect
 		free(h);
 		return -1;
 	}
+	symbolize_unwind_set_strict(h->u, 1);
 	vdso_memfd(h);
 	uw->ops = &hook_ops;
 	uw->priv = h;

@@ -294,11 +294,11 @@ static int test_callgraph_parse(void)
 	T_ASSERT(collect_callgraph_parse("fp", &m, &sz) == 0 && m == COLLECT_CALLGRAPH_FP);
 	T_ASSERT_EQ_U64(sz, COLLECT_FP_STACK_DEFAULT);
 	T_ASSERT(collect_callgraph_parse("dwarf-unwound", &m, &sz) == 0 &&
-		 m == COLLECT_CALLGRAPH_DWARF_UNWOUND && sz == COLLECT_DWARF_STACK_DEFAULT);
+		 m == COLLECT_CALLGRAPH_DWARF_UNWOUND && sz == COLLECT_UNWOUND_STACK_DEFAULT);
 	T_ASSERT(collect_callgraph_parse("dwarf-unwound,4k", &m, &sz) == 0 &&
 		 m == COLLECT_CALLGRAPH_DWARF_UNWOUND && sz == 4096);
 	T_ASSERT(collect_callgraph_parse("none", &m, &sz) == 0 && m == COLLECT_CALLGRAPH_NONE);
-	T_ASSERT(collect_callgraph_parse("auto", &m, &sz) == 0 && m == COLLECT_CALLGRAPH_AUTO);
+	T_ASSERT(collect_callgraph_parse("auto", &m, &sz) == 0 && m == COLLECT_CALLGRAPH_AUTO && !sz);
 	T_ASSERT(collect_callgraph_parse("dwarf", &m, &sz) == 0 && m == COLLECT_CALLGRAPH_DWARF);
 	T_ASSERT_EQ_U64(sz, COLLECT_DWARF_STACK_DEFAULT);
 	T_ASSERT(collect_callgraph_parse("dwarf,16384", &m, &sz) == 0 && sz == 16384);
