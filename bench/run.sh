@@ -4,6 +4,16 @@
 # bench/NAME.sh (make bench B=NAME). Benchmarks print results; they are not tests.
 set -u
 cd "$(dirname "$0")"
+if [ "${1:-}" = stacks ]; then
+	# B=stacks: every call-stack benchmark (stacks.sh, stacks-oncpu.sh) that exists
+	shift; rc=0
+	for b in stacks.sh stacks-oncpu.sh; do
+		[ -x "./$b" ] || continue
+		echo "== bench ${b%.sh}"
+		"./$b" "$@" || rc=$?
+	done
+	exit $rc
+fi
 if [ $# -gt 0 ]; then
 	[ -x "./$1.sh" ] || { echo "bench/run.sh: no benchmark '$1' (have: $(ls *.sh | grep -v '^run.sh$' | sed 's/\.sh$//' | tr '\n' ' '))" >&2; exit 64; }
 	name=$1; shift

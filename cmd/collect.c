@@ -14,9 +14,11 @@
 #include "lib/parse.h"
 #include "lib/report.h"
 #include "symbolize/fpcensus.h"
+#include "symbolize/unwindhook.h"
 
 static const char usage_line[] =
-	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
+	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf-unwound[,SIZE]|dwarf[,SIZE]|none]\n"
+	"                   [-r N] [-o FILE]\n"
 	"                   [-z | --compression-level N]\n"
 	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
 	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
@@ -33,11 +35,14 @@ static void help(void)
 	       "                         cycles, task-clock or cpu-clock\n"
 	       "  -g                     record frame-pointer call stacks (--call-graph fp)\n"
 	       "      --call-graph MODE  auto (default): fp if CMD's binary keeps frame pointers,\n"
-	       "                         else dwarf; fp: the kernel walks frame pointers (cheap,\n"
-	       "                         breaks in code built without them, Debian's libc included);\n"
-	       "                         dwarf[,SIZE]: copy SIZE bytes of user stack (default %u)\n"
-	       "                         and the registers per sample, unwound by pgo convert with\n"
-	       "                         the binaries' CFI; none: IPs only\n"
+	       "                         else dwarf-unwound. fp: the kernel walks frame pointers;\n"
+	       "                         frames it skips in code without them (libc's) are put back\n"
+	       "                         from the CFI of a 2 KiB stack copy. dwarf-unwound[,SIZE]:\n"
+	       "                         SIZE bytes of user stack (default 16384) unwound with the\n"
+	       "                         binaries' CFI while recording. Both write plain call chains\n"
+	       "                         (~140 B/sample). dwarf[,SIZE]: the registers and SIZE bytes\n"
+	       "                         of stack (default %u) go into the file, as perf record\n"
+	       "                         --call-graph dwarf writes them; none: IPs only\n"
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
@@ -254,6 +259,35 @@ static void report_callgraph(const struct collect_result *r)
 			 r->callgraph_why[0] ? " (auto: " : "", r->callgraph_why, r->callgraph_why[0] ? ")" : "");
 }
 
+/* What the collector's unwinding did (collect/collect.h struct collect_unwind_stats). */
+static void report_unwind(const struct collect_result *r)
+{
+	const struct collect_unwind_stats *u = &r->unwind;
+	uint64_t cut = u->truncated_stack + u->truncated_cfi + u->too_deep;
+
+	if (r->callgraph == COLLECT_CALLGRAPH_FP)
+		pgo_info("fp stacks: %llu samples, %llu kept as the kernel walked them, %llu repaired "
+			 "(%llu frames put back where code keeps no frame pointer), %llu cut short of "
+			 "the kernel's chain (%llu past the %u-byte stack copy, %llu without usable "
+			 "CFI: kernel chain kept at the IP for %llu); %.3f s CPU unwinding",
+			 (unsigned long long)u->samples, (unsigned long long)u->fp_kept,
+			 (unsigned long long)u->fp_repaired, (unsigned long long)u->fp_frames_added,
+			 (unsigned long long)(cut - u->fp_no_cfi), (unsigned long long)u->truncated_stack,
+			 r->stack_size, (unsigned long long)(u->truncated_cfi - u->fp_no_cfi),
+			 (unsigned long long)u->fp_no_cfi, u->ns / 1e9);
+	else
+		/* a warning when more than 5% were cut (and not 2 stacks of a 2-sample run) */
+		(cut * 20 > u->samples && cut >= 10 ? pgo_warn : pgo_info)(
+			"unwound %llu user stacks while recording: %llu complete, %llu truncated "
+			"(%llu past the %u-byte stack copy: use --call-graph dwarf-unwound,SIZE; "
+			"%llu without usable CFI; %llu deeper than 127 frames), %llu without user "
+			"registers; %.3f s CPU unwinding", (unsigned long long)u->samples,
+			(unsigned long long)u->complete, (unsigned long long)cut,
+			(unsigned long long)u->truncated_stack, r->stack_size,
+			(unsigned long long)u->truncated_cfi, (unsigned long long)u->too_deep,
+			(unsigned long long)u->no_regs, u->ns / 1e9);
+}
+
 /* The off-CPU recorder: what it followed, lost and cost. */
 static void report_offcpu(const struct collect_offcpu_stats *st)
 {
@@ -289,6 +323,8 @@ int cmd_collect(int argc, char **argv)
 	struct collect_offcpu_stats st;
 	struct collect_result r;
 	int i, err;
+	struct symbolize_unwind_hook *hook = NULL;
+	struct collect_unwinder unwinder;
 
 	o->callgraph = COLLECT_CALLGRAPH_AUTO;
 	o->argc_self = argc;
@@ -309,11 +345,21 @@ int cmd_collect(int argc, char **argv)
 		o->callgraph = symbolize_callgraph_auto(o->argv[0], why, sizeof(why));
 		o->callgraph_why = why;
 	}
-	if (collect_offcpu_run(o, &cc.req, &r, &st, &offcpu))
+	/* fp and dwarf-unwound stacks are unwound while recording (symbolize/unwindhook.h) */
+	if (o->callgraph == COLLECT_CALLGRAPH_FP || o->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND) {
+		if (symbolize_unwind_hook_new(&hook, &unwinder))
+			return PGO_EXIT_ERROR;
+		o->unwinder = &unwinder;
+	}
+	err = collect_offcpu_run(o, &cc.req, &r, &st, &offcpu);
+	symbolize_unwind_hook_free(hook);
+	if (err)
 		return PGO_EXIT_ERROR;
 	report_run(o, &r);
 	report_file(o, &r);
 	report_callgraph(&r);
+	if (r.unwound)
+		report_unwind(&r);
 	if (offcpu)
 		report_offcpu(&st);
 	return r.exit_code;

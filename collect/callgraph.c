@@ -40,6 +40,7 @@
 int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_t *stack_size)
 {
 	const char *comma;
+	size_t base;
 	uint64_t v;
 
 	*stack_size = COLLECT_DWARF_STACK_DEFAULT;
@@ -49,18 +50,28 @@ int collect_callgraph_parse(const char *s, enum collect_callgraph *mode, uint32_
 	}
 	if (!strcmp(s, "fp")) {
 		*mode = COLLECT_CALLGRAPH_FP;
+		*stack_size = COLLECT_FP_STACK_DEFAULT;
 		return 0;
 	}
 	if (!strcmp(s, "auto")) {
 		*mode = COLLECT_CALLGRAPH_AUTO;
+		*stack_size = 0; /* the default of the mode auto picks */
 		return 0;
 	}
-	if (strncmp(s, "dwarf", 5) || (s[5] && s[5] != ','))
-		return pgo_error("invalid call-graph mode '%s' (use auto, fp, dwarf[,SIZE] or none)", s);
-	*mode = COLLECT_CALLGRAPH_DWARF;
-	if (!s[5])
+	if (!strncmp(s, "dwarf-unwound", 13) && (!s[13] || s[13] == ',')) {
+		*mode = COLLECT_CALLGRAPH_DWARF_UNWOUND;
+		*stack_size = COLLECT_UNWOUND_STACK_DEFAULT;
+		base = 13;
+	} else if (!strncmp(s, "dwarf", 5) && (!s[5] || s[5] == ',')) {
+		*mode = COLLECT_CALLGRAPH_DWARF;
+		base = 5;
+	} else {
+		return pgo_error("invalid call-graph mode '%s' (use auto, fp, dwarf[,SIZE], "
+				 "dwarf-unwound[,SIZE] or none)", s);
+	}
+	if (!s[base])
 		return 0;
-	comma = s + 5;
+	comma = s + base;
 	{
 		char num[32];
 		size_t n = strlen(comma + 1);
@@ -98,6 +109,8 @@ const char *collect_callgraph_name(enum collect_callgraph mode)
 		return "dwarf";
 	case COLLECT_CALLGRAPH_AUTO:
 		return "auto";
+	case COLLECT_CALLGRAPH_DWARF_UNWOUND:
+		return "dwarf-unwound";
 	}
 	return "?";
 }
@@ -108,6 +121,19 @@ void collect_callgraph_attr(struct perf_event_attr *a, enum collect_callgraph mo
 	switch (mode) {
 	case COLLECT_CALLGRAPH_FP:
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		if (!stack_size)
+			break;
+		/* repaired at collection: the top of the stack, to unwind the frameless leaf */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = COLLECT_DWARF_REGS_X86_64;
+		a->sample_stack_user = stack_size;
+		break;
+	case COLLECT_CALLGRAPH_DWARF_UNWOUND:
+		/* unwound by the collector, which reads the files itself: no data mappings */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
+		a->sample_regs_user = COLLECT_DWARF_REGS_X86_64;
+		a->sample_stack_user = stack_size;
 		break;
 	case COLLECT_CALLGRAPH_DWARF:
 		/* the kernel part of the stack still comes from the kernel's own walk */
@@ -126,6 +152,16 @@ void collect_callgraph_attr(struct perf_event_attr *a, enum collect_callgraph mo
 	}
 }
 
+void collect_callgraph_file_attr(struct perf_event_attr *a)
+{
+	if (!(a->sample_type & PERF_SAMPLE_STACK_USER) || a->mmap_data)
+		return; /* dwarf keeps its copies; other modes have none */
+	a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	a->exclude_callchain_user = 0;
+	a->sample_regs_user = 0;
+	a->sample_stack_user = 0;
+}
+
 static unsigned int pow2_at_least(uint64_t v)
 {
 	unsigned int p = 1;
@@ -141,7 +177,7 @@ unsigned int collect_callgraph_ring_pages(enum collect_callgraph mode, uint32_t 
 {
 	uint64_t per_sample, bytes, pages;
 
-	if (mode != COLLECT_CALLGRAPH_DWARF)
+	if (mode == COLLECT_CALLGRAPH_NONE || !stack_size)
 		return min_pages;
 	/* header + ip/tid/time/cpu/period/id + kernel chain + 17 regs + stack + sizes */
 	per_sample = 8 + 48 + 8 * 32 + 8 + 8 * 17 + 16 + stack_size;

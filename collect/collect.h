@@ -31,12 +31,61 @@
 #include <sys/types.h>
 
 struct collect_writer;
+struct collect_pd_sample;
+struct collect_pd_mmap;
+struct collect_pd_task;
+struct collect_pd_comm;
 
 enum collect_callgraph {
 	COLLECT_CALLGRAPH_NONE,
-	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN */
+	COLLECT_CALLGRAPH_FP,    /* kernel frame-pointer walk: PERF_SAMPLE_CALLCHAIN; with an
+				    unwinder, repaired where frames lack a frame pointer */
 	COLLECT_CALLGRAPH_DWARF, /* user regs + stack copy, unwound by convert (collect/callgraph.h) */
-	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf, from the benchmark binary (symbolize/fpcensus.h) */
+	COLLECT_CALLGRAPH_AUTO,  /* fp or dwarf-unwound, from the benchmark binary (symbolize/fpcensus.h) */
+	COLLECT_CALLGRAPH_DWARF_UNWOUND, /* user regs + stack copy in the ring, unwound by the
+					    collector; the file gets plain call chains */
+};
+
+/*
+ * Counts of the collector's own unwinding (fp repair and dwarf-unwound modes). A stack
+ * the unwinder could not follow to its end is cut there, never guessed on.
+ */
+struct collect_unwind_stats {
+	uint64_t samples;          /* samples given to the unwinder */
+	uint64_t complete;         /* user stack followed to its outermost frame or joined to
+				      a frame-pointer chain that goes on from there */
+	uint64_t truncated_stack;  /* cut: the next frame lies past the stack copy */
+	uint64_t truncated_cfi;    /* cut: no module, no CFI, or CFI that did not apply
+				      (stripped .eh_frame, JIT code, an unmapped address) */
+	uint64_t too_deep;         /* cut at the frame limit */
+	uint64_t no_regs;          /* no user registers: no user stack */
+	uint64_t fp_kept;          /* fp: the kernel's chain was right as it was */
+	uint64_t fp_repaired;      /* fp: frames the kernel's walk skipped were put back */
+	uint64_t fp_frames_added;  /* ... that many frames in all */
+	uint64_t fp_no_cfi;        /* fp: the leaf had no usable CFI: the kernel's chain kept */
+	uint64_t ns;               /* collector CPU time spent unwinding */
+};
+
+/*
+ * How the collector unwinds user stacks while draining the rings (the layer below the
+ * unwinder: cmd/ fills this with symbolize/unwind.h's). The process events come in
+ * time order, from every CPU's ring. `unwind` gets a sample with user registers and a
+ * stack copy (and, in fp mode, the kernel's chain in s->callchain) and writes the user
+ * pcs, leaf first (pcs[0] is the user IP), returning how many (0: none) or -1 on an
+ * allocation failure (after reporting). The other hooks return 0 or -1 likewise.
+ */
+struct collect_unwinder_ops {
+	int (*mmap)(void *priv, const struct collect_pd_mmap *m);
+	int (*fork)(void *priv, const struct collect_pd_task *t);
+	int (*comm)(void *priv, const struct collect_pd_comm *c);
+	int (*exit)(void *priv, const struct collect_pd_task *t);
+	int (*unwind)(void *priv, const struct collect_pd_sample *s, uint64_t *pcs, size_t max);
+	void (*stats)(void *priv, struct collect_unwind_stats *st);
+};
+
+struct collect_unwinder {
+	const struct collect_unwinder_ops *ops;
+	void *priv;
 };
 
 /*
@@ -74,9 +123,14 @@ struct collect_opts {
 	const char *event;        /* NULL or "auto" (cycles, else task-clock), "cycles",
 	                             "task-clock", "cpu-clock" */
 	unsigned int freq;        /* samples per second; 0 means 999 */
-	enum collect_callgraph callgraph; /* auto is taken as dwarf: resolve it first */
+	enum collect_callgraph callgraph; /* auto is taken as dwarf-unwound: resolve it first */
 	const char *callgraph_why; /* why that mode, copied to the result; may be NULL */
 	uint32_t stack_size;      /* dwarf: user stack bytes per sample; 0 means the default */
+	/*
+	 * Unwinds at collection time; NULL: fp records the kernel's chain as it is, and
+	 * dwarf-unwound falls back to dwarf (copies in the file).
+	 */
+	const struct collect_unwinder *unwinder;
 	unsigned int runs;        /* 0 means 1 */
 	int argc_self;            /* pgo's own command line, for the CMDLINE feature */
 	char *const *argv_self;
@@ -99,8 +153,11 @@ struct collect_result {
 	char event[32];           /* event actually used: "cycles", "task-clock" or "cpu-clock" */
 	unsigned int freq;        /* rate asked for (Hz) */
 	int has_pmu;              /* a hardware cycles event could be opened */
-	enum collect_callgraph callgraph; /* mode used (auto resolved to fp or dwarf) */
-	uint32_t stack_size;      /* dwarf: bytes of user stack per sample */
+	enum collect_callgraph callgraph; /* mode used (auto resolved to fp or dwarf-unwound) */
+	uint32_t stack_size;      /* dwarf, dwarf-unwound, repaired fp: bytes of user stack
+				     copied per sample (0: none) */
+	int unwound;              /* the collector unwound the stacks (unwind holds its counts) */
+	struct collect_unwind_stats unwind;
 	char callgraph_why[160];  /* auto: why that mode ("./bench omits frame pointers ...") */
 	uint64_t raw_bytes;       /* bytes of records recorded (before any compression) */
 };

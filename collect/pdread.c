@@ -601,6 +601,11 @@ const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r
 	return i < r->nr_attrs ? &r->attrs[i] : NULL;
 }
 
+const char *collect_pdread_pgo_meta(const struct collect_pdread *r)
+{
+	return r->pgo_meta;
+}
+
 const char *collect_pdread_cmdline(const struct collect_pdread *r)
 {
 	return r->cmdline;

@@ -188,6 +188,8 @@ const struct collect_pd_attr *collect_pdread_attr(const struct collect_pdread *r
 int collect_attr_is_ns_clock(const struct perf_event_attr *attr);
 /* The recorded command line (CMDLINE feature, words joined by spaces), or NULL. */
 const char *collect_pdread_cmdline(const struct collect_pdread *r);
+/* pgo collect's metadata text (PD_FEAT_PGO_META, collect/pdformat.h), or NULL. */
+const char *collect_pdread_pgo_meta(const struct collect_pdread *r);
 /* argv[0] of the recorded command line, or NULL. */
 const char *collect_pdread_argv0(const struct collect_pdread *r);
 size_t collect_pdread_nr_build_ids(const struct collect_pdread *r);

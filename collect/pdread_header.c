@@ -218,6 +218,9 @@ int collect_pd_parse_features(struct collect_pdread *r, const struct pd_file_hea
 			err = parse_event_desc(r, off, size);
 		else if (bit == PD_FEAT_COMPRESSED)
 			err = parse_compressed(r, off, size);
+		else if (bit == PD_FEAT_PGO_META && !r->pgo_meta &&
+			 read_feat_string(r, &off, off + size, &r->pgo_meta) < 0)
+			r->pgo_meta = NULL; /* pgo's own notes: without them the file still reads */
 		if (err)
 			return pgo_error("'%s': malformed feature %d section at offset %llu", r->path, bit,
 					 (unsigned long long)off);

@@ -590,6 +590,7 @@ void collect_pdread_free(struct collect_pdread *r)
 	free(r->layout);
 	pgo_u64map_release(&r->id2attr);
 	free(r->cmdline);
+	free(r->pgo_meta);
 	free(r->argv0);
 	free(r->bids);
 	free(r->recs);

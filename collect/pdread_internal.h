@@ -83,6 +83,7 @@ struct collect_pdread {
 	uint64_t **ids;                /* owned id arrays, one per attr */
 	struct pgo_u64map id2attr;     /* id -> attr index + 1 */
 	char *cmdline;
+	char *pgo_meta;                /* PD_FEAT_PGO_META text, or NULL */
 	char *argv0;
 	struct collect_pd_build_id *bids;
 	size_t nr_bids, alloc_bids;

@@ -25,6 +25,7 @@
 #include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/pdformat.h"
+#include "collect/pdread.h"
 #include "collect/pdwrite.h"
 #include "lib/alloc.h"
 #include "lib/buf.h"
@@ -36,6 +37,8 @@
 /* Drain at least this often, so memory and FINISHED_ROUND windows stay small. */
 #define POLL_MS 100
 #define DEFAULT_FREQ 999
+/* User frames of an unwound sample (perf's kernel.perf_event_max_stack default + 1). */
+#define COLLECT_UNWIND_MAX_PCS 128
 
 struct ring {
 	int fd;
@@ -63,7 +66,13 @@ struct session {
 	uint64_t run_samples;
 	int sources_ready;
 	int blocked;             /* oldmask is valid and must be restored */
-	unsigned char copy[65536]; /* a record that wraps the ring end (size is a u16) */
+	/* unwinding while draining (fp repair, dwarf-unwound): collect_opts.unwinder */
+	const struct collect_unwinder *uw;
+	uint64_t *m_head, *m_tail, *m_time; /* per ring, for the merge by time */
+	uint64_t dropped;        /* samples that did not parse (never seen from a kernel) */
+	uint64_t pcs[COLLECT_UNWIND_MAX_PCS];
+	uint64_t out[8192 + 2 * COLLECT_UNWIND_MAX_PCS]; /* the rewritten sample */
+	uint64_t copy[8192];     /* a record that wraps the ring end (size is a u16) */
 };
 
 static uint64_t now_ns(clockid_t clk)
@@ -393,7 +402,12 @@ static int open_events(struct session *s, pid_t pid)
 			goto fail;
 	}
 	if (s->attr_idx < 0) {
-		s->attr_idx = collect_writer_add_attr(s->w, &s->attr, s->res->event);
+		struct perf_event_attr fa = s->attr;
+
+		/* unwound here: the file's samples carry the call chain, not the copies */
+		if (s->uw)
+			collect_callgraph_file_attr(&fa);
+		s->attr_idx = collect_writer_add_attr(s->w, &fa, s->res->event);
 		if (s->attr_idx < 0)
 			goto fail;
 		s->first_id = ids[0];
@@ -529,12 +543,172 @@ static int write_run_fork(struct session *s, pid_t pid, uint64_t time)
 
 /* ---- ring draining ---- */
 
+/* ---- unwinding while draining ---- */
+
+/* The NUL-terminated string at byte off of rec, or NULL if it runs past the record. */
+static const char *rec_str(const struct perf_event_header *rec, size_t off)
+{
+	const char *p = (const char *)rec + off;
+
+	if (off >= rec->size || !memchr(p, '\0', rec->size - off))
+		return NULL;
+	return p;
+}
+
+/* Give the unwinder the process events it needs (mappings, forks, execs, exits). */
+static int unwinder_event(struct session *s, const struct perf_event_header *rec)
+{
+	const struct collect_unwinder_ops *ops = s->uw->ops;
+	const uint32_t *w = (const uint32_t *)(rec + 1);
+	const uint64_t *q = (const uint64_t *)(rec + 1);
+
+	switch (rec->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		struct collect_pd_mmap m;
+		size_t fn = rec->type == PERF_RECORD_MMAP2 ? 72 : 40;
+
+		memset(&m, 0, sizeof(m));
+		m.filename = rec_str(rec, fn);
+		if (!m.filename || !ops->mmap)
+			return 0;
+		m.pid = w[0];
+		m.tid = w[1];
+		m.start = q[1];
+		m.len = q[2];
+		m.pgoff = q[3];
+		if (rec->type == PERF_RECORD_MMAP2) {
+			m.prot = w[14];
+			m.flags = w[15];
+		}
+		m.executable = !(rec->misc & PERF_RECORD_MISC_MMAP_DATA);
+		return ops->mmap(s->uw->priv, &m);
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct collect_pd_task t;
+
+		if (rec->size < sizeof(*rec) + 24)
+			return 0;
+		t.pid = w[0];
+		t.ppid = w[1];
+		t.tid = w[2];
+		t.ptid = w[3];
+		t.time = q[2];
+		if (rec->type == PERF_RECORD_FORK)
+			return ops->fork ? ops->fork(s->uw->priv, &t) : 0;
+		return ops->exit ? ops->exit(s->uw->priv, &t) : 0;
+	}
+	case PERF_RECORD_COMM: {
+		struct collect_pd_comm c;
+
+		c.comm = rec_str(rec, sizeof(*rec) + 8);
+		if (!c.comm || !ops->comm)
+			return 0;
+		c.pid = w[0];
+		c.tid = w[1];
+		c.exec = !!(rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+		return ops->comm(s->uw->priv, &c);
+	}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * A sample of our attr (IDENTIFIER IP TID TIME CPU PERIOD CALLCHAIN REGS_USER STACK_USER)
+ * becomes IDENTIFIER IP TID TIME CPU PERIOD CALLCHAIN: the kernel part of its chain, then
+ * PERF_CONTEXT_USER and the unwound user pcs, in s->out. Returns 0, 1 when the record
+ * does not parse (not the kernel's layout: dropped, as the file's attr cannot describe
+ * it), or -1 after the unwinder reported an error.
+ */
+static int unwind_sample(struct session *s, const struct perf_event_header *rec)
+{
+	const uint64_t *p = (const uint64_t *)(rec + 1), *end = (const uint64_t *)((const char *)rec + rec->size);
+	struct collect_pd_sample smp;
+	struct perf_event_header *h = (struct perf_event_header *)s->out;
+	uint64_t *o = s->out + 1, nr, nk, i;
+	int n;
+
+	if (end - p < 7)
+		return 1;
+	memset(&smp, 0, sizeof(smp));
+	smp.sample_type = s->attr.sample_type;
+	smp.cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	smp.id = p[0];
+	smp.ip = p[1];
+	smp.pid = (uint32_t)p[2];
+	smp.tid = (uint32_t)(p[2] >> 32);
+	smp.time = p[3];
+	smp.cpu = (uint32_t)p[4];
+	smp.period = p[5];
+	nr = p[6];
+	p += 7;
+	if (nr > (uint64_t)(end - p) || nr > 8192)
+		return 1;
+	smp.nr_callchain = nr;
+	smp.callchain = p;
+	p += nr;
+	if (p >= end)
+		return 1;
+	smp.user_regs_abi = *p++;
+	if (smp.user_regs_abi) {
+		smp.user_regs_mask = s->attr.sample_regs_user;
+		smp.nr_user_regs = (size_t)__builtin_popcountll(smp.user_regs_mask);
+		if (smp.nr_user_regs > (size_t)(end - p))
+			return 1;
+		smp.user_regs = p;
+		p += smp.nr_user_regs;
+	}
+	if (p >= end)
+		return 1;
+	smp.user_stack_size = *p++;
+	if (smp.user_stack_size) {
+		if (smp.user_stack_size % 8 || smp.user_stack_size / 8 + 1 > (uint64_t)(end - p))
+			return 1;
+		smp.user_stack = p;
+		p += smp.user_stack_size / 8;
+		smp.user_stack_dyn_size = *p++;
+	}
+	n = s->uw->ops->unwind(s->uw->priv, &smp, s->pcs, COLLECT_UNWIND_MAX_PCS);
+	if (n < 0)
+		return -1;
+	/* the kernel part: everything before the user context (all of it with exclude_callchain_user) */
+	for (nk = 0; nk < nr && smp.callchain[nk] != (uint64_t)PERF_CONTEXT_USER; nk++)
+		;
+	memcpy(o, rec + 1, 6 * sizeof(uint64_t));
+	o += 6;
+	*o++ = nk + (n ? 1 + (uint64_t)n : 0);
+	memcpy(o, smp.callchain, nk * sizeof(uint64_t));
+	o += nk;
+	if (n) {
+		*o++ = (uint64_t)PERF_CONTEXT_USER;
+		for (i = 0; i < (uint64_t)n; i++)
+			*o++ = s->pcs[i];
+	}
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = rec->misc;
+	h->size = (uint16_t)((o - s->out) * sizeof(uint64_t));
+	return 0;
+}
+
 static int consume(struct session *s, struct ring *r, const struct perf_event_header *rec)
 {
 	const uint64_t *u = (const uint64_t *)(rec + 1);
 
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
+		if (s->uw) {
+			int err = unwind_sample(s, rec);
+
+			if (err < 0)
+				return -1;
+			if (err) {
+				s->dropped++;
+				return 0;
+			}
+			rec = (const struct perf_event_header *)s->out;
+		}
 		s->run_samples++;
 		break;
 	case PERF_RECORD_LOST: /* {id, lost} */
@@ -551,6 +725,8 @@ static int consume(struct session *s, struct ring *r, const struct perf_event_he
 		s->res->throttled++;
 		break;
 	default:
+		if (s->uw && unwinder_event(s, rec))
+			return -1;
 		break;
 	}
 	return collect_writer_record(s->w, rec);
@@ -586,7 +762,7 @@ static long drain_ring(struct session *s, struct ring *r)
 			size_t first = (size_t)(r->size - off);
 
 			memcpy(s->copy, r->data + off, first);
-			memcpy(s->copy + first, r->data, size - first);
+			memcpy((unsigned char *)s->copy + first, r->data, size - first);
 			h = (const void *)s->copy;
 		}
 		if (consume(s, r, h))
@@ -598,13 +774,106 @@ static long drain_ring(struct session *s, struct ring *r)
 	return n;
 }
 
+/* The u64 at byte pos of the ring (8-byte aligned: never straddles the end). */
+static uint64_t ring_u64(const struct ring *r, uint64_t pos)
+{
+	return *(const uint64_t *)(r->data + (pos & (r->size - 1)));
+}
+
+/*
+ * Time of the record at pos: a sample's TIME follows IDENTIFIER, IP and TID; other
+ * records carry it in their sample_id_all trailer ({pid,tid} {time} {cpu,res} {id}).
+ */
+static uint64_t ring_time(const struct ring *r, uint64_t pos)
+{
+	const struct perf_event_header *h = (const void *)(r->data + (pos & (r->size - 1)));
+
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= 40)
+		return ring_u64(r, pos + 32);
+	if (h->type != PERF_RECORD_SAMPLE && h->size >= 40)
+		return ring_u64(r, pos + h->size - 24);
+	return 0;
+}
+
+/*
+ * Drain every ring in time order (a merge of the rings, each in time order itself), so
+ * the unwinder sees a process's mappings before its samples whichever CPU each ran on.
+ * Returns the number of records read, or -1.
+ */
+static long drain_merged(struct session *s)
+{
+	long n = 0;
+	int c, best;
+
+	for (c = 0; c < s->ncpu; c++) {
+		struct ring *r = &s->rings[c];
+
+		s->m_head[c] = s->m_tail[c] = 0;
+		if (!r->pc)
+			continue;
+		s->m_head[c] = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+		s->m_tail[c] = r->pc->data_tail;
+		if (s->m_head[c] - s->m_tail[c] > r->size) {
+			pgo_warn("sample buffer overrun; skipping %llu bytes",
+				 (unsigned long long)(s->m_head[c] - s->m_tail[c]));
+			s->m_tail[c] = s->m_head[c];
+		}
+		if (s->m_tail[c] < s->m_head[c])
+			s->m_time[c] = ring_time(r, s->m_tail[c]);
+	}
+	for (;;) {
+		struct ring *r;
+		const struct perf_event_header *h;
+		uint64_t off;
+		size_t size;
+
+		best = -1;
+		for (c = 0; c < s->ncpu; c++)
+			if (s->m_tail[c] < s->m_head[c] && (best < 0 || s->m_time[c] < s->m_time[best]))
+				best = c;
+		if (best < 0)
+			break;
+		r = &s->rings[best];
+		off = s->m_tail[best] & (r->size - 1);
+		h = (const void *)(r->data + off);
+		size = h->size;
+		if (size < sizeof(*h) || size > s->m_head[best] - s->m_tail[best] || size % 8) {
+			pgo_warn("corrupt record in the sample buffer (size %zu); skipping the rest", size);
+			s->m_tail[best] = s->m_head[best];
+			continue;
+		}
+		if (off + size > r->size) {
+			size_t first = (size_t)(r->size - off);
+
+			memcpy(s->copy, r->data + off, first);
+			memcpy((unsigned char *)s->copy + first, r->data, size - first);
+			h = (const void *)s->copy;
+		}
+		if (consume(s, r, h))
+			return -1;
+		s->m_tail[best] += size;
+		n++;
+		if (s->m_tail[best] < s->m_head[best])
+			s->m_time[best] = ring_time(r, s->m_tail[best]);
+	}
+	for (c = 0; c < s->ncpu; c++)
+		if (s->rings[c].pc)
+			__atomic_store_n(&s->rings[c].pc->data_tail, s->m_tail[c], __ATOMIC_RELEASE);
+	return n;
+}
+
 static int drain_all(struct session *s)
 {
 	long total = 0, n;
 	size_t i;
 	int c;
 
-	for (c = 0; c < s->ncpu; c++) {
+	if (s->uw) {
+		total = drain_merged(s);
+		if (total < 0)
+			return -1;
+	}
+	for (c = 0; c < s->ncpu && !s->uw; c++) {
 		n = drain_ring(s, &s->rings[c]);
 		if (n < 0)
 			return -1;
@@ -856,20 +1125,34 @@ out:
 static int write_summary_meta(struct session *s)
 {
 	const struct collect_result *r = s->res;
+	const struct collect_unwind_stats *u = &r->unwind;
 
-	return collect_writer_meta(s->w, "pgo version=%s", PGO_VERSION) ||
-	       collect_writer_meta(s->w, "event name=%s type=%u config=%llu freq=%u period=%llu "
-				  "callgraph=%s stack_user=%u has_pmu=%d has_lbr=0 kernel=%d",
-				  r->event, s->attr.type, (unsigned long long)s->attr.config, r->freq,
-				  (unsigned long long)(r->has_pmu ? 0 : 1000000000ULL / r->freq),
-				  collect_callgraph_name(r->callgraph),
-				  r->callgraph == COLLECT_CALLGRAPH_DWARF ? r->stack_size : 0,
-				  r->has_pmu, !s->attr.exclude_kernel) ||
-	       collect_writer_meta(s->w, "totals runs=%u samples=%llu lost=%llu lost_samples=%llu "
-				  "throttled=%llu cpu_ns=%llu duration_ns=%llu",
-				  r->runs, (unsigned long long)r->samples, (unsigned long long)r->lost,
-				  (unsigned long long)r->lost_samples, (unsigned long long)r->throttled,
-				  (unsigned long long)r->cpu_ns, (unsigned long long)r->duration_ns) ? -1 : 0;
+	if (collect_writer_meta(s->w, "pgo version=%s", PGO_VERSION) ||
+	    collect_writer_meta(s->w, "event name=%s type=%u config=%llu freq=%u period=%llu "
+				"callgraph=%s stack_user=%u has_pmu=%d has_lbr=0 kernel=%d",
+				r->event, s->attr.type, (unsigned long long)s->attr.config, r->freq,
+				(unsigned long long)(r->has_pmu ? 0 : 1000000000ULL / r->freq),
+				collect_callgraph_name(r->callgraph), r->stack_size,
+				r->has_pmu, !s->attr.exclude_kernel) ||
+	    collect_writer_meta(s->w, "totals runs=%u samples=%llu lost=%llu lost_samples=%llu "
+				"throttled=%llu cpu_ns=%llu duration_ns=%llu",
+				r->runs, (unsigned long long)r->samples, (unsigned long long)r->lost,
+				(unsigned long long)r->lost_samples, (unsigned long long)r->throttled,
+				(unsigned long long)r->cpu_ns, (unsigned long long)r->duration_ns))
+		return -1;
+	if (!r->unwound)
+		return 0;
+	/* the stacks were unwound here: what became of them (collect/collect.h) */
+	return collect_writer_meta(s->w, "unwound samples=%llu complete=%llu truncated_stack=%llu "
+				   "truncated_cfi=%llu too_deep=%llu no_regs=%llu fp_kept=%llu "
+				   "fp_repaired=%llu fp_frames_added=%llu fp_no_cfi=%llu cpu_ns=%llu",
+				   (unsigned long long)u->samples, (unsigned long long)u->complete,
+				   (unsigned long long)u->truncated_stack,
+				   (unsigned long long)u->truncated_cfi, (unsigned long long)u->too_deep,
+				   (unsigned long long)u->no_regs, (unsigned long long)u->fp_kept,
+				   (unsigned long long)u->fp_repaired,
+				   (unsigned long long)u->fp_frames_added,
+				   (unsigned long long)u->fp_no_cfi, (unsigned long long)u->ns) ? -1 : 0;
 }
 
 static int validate(const struct collect_opts *o)
@@ -926,9 +1209,24 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	s->sigfd = -1;
 	res->callgraph = opts->callgraph;
 	res->stack_size = opts->stack_size ? opts->stack_size : COLLECT_DWARF_STACK_DEFAULT;
-	/* auto is the command's to resolve (symbolize/fpcensus.h); dwarf is right either way */
+	/* auto is the command's to resolve (symbolize/fpcensus.h); DWARF is right either way */
 	if (res->callgraph == COLLECT_CALLGRAPH_AUTO)
+		res->callgraph = COLLECT_CALLGRAPH_DWARF_UNWOUND;
+	/* without an unwinder, the copies go to the file (dwarf) or there are none (fp) */
+	if (res->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND && !opts->unwinder)
 		res->callgraph = COLLECT_CALLGRAPH_DWARF;
+	if (res->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND && !opts->stack_size)
+		res->stack_size = COLLECT_UNWOUND_STACK_DEFAULT;
+	if (res->callgraph == COLLECT_CALLGRAPH_FP)
+		res->stack_size = !opts->unwinder ? 0 : opts->stack_size ? opts->stack_size :
+			COLLECT_FP_STACK_DEFAULT;
+	if (res->callgraph == COLLECT_CALLGRAPH_NONE)
+		res->stack_size = 0;
+	if (opts->unwinder && res->stack_size &&
+	    (res->callgraph == COLLECT_CALLGRAPH_FP || res->callgraph == COLLECT_CALLGRAPH_DWARF_UNWOUND)) {
+		s->uw = opts->unwinder;
+		res->unwound = 1;
+	}
 	if (opts->callgraph_why)
 		snprintf(res->callgraph_why, sizeof(res->callgraph_why), "%s", opts->callgraph_why);
 	s->ring_pages = collect_callgraph_ring_pages(res->callgraph, res->stack_size, res->freq,
@@ -936,8 +1234,11 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 	if (online_cpus(s))
 		goto out_free;
 	s->rings = pgo_calloc((size_t)s->ncpu, sizeof(*s->rings));
-	if (!s->rings)
+	s->m_head = pgo_calloc((size_t)s->ncpu * 3, sizeof(*s->m_head));
+	if (!s->rings || !s->m_head)
 		goto out_free;
+	s->m_tail = s->m_head + s->ncpu;
+	s->m_time = s->m_tail + s->ncpu;
 	for (i = 0; i < (unsigned int)s->ncpu; i++)
 		s->rings[i].fd = -1;
 	if (collect_writer_open(&s->w, opts->output ? opts->output : "pgo.data"))
@@ -977,6 +1278,11 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 		if (res->interrupted || res->exit_code)
 			break;
 	}
+	if (s->uw && s->uw->ops->stats)
+		s->uw->ops->stats(s->uw->priv, &res->unwind);
+	if (s->dropped)
+		pgo_warn("%llu samples did not parse and were left out",
+			 (unsigned long long)s->dropped);
 	if (write_summary_meta(s))
 		goto out_abort;
 	res->raw_bytes = collect_writer_raw_size(s->w);
@@ -1009,6 +1315,7 @@ out_free:
 	if (s->w)
 		collect_writer_abort(s->w);
 	free(s->rings);
+	free(s->m_head);
 	free(s->cpus);
 	free(s);
 	return ret;

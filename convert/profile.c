@@ -414,8 +414,11 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
  * end is the sampled IP itself, so it says through which call site that sample came.
  */
 static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
-		     struct proc *pr, int user_ip)
+		     struct proc *pr, int user_ip, int unwound)
 {
+	/* chains pgo collect unwound with the CFI: their edges are DWARF-unwound ones */
+	struct pairmap *calls = unwound ? &p->ucalls : &p->calls;
+	struct pairmap *leaf_calls = unwound ? &p->leaf_ucalls : &p->leaf_calls;
 	uint64_t i, inner = 0, key, nr_user = 0, lo, hi;
 	const struct mapent *last = NULL;
 	int user = 0, have_inner = 0;
@@ -450,11 +453,11 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 			}
 			continue;
 		}
-		if (have_inner && pairmap_add(&p->calls, key, inner, 1) < 0)
+		if (have_inner && pairmap_add(calls, key, inner, 1) < 0)
 			return -1;
 		/* the first user entry is the IP only when the sample was taken in user mode */
 		if (have_inner && nr_user == 2 && user_ip && s->callchain[i - 1] == s->ip &&
-		    pairmap_add(&p->leaf_calls, key, inner, 1) < 0)
+		    pairmap_add(leaf_calls, key, inner, 1) < 0)
 			return -1;
 		inner = key;
 		have_inner = 1;
@@ -541,7 +544,8 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 		}
 		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
 			return -1;
-		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && add_calls(p, s, pr, !kernel) < 0)
+		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		    add_calls(p, s, pr, !kernel, L->chains_unwound) < 0)
 			return -1;
 		/* stacks unwind in add_stack; compiler profiles only need the edges */
 		if (L->uw && !p->want_stacks && !kernel &&
@@ -698,6 +702,11 @@ static int load_one(struct convert_profile *p, const char *path)
 		return -1;
 	if (read_attrs(&L) < 0)
 		goto out;
+	{
+		const char *meta = collect_pdread_pgo_meta(L.r);
+
+		L.chains_unwound = meta && strstr(meta, " callgraph=dwarf-unwound ");
+	}
 	if (!p->info.command && collect_pdread_cmdline(L.r))
 		p->info.command = convert_str(p, convert_intern(p, collect_pdread_cmdline(L.r)));
 	while ((ret = collect_pdread_next(L.r, &ev)) > 0) {

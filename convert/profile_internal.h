@@ -72,6 +72,7 @@ struct loader {
 	uint64_t *frame_buf;
 	size_t frame_alloc;
 	struct symbolize_unwind *uw;     /* files with user regs + stack copies (dwarf mode) */
+	int chains_unwound;            /* pgo collect unwound the user chains (dwarf-unwound) */
 	struct pgo_cow_budget maps_budget; /* mapping entries of all processes */
 	struct symbolize_unwind_frame uw_frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
 };

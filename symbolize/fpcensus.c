@@ -24,32 +24,37 @@
  * always %rsp-based. Byte patterns are not reliable: gcc schedules other instructions
  * between push %rbp and mov %rsp,%rbp, and shrink-wrapping moves both past early exits.
  * A few points inside the body are probed, since the prologue and epilogue still use
- * %rsp. Without CFI, the fallback looks for push %rbp followed closely by
- * mov %rsp,%rbp (48 89 e5 / 48 8b ec) near the entry.
+ * %rsp. A function whose CFA is %rsp + 8 at every point probed has no stack frame at
+ * all (a small leaf: gcc gives it no frame pointer even with -fno-omit-frame-pointer):
+ * it says nothing either way and returns -1. Without CFI, the fallback looks for
+ * push %rbp followed closely by mov %rsp,%rbp (48 89 e5 / 48 8b ec) near the entry.
  */
 static int has_frame_pointer(Dwarf_CFI *cfi, uint64_t start, uint64_t size,
 			     const unsigned char *code, size_t n)
 {
 	size_t i, j;
-	int k;
+	int k, framed = 0, probed = 0;
 
 	if (cfi) {
 		for (k = 1; k <= 7; k++) {
 			Dwarf_Frame *frame = NULL;
 			Dwarf_Op *ops;
 			size_t nops;
-			int fp;
+			int fp, cfa;
 
 			if (dwarf_cfi_addrframe(cfi, start + size * (uint64_t)k / 8, &frame))
 				continue;
-			fp = !dwarf_frame_cfa(frame, &ops, &nops) && nops >= 1 &&
-			     (ops[0].atom == DW_OP_breg6 ||
-			      (ops[0].atom == DW_OP_bregx && ops[0].number == 6));
+			cfa = !dwarf_frame_cfa(frame, &ops, &nops) && nops >= 1;
+			fp = cfa && (ops[0].atom == DW_OP_breg6 ||
+				     (ops[0].atom == DW_OP_bregx && ops[0].number == 6));
+			probed++;
+			if (!cfa || ops[0].atom != DW_OP_breg7 || ops[0].number != 8)
+				framed = 1;
 			free(frame);
 			if (fp)
 				return 1;
 		}
-		return 0;
+		return probed && !framed ? -1 : 0;
 	}
 	for (i = 0; i < n && i < 64; i++) {
 		if (code[i] != 0x55)
@@ -98,6 +103,7 @@ static int census_symtab(Elf *elf, Dwarf_CFI *cfi, Elf_Scn *symscn, size_t *with
 		Elf_Data *tdata;
 		const char *name;
 		uint64_t off;
+		int fp;
 
 		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE || sym.st_size < 4)
@@ -116,9 +122,13 @@ static int census_symtab(Elf *elf, Dwarf_CFI *cfi, Elf_Scn *symscn, size_t *with
 		off = sym.st_value - tsh.sh_addr;
 		if (off >= tdata->d_size)
 			continue;
+		fp = has_frame_pointer(cfi, sym.st_value, sym.st_size,
+				       (const unsigned char *)tdata->d_buf + off,
+				       tdata->d_size - off < sym.st_size ? tdata->d_size - off : sym.st_size);
+		if (fp < 0)
+			continue; /* no stack frame: the same in either kind of build */
 		(*functions)++;
-		if (has_frame_pointer(cfi, sym.st_value, sym.st_size, (const unsigned char *)tdata->d_buf + off,
-				      tdata->d_size - off < sym.st_size ? tdata->d_size - off : sym.st_size))
+		if (fp)
 			(*with_fp)++;
 	}
 	return 0;
@@ -192,20 +202,22 @@ enum collect_callgraph symbolize_callgraph_auto(const char *cmd, char *why, size
 {
 	char *path = find_command(cmd);
 	size_t fp = 0, n = 0;
-	enum collect_callgraph mode = COLLECT_CALLGRAPH_DWARF;
+	enum collect_callgraph mode = COLLECT_CALLGRAPH_DWARF_UNWOUND;
 
 	if (!path) {
 		snprintf(why, why_len, "%s not found", cmd);
 	} else if (symbolize_fp_census(path, &fp, &n)) {
 		snprintf(why, why_len, "%s is not an x86-64 ELF binary", cmd);
 	} else if (!n) {
-		snprintf(why, why_len, "%s has no function symbols to check", cmd);
+		snprintf(why, why_len, "%s has no function with a stack frame to check", cmd);
 	} else if (2 * fp > n) {
 		/* a majority: an -fno-omit-frame-pointer build (a few asm or crt functions lack one) */
 		mode = COLLECT_CALLGRAPH_FP;
-		snprintf(why, why_len, "%s keeps frame pointers (%zu of %zu functions)", cmd, fp, n);
+		snprintf(why, why_len, "%s keeps frame pointers (%zu of %zu functions with a stack "
+			 "frame)", cmd, fp, n);
 	} else {
-		snprintf(why, why_len, "%s omits frame pointers (%zu of %zu functions keep one)", cmd, fp, n);
+		snprintf(why, why_len, "%s omits frame pointers (%zu of %zu functions with a stack "
+			 "frame keep one)", cmd, fp, n);
 	}
 	free(path);
 	return mode;

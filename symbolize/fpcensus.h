@@ -21,7 +21,9 @@ enum collect_callgraph symbolize_callgraph_auto(const char *cmd, char *why, size
 
 /*
  * Frame-pointer census of one ELF file: functions in its symbol table (.symtab, else
- * .dynsym) whose first bytes set up %rbp as frame pointer, and functions examined.
+ * .dynsym) that use %rbp as frame pointer, and functions examined. Start-up code (crt)
+ * and functions without a stack frame (small leaves, frameless in either kind of
+ * build) are not counted.
  * Returns 0, or -1 (errno set) if the file is not a readable x86-64 ELF.
  */
 int symbolize_fp_census(const char *path, size_t *with_fp, size_t *functions);

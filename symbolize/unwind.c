@@ -98,6 +98,12 @@ struct symbolize_unwind {
 	int read_failed;               /* any read failed */
 	struct symbolize_unwind_frame *out;
 	size_t nout, max;
+	enum symbolize_unwind_end end;  /* how the last unwind ended */
+	uint64_t fr_sp[SYMBOLIZE_UNWIND_MAX_FRAMES + 1]; /* fp joins: each frame's %rsp, %rbp */
+	uint64_t fr_bp[SYMBOLIZE_UNWIND_MAX_FRAMES + 1]; /* (UINT64_MAX: unknown) */
+	int want_regs;
+	int strict;                    /* symbolize_unwind_set_strict() */
+	int no_cfi_stop;               /* the last unwind stopped at a frame without CFI */
 
 	uint32_t *needed;              /* stack bytes of each complete unwind */
 	size_t nr_needed, alloc_needed;
@@ -666,6 +672,31 @@ static int space_ready(struct symbolize_unwind *u, struct uw_space *sp)
 	return 0;
 }
 
+/* Whether the code at pc (a return address unless activation) has CFI to unwind it. */
+static int pc_has_cfi(Dwfl *dwfl, uint64_t pc, int activation)
+{
+	Dwfl_Module *mod;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+
+	pc -= activation ? 0 : 1;
+	mod = dwfl_addrmodule(dwfl, pc);
+	if (!mod)
+		return 0;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		return 1;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		return 1;
+	}
+	return 0;
+}
+
 static int cb_frame(Dwfl_Frame *state, void *arg)
 {
 	struct symbolize_unwind *u = arg;
@@ -674,12 +705,29 @@ static int cb_frame(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	/*
+	 * Where the inner frame has no CFI (a stripped .eh_frame, JIT code, an anonymous
+	 * mapping), libdwfl falls back to following %rbp, which in code without frame
+	 * pointers holds anything: in strict mode that frame is not taken, the stack ends.
+	 */
+	if (u->strict && u->nout &&
+	    !pc_has_cfi(dwfl_thread_dwfl(dwfl_frame_thread(state)), u->out[u->nout - 1].pc,
+			u->out[u->nout - 1].activation)) {
+		u->no_cfi_stop = 1;
+		return DWARF_CB_ABORT;
+	}
 	if (u->nout == u->max) {
 		u->st.too_deep++;
 		return DWARF_CB_ABORT;
 	}
 	u->out[u->nout].pc = pc;
 	u->out[u->nout].activation = u->nout == 0 || activation;
+	if (u->want_regs && u->nout < PGO_ARRAY_SIZE(u->fr_sp)) {
+		Dwarf_Word v;
+
+		u->fr_sp[u->nout] = dwfl_frame_reg(state, 7, &v) == 0 ? v : UINT64_MAX;
+		u->fr_bp[u->nout] = dwfl_frame_reg(state, 6, &v) == 0 ? v : UINT64_MAX;
+	}
 	u->nout++;
 	return DWARF_CB_OK;
 }
@@ -700,6 +748,7 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	size_t i, k = 0;
 	int ret;
 
+	u->end = SYMBOLIZE_UNWIND_NO_REGS;
 	if (!s->user_regs || s->user_regs_abi != PERF_SAMPLE_REGS_ABI_64) {
 		u->st.no_regs++;
 		return 0;
@@ -727,6 +776,7 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	u->max_read = 0;
 	u->past_stack = 0;
 	u->read_failed = 0;
+	u->no_cfi_stop = 0;
 	u->out = frames;
 	u->nout = 0;
 	u->max = max;
@@ -742,6 +792,11 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 		/* no file mapped: nothing to unwind with, the IP alone */
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
+		if (u->want_regs) {
+			u->fr_sp[0] = perf[PR_SP];
+			u->fr_bp[0] = perf[PR_BP];
+		}
+		u->end = SYMBOLIZE_UNWIND_CFI;
 		u->st.truncated_cfi++;
 		u->st.frames++;
 		return 1;
@@ -751,6 +806,8 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	if (!u->nout) {
 		frames[0].pc = perf[PR_IP];
 		frames[0].activation = 1;
+		u->fr_sp[0] = perf[PR_SP];
+		u->fr_bp[0] = perf[PR_BP];
 		u->nout = 1;
 	}
 	/*
@@ -758,17 +815,22 @@ static int unwind_sample(struct symbolize_unwind *u, const struct collect_pd_sam
 	 * takes that for the end of the stack), so a clean return is complete only if no
 	 * read failed on the way.
 	 */
-	if (ret == 0 && !u->read_failed) {
+	if (ret == 0 && !u->read_failed && !u->no_cfi_stop) {
+		u->end = SYMBOLIZE_UNWIND_COMPLETE;
 		u->st.complete++;
 		if (PGO_ALLOC_GROW(u->needed, u->nr_needed + 1, u->alloc_needed) < 0)
 			return -1;
 		u->needed[u->nr_needed++] = (uint32_t)(u->max_read < UINT32_MAX ? u->max_read : UINT32_MAX);
 		u->needed_sorted = 0;
-	} else if (u->st.too_deep == deep) {
+	} else if (u->st.too_deep != deep) {
+		u->end = SYMBOLIZE_UNWIND_TOO_DEEP;
+	} else {
+		u->end = u->past_stack && !u->no_cfi_stop ? SYMBOLIZE_UNWIND_PAST_STACK :
+			 SYMBOLIZE_UNWIND_CFI;
 		pgo_debug(2, "unwind: pid %u tid %u: stopped after %zu frames at %#llx: %s", s->pid,
 			  s->tid, u->nout, (unsigned long long)u->out[u->nout - 1].pc,
 			  ret ? dwfl_errmsg(-1) : "a read failed");
-		if (u->past_stack)
+		if (u->past_stack && !u->no_cfi_stop)
 			u->st.truncated_stack++;
 		else
 			u->st.truncated_cfi++;
@@ -785,6 +847,150 @@ int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_
 
 	u->st.ns += cpu_ns() - t0;
 	return nr;
+}
+
+void symbolize_unwind_set_strict(struct symbolize_unwind *u, int strict)
+{
+	u->strict = strict;
+}
+
+enum symbolize_unwind_end symbolize_unwind_last_end(const struct symbolize_unwind *u)
+{
+	return u->end;
+}
+
+/* The CFA of frame k (the last one unwound) from its CFI rule: %rbp or %rsp plus an offset. */
+static int last_cfa(struct symbolize_unwind *u, uint32_t pid, size_t k, uint64_t *cfa)
+{
+	struct uw_space *sp = space_find(u, pid);
+	uint64_t pc = u->out[k].pc - (u->out[k].activation ? 0 : 1), base;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwarf_Op *ops;
+	size_t nops;
+	int ret = -1;
+
+	if (!sp || !sp->sess || !sp->sess->dwfl)
+		return -1;
+	mod = dwfl_addrmodule(sp->sess->dwfl, pc);
+	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return -1;
+	if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1) {
+		unsigned int reg = ops[0].atom == DW_OP_bregx ? (unsigned int)ops[0].number :
+				   ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31 ?
+				   (unsigned int)(ops[0].atom - DW_OP_breg0) : 99;
+		int64_t off = ops[0].atom == DW_OP_bregx ? (int64_t)ops[0].number2 :
+			      (int64_t)ops[0].number;
+
+		base = reg == 6 ? u->fr_bp[k] : reg == 7 ? u->fr_sp[k] : UINT64_MAX;
+		if (base != UINT64_MAX) {
+			*cfa = base + (uint64_t)off;
+			ret = 0;
+		}
+	}
+	free(frame);
+	return ret;
+}
+
+/* The stack word at addr from the sample's copy; 0 if outside it. */
+static int copy_word(const struct symbolize_unwind *u, uint64_t addr, uint64_t *v)
+{
+	if (addr < u->sp || addr - u->sp + 8 > u->stack_len || addr % 8)
+		return 0;
+	memcpy(v, u->stack + (addr - u->sp), 8);
+	return 1;
+}
+
+/* Frame-pointer walk depth redone inside the copy (it ends at the copy's end anyway). */
+#define FP_WALK_MAX 64
+
+int symbolize_unwind_fp_sample(struct symbolize_unwind *u, const struct collect_pd_sample *s,
+			       const uint64_t *chain, size_t nr, uint64_t *pcs, size_t max,
+			       enum symbolize_unwind_fp_how *how)
+{
+	struct symbolize_unwind_frame frames[SYMBOLIZE_UNWIND_MAX_FRAMES];
+	uint64_t fp[FP_WALK_MAX + 1], t0 = cpu_ns();
+	size_t nfp = 0, k, j, n, out = 0;
+	long jk = -1, jj = -1;
+	int nf, i;
+
+	u->want_regs = 1;
+	nf = unwind_sample(u, s, frames, max < PGO_ARRAY_SIZE(frames) ? max : PGO_ARRAY_SIZE(frames));
+	u->want_regs = 0;
+	if (nf < 0)
+		return -1;
+	if (nf == 0 || (nf == 1 && u->end != SYMBOLIZE_UNWIND_COMPLETE)) {
+		/* no registers, or no CFI for the IP itself: the kernel's walk is all there is */
+		*how = nf ? SYMBOLIZE_UNWIND_FP_NO_CFI : SYMBOLIZE_UNWIND_FP_KEPT;
+		goto kernel;
+	}
+	if (u->end == SYMBOLIZE_UNWIND_COMPLETE)
+		goto cfi;
+	/*
+	 * The kernel's walk: fp[0] is the sampled %rbp, chain[j + 1] the word at fp[j] + 8,
+	 * fp[j + 1] the word at fp[j]. Redone in the copy to know where each of the
+	 * kernel's return addresses was read (only fp[0] is known past the copy).
+	 */
+	fp[nfp++] = u->fr_bp[0];
+	while (nfp < FP_WALK_MAX && nfp < nr) {
+		uint64_t next, ra;
+
+		if (!copy_word(u, fp[nfp - 1], &next) || !copy_word(u, fp[nfp - 1] + 8, &ra) ||
+		    ra != chain[nfp] || next <= fp[nfp - 1])
+			break;
+		fp[nfp++] = next;
+	}
+	/* the outermost CFI frame whose return address sits where the kernel read one */
+	for (k = (size_t)nf; k-- > 0 && jk < 0;) {
+		uint64_t cfa;
+
+		if (k + 1 < (size_t)nf)
+			cfa = u->fr_sp[k + 1];
+		else if (last_cfa(u, s->pid, k, &cfa))
+			continue;
+		if (cfa == UINT64_MAX)
+			continue;
+		for (j = 0; j < nfp && j + 1 < nr; j++)
+			if (cfa - 16 == fp[j] && (k + 1 >= (size_t)nf || frames[k + 1].pc == chain[j + 1])) {
+				jk = (long)k;
+				jj = (long)j;
+				break;
+			}
+	}
+	if (jk < 0) {
+		*how = SYMBOLIZE_UNWIND_FP_CUT;
+		goto cfi;
+	}
+	for (i = 0; i <= jk && out < max; i++)
+		pcs[out++] = frames[i].pc;
+	for (j = (size_t)jj + 1; j < nr && out < max; j++)
+		pcs[out++] = chain[j];
+	goto same;
+cfi:
+	for (i = 0; i < nf && out < max; i++)
+		pcs[out++] = frames[i].pc;
+	if (u->end != SYMBOLIZE_UNWIND_COMPLETE) {
+		u->st.ns += cpu_ns() - t0;
+		return (int)out;
+	}
+same:
+	*how = SYMBOLIZE_UNWIND_FP_REPAIRED;
+	if (out == nr) {
+		for (n = 0; n < nr && pcs[n] == chain[n]; n++)
+			;
+		if (n == nr)
+			*how = SYMBOLIZE_UNWIND_FP_KEPT;
+	}
+	u->st.ns += cpu_ns() - t0;
+	return (int)out;
+kernel:
+	for (n = 0; n < nr && out < max; n++)
+		pcs[out++] = chain[n];
+	u->st.ns += cpu_ns() - t0;
+	return (int)out;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -104,6 +104,53 @@ int symbolize_unwind_sample(struct symbolize_unwind *u, const struct collect_pd_
 const struct symbolize_unwind_stats *symbolize_unwind_stats(const struct symbolize_unwind *u);
 
 /*
+ * Strict: a frame is taken only if the frame inside it had CFI. Where it has none (a
+ * stripped .eh_frame, JIT code, an anonymous mapping), libdwfl falls back to following
+ * %rbp, right in code with frame pointers, anything in code without; strict ends the
+ * stack there instead (counted as truncated_cfi). The collector is strict (it also has
+ * the vDSO's CFI); convert is not, for files whose vDSO frames only the fallback passes.
+ */
+void symbolize_unwind_set_strict(struct symbolize_unwind *u, int strict);
+
+/* How the last symbolize_unwind_sample() ended. */
+enum symbolize_unwind_end {
+	SYMBOLIZE_UNWIND_COMPLETE,     /* at the outermost frame */
+	SYMBOLIZE_UNWIND_PAST_STACK,   /* the next frame lies past the stack copy */
+	SYMBOLIZE_UNWIND_CFI,          /* no module, no CFI, or CFI that did not apply */
+	SYMBOLIZE_UNWIND_TOO_DEEP,     /* at the frame limit */
+	SYMBOLIZE_UNWIND_NO_REGS,      /* no user registers */
+};
+enum symbolize_unwind_end symbolize_unwind_last_end(const struct symbolize_unwind *u);
+
+/*
+ * A frame-pointer chain repaired with the CFI (pgo collect's fp mode). The kernel walks
+ * %rbp from the sampled registers: a function that keeps no frame pointer (a libc leaf
+ * such as clock_gettime or memcpy, or one caught in its prologue or epilogue) leaves
+ * %rbp at its caller's frame, so the walk skips that caller. chain[0..nr) is the
+ * kernel's user chain (chain[0] the IP); s has the user registers and a copy of the top
+ * of the stack. The sample is unwound with the CFI as far as the copy allows, and the
+ * kernel's chain is joined where a CFI frame's return address sits in the stack slot
+ * the kernel read ([%rbp + 8] of the frame-pointer walk, redone in the copy): the frames
+ * below the join come from the CFI, those above from the kernel. Writes the chain to
+ * pcs (leaf first) and returns its length (-1 on allocation failure).
+ *   - complete CFI unwind: its frames (the truth, whatever the kernel read);
+ *   - a join: CFI frames up to the join, the kernel's from there;
+ *   - no join but CFI frames beyond the IP: those alone (the kernel's walk disagrees
+ *     with the CFI, so its frames cannot be trusted: the stack is cut, not guessed);
+ *   - no CFI at the IP (JIT code, a stripped file): the kernel's chain as it is.
+ * *how says which (enum symbolize_unwind_fp_how).
+ */
+enum symbolize_unwind_fp_how {
+	SYMBOLIZE_UNWIND_FP_KEPT,      /* the result is the kernel's chain */
+	SYMBOLIZE_UNWIND_FP_REPAIRED,  /* complete or joined, and different from the kernel's */
+	SYMBOLIZE_UNWIND_FP_CUT,       /* CFI frames only, cut (symbolize_unwind_last_end() says why) */
+	SYMBOLIZE_UNWIND_FP_NO_CFI,    /* no CFI at the IP: the kernel's chain kept */
+};
+int symbolize_unwind_fp_sample(struct symbolize_unwind *u, const struct collect_pd_sample *s,
+			       const uint64_t *chain, size_t nr, uint64_t *pcs, size_t max,
+			       enum symbolize_unwind_fp_how *how);
+
+/*
  * Stack bytes the unwinds needed (from the sampled SP to the end of the highest stack
  * word read), at percentile pct (0..100) of the unwinds that completed or ran past the
  * stack copy; 0 if none. This is what --call-graph dwarf,SIZE must copy for them to be

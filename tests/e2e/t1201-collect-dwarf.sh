@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # --call-graph dwarf on a plain -O2 -g build (no frame pointers): the stacks pgo convert
 # loads show main -> chain_a -> chain_b -> chain_c (-> memset in libc) in >= 95% of the
-# samples taken there; a frame-pointer recording of the same code loses chain_c under
-# memset (libc keeps no frame pointer). perf script reads and unwinds our file; auto
-# picks dwarf or fp from the binary and says so.
+# samples taken there; perf record -g on the frame-pointer build loses chain_c under
+# memset (libc keeps no frame pointer), pgo collect's fp mode puts it back. perf script
+# reads and unwinds our dwarf file; auto picks dwarf-unwound or fp from the binary and
+# says so (t1202 tests what dwarf-unwound records).
 . "$(dirname "$0")/lib.sh"
 . "$PGO_ROOT/tests/e2e/chain-lib.sh"
 
@@ -21,11 +22,17 @@ test_expect_success 'build the chain without frame pointers (gcc -O2 -g)' '
 	pgo collect -q --call-graph fp --no-off-cpu -o probe.data -- ./nofp 10 >/dev/null
 '
 
-test_expect_success 'auto picks dwarf for the -O2 build and says why' '
-	pgo collect --no-off-cpu -o dwarf.data -- ./nofp 500 >out 2>err &&
+test_expect_success 'auto picks dwarf-unwound for the -O2 build and says why' '
+	pgo collect --no-off-cpu -o auto.data -- ./nofp 100 >out 2>err &&
 	cat err &&
-	test_grep "call stacks: dwarf, 8192 bytes of user stack per sample \(auto: ./nofp omits frame pointers" err &&
+	test_grep "call stacks: dwarf-unwound \(auto: ./nofp omits frame pointers" err &&
 	test_grep "^pgo collect: 1 run, [0-9]+ samples, 0 lost" err
+'
+
+test_expect_success 'dwarf copies the stacks into the file' '
+	pgo collect --no-off-cpu --call-graph dwarf -o dwarf.data -- ./nofp 500 >out 2>err &&
+	cat err &&
+	test_grep "call stacks: dwarf, 8192 bytes of user stack per sample$" err
 '
 
 test_expect_success 'auto picks fp for the -fno-omit-frame-pointer build' '
@@ -43,12 +50,21 @@ test_expect_success 'dwarf: the full chain in >= 95% of the chain samples' '
 	test "$share" -ge 95
 '
 
-test_expect_success 'frame pointers: chain_c is lost under memset' '
+test_expect_success 'perf record -g on the frame-pointer build: chain_c is lost under memset' '
+	perf record -q -e task-clock -F 999 -g -o perfg.data -- "$FP" 500 >/dev/null 2>&1 &&
+	folded perfg.data >perfg.folded &&
+	sort -t" " -k2 -nr perfg.folded | head -5 &&
+	test_grep "main;chain_a;chain_b;__memset" perfg.folded &&
+	share=$(chain_share perfg.folded) && say "perf -g: full chain in $share%" &&
+	test "$share" -lt 90
+'
+
+test_expect_success 'pgo collect fp: the frame the kernel skipped is put back (>= 95%)' '
 	folded fp.data >fp.folded &&
 	sort -t" " -k2 -nr fp.folded | head -5 &&
-	test_grep "main;chain_a;chain_b;__memset" fp.folded &&
-	share=$(chain_share fp.folded) && say "fp: full chain in $share%" &&
-	test "$share" -lt 90
+	! grep -q "main;chain_a;chain_b;__memset" fp.folded &&
+	share=$(chain_share fp.folded) && say "pgo fp: full chain in $share%" &&
+	test "$share" -ge 95
 '
 
 test_expect_success 'perf script reads the dwarf file and unwinds it too' '
