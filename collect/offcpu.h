@@ -25,6 +25,98 @@ enum offcpu_state {
 /* A stack id with this bit is in the overflow stack map (offcpu.bpf.c get_stackid()). */
 #define OFFCPU_STACK2 (1 << 30)
 
+/*
+ * DWARF unwinding at switch-out (offcpu.bpf.c unwind_user()): each binary's .eh_frame (or
+ * .debug_frame) is turned into sorted rows by collect/unwtab.c. A row holds from its pc
+ * (a file offset) up to the next row's. x86-64 only: the CFA is rsp or rbp plus cfa_off,
+ * the return address is at CFA - 8, rbp is unchanged or saved at CFA + 8 * rbp_off.
+ */
+enum offcpu_cfa_kind {
+	OFFCPU_CFA_NONE = 0,     /* no FDE covers this pc */
+	OFFCPU_CFA_RSP = 1,      /* CFA = rsp + cfa_off */
+	OFFCPU_CFA_RBP = 2,      /* CFA = rbp + cfa_off */
+	OFFCPU_CFA_PLT = 3,      /* .plt stub: CFA = rsp + 8 + ((pc & 15) >= rbp_off ? 8 : 0) */
+	OFFCPU_CFA_SIGNAL = 4,   /* __restore_rt: the kernel's rt_sigframe ucontext at rsp */
+	OFFCPU_CFA_END = 5,      /* return address undefined: the outermost frame */
+	OFFCPU_CFA_UNSUPPORTED = 6, /* a rule the unwinder does not follow (expressions, drap) */
+};
+enum offcpu_rbp_kind {
+	OFFCPU_RBP_SAME = 0,     /* unchanged (also: not mentioned by the CFI) */
+	OFFCPU_RBP_SAVED = 1,    /* at CFA + 8 * rbp_off */
+	OFFCPU_RBP_LOST = 2,     /* cannot be recovered: a later rbp-based CFA is unsupported */
+};
+#define OFFCPU_ROW_KIND(cfa, rbp) ((cfa) | ((rbp) << 4))
+#define OFFCPU_ROW_CFA(kind) ((kind) & 15)
+#define OFFCPU_ROW_RBP(kind) ((kind) >> 4)
+
+struct offcpu_unwind_row {
+	__u32 pc;                /* file offset where the row starts */
+	__u16 cfa_off;
+	__u8 kind;               /* OFFCPU_ROW_KIND(cfa kind, rbp kind) */
+	__s8 rbp_off;
+};
+
+/* The signal frame's registers, from rsp in __restore_rt (struct rt_sigframe, x86-64 ABI). */
+#define OFFCPU_SIGFRAME_RBP 120
+#define OFFCPU_SIGFRAME_RSP 160
+#define OFFCPU_SIGFRAME_RIP 168
+
+/* Why a user stack ended (enum order is the order of the counters). */
+enum offcpu_unwind_end {
+	OFFCPU_UNW_COMPLETE = 0, /* reached the outermost frame (undefined return address, or 0) */
+	OFFCPU_UNW_NO_MAPPING,   /* pc in no file mapping the collector knows (yet) */
+	OFFCPU_UNW_ANON,         /* pc in anonymous executable memory (JIT) or [vdso] */
+	OFFCPU_UNW_NO_TABLE,     /* the file has no usable .eh_frame/.debug_frame */
+	OFFCPU_UNW_NO_FDE,       /* no FDE covers the pc */
+	OFFCPU_UNW_UNSUPPORTED,  /* CFI rule not followed (expression, drap, huge frame) */
+	OFFCPU_UNW_RBP_LOST,     /* CFA based on an rbp that could not be recovered */
+	OFFCPU_UNW_READ_FAULT,   /* the stack could not be read */
+	OFFCPU_UNW_DEPTH,        /* more than OFFCPU_MAX_FRAMES frames */
+	OFFCPU_UNW_BAD_FRAME,    /* the stack did not grow towards the caller */
+	OFFCPU_UNW_NR,
+};
+
+/* File offsets are looked up through pages of 1 << OFFCPU_PAGE_SHIFT bytes. */
+#define OFFCPU_PAGE_SHIFT 10
+
+/* One binary's table in the rows and pages arrays. */
+struct offcpu_file {
+	__u32 row_first;         /* index in the rows array */
+	__u32 nr_rows;
+	__u32 page_first;        /* index in the pages array of the page holding rows[row_first].pc */
+	__u32 nr_pages;
+	__u32 page_base;         /* rows[row_first].pc >> OFFCPU_PAGE_SHIFT */
+	__u32 flags;
+};
+
+/* One executable mapping of a process. */
+struct offcpu_mapping {
+	__u64 start, end;        /* [start, end) in the process */
+	__u64 offset;            /* file offset of start */
+	__u32 file;              /* index in the files array; 0: none (see end) */
+	__u32 end_reason;        /* without a file: OFFCPU_UNW_ANON or OFFCPU_UNW_NO_TABLE */
+};
+
+#define OFFCPU_MAX_MAPPINGS 96
+struct offcpu_proc {
+	__u32 nr;
+	__u32 pad;
+	struct offcpu_mapping m[OFFCPU_MAX_MAPPINGS]; /* sorted by start */
+};
+
+/* A DWARF-unwound user stack, in the ustacks map under a hash of its frames. */
+struct offcpu_ustack {
+	__u32 nr;
+	__u32 end;               /* enum offcpu_unwind_end */
+	__u64 ips[OFFCPU_MAX_FRAMES];
+};
+
+/* A request from the program to (re)read a process's mappings. */
+struct offcpu_maps_req {
+	__u32 tgid;
+	__u32 why;
+};
+
 /* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
 struct offcpu_key {
 	__u32 tgid;
