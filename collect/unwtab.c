@@ -115,7 +115,7 @@ static const uint8_t *read_ptr(const struct builder *b, const uint8_t *p, const 
 			       uint8_t enc, int absolute, uint64_t *v)
 {
 	uint64_t at = b->sec.addr + (uint64_t)(p - b->sec.data), u = 0;
-	int64_t s;
+	int64_t s = 0;
 
 	if (enc == 0xff)
 		return NULL;
