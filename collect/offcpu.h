@@ -124,6 +124,7 @@ struct offcpu_key {
 	__s32 ustack_id;  /* -1: not taken (off, or a kernel thread); < -1: -errno of the failed walk */
 	__s32 kstack_id;
 	__u64 caller_ip;  /* return address into the caller of a frame-pointer-less libc call, or 0 */
+	__u64 ustack_hash; /* DWARF-unwound user stack: its key in the ustacks map; 0: none */
 	__u32 state;      /* enum offcpu_state */
 	__u32 pad;
 };
@@ -150,6 +151,9 @@ struct offcpu_counters {
 	__u64 tgid_full;       /* a forked process could not be added to the followed set */
 	__u64 callers_found;   /* intervals whose libc caller was recovered from the stack */
 	__u64 switchins_unseen; /* intervals closed without the kernel reporting their switch-in */
+	__u64 unwind_end[OFFCPU_UNW_NR]; /* DWARF-unwound user stacks by how they ended */
+	__u64 ustacks_full;    /* the ustacks map had no room: the stack is lost */
+	__u64 maps_requests;   /* requests to read a process's mappings */
 };
 
 #define OFFCPU_MAX_CPUS 512
@@ -226,7 +230,9 @@ const char *collect_offcpu_state_frame(unsigned int state);
 struct collect_offcpu_opts {
 	int user_stacks;         /* walk the user stack at switch-out (frame pointers) */
 	int kernel_stacks;       /* walk the kernel stack too: the dominant cost, about 2.5 us */
-	int find_callers;        /* recover the caller of frame-pointer-less libc calls */
+	int find_callers;        /* recover the caller of frame-pointer-less libc calls (fp) */
+	int dwarf;               /* unwind user stacks from .eh_frame tables, not frame pointers */
+	const char *const *preload; /* files whose tables to load before the run (NULL-ended), or NULL */
 	int force_raw_tp;        /* use the raw_tp fallback even where tp_btf works (tests) */
 	int hide_sleep_ends;     /* ignore switch-ins that end a sleep, as the kernel sometimes
 				    does not report one (tests) */
@@ -235,7 +241,7 @@ struct collect_offcpu_opts {
 	uint32_t max_stacks;     /* stack map entries (0 = 16384) */
 	uint32_t max_entries;    /* aggregation entries (0 = 65536) */
 };
-#define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .sample_every = 1 }
+#define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .dwarf = 1, .sample_every = 1 }
 
 /*
  * What a command asks of off-CPU recording: pgo collect and pgo gate record/check take the
@@ -288,6 +294,10 @@ struct collect_offcpu_stats {
 	uint64_t total_ns;       /* off-CPU time in them */
 	uint64_t emit_errors;    /* entries the loader could not read back */
 	int raw_tp;              /* the raw_tp fallback is in use */
+	int dwarf;               /* user stacks were unwound from .eh_frame tables */
+	uint64_t tables, tables_failed, tables_full, table_rows; /* unwind tables loaded, files
+				    without a usable one, tables that did not fit the maps, rows */
+	uint64_t maps_reads;     /* /proc/PID/maps reads */
 	/*
 	 * Time spent in the sched_switch program and its invocations (all switches on the
 	 * machine, followed or not), from the kernel's BPF run-time statistics, which the
