@@ -16,7 +16,7 @@
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf[,SIZE]|none] [-r N] [-o FILE]\n"
 	"                   [-z | --compression-level N]\n"
-	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
+	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--off-cpu-unwind dwarf|fp] [--no-off-cpu-callers]\n"
 	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
 static void help(void)

@@ -295,13 +295,18 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	return sc.found;
 }
 
-/* Ask the loader to (re)read the mappings of process tgid, once until it has. */
-static __always_inline void request_maps(struct offcpu_counters *c, __u32 tgid, __u32 why)
+/*
+ * Ask the loader to (re)read the mappings of process tgid. A stack that runs into an
+ * unknown pc asks once until the loader has read them; a new executable mapping (force)
+ * always asks, as a read already under way may have missed it.
+ */
+static __always_inline void request_maps(struct offcpu_counters *c, __u32 tgid, __u32 why,
+					 bool force)
 {
 	struct offcpu_maps_req *r;
 	__u8 one = 1;
 
-	if (bpf_map_update_elem(&maps_pending, &tgid, &one, BPF_NOEXIST))
+	if (bpf_map_update_elem(&maps_pending, &tgid, &one, BPF_NOEXIST) && !force)
 		return;
 	r = bpf_ringbuf_reserve(&maps_req, sizeof(*r), 0);
 	if (!r) {
@@ -539,7 +544,7 @@ static __always_inline __u64 unwind_user(struct offcpu_counters *c, struct task_
 	if (end < OFFCPU_UNW_NR)
 		c->unwind_end[end]++;
 	if (end == OFFCPU_UNW_NO_MAPPING)
-		request_maps(c, tgid, end);
+		request_maps(c, tgid, end, false);
 	if (!u->st.nr)
 		return 0;
 	key = (u->hash ^ ((__u64)end << 56) ^ u->st.nr) * 0x9e3779b97f4a7c15ULL;
@@ -789,6 +794,13 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 		c->tgid_full++;
 		return 0;
 	}
+	/* a forked process starts with its parent's mappings */
+	if (ptgid != ctgid && dwarf) {
+		struct offcpu_proc *p = bpf_map_lookup_elem(&procs, &ptgid);
+
+		if (p)
+			bpf_map_update_elem(&procs, &ctgid, p, BPF_ANY);
+	}
 	s = slot_of(child, tid, btf, true);
 	if (!s) {
 		c->storage_failed++;
@@ -825,7 +837,7 @@ static __always_inline int on_exec(struct task_struct *task)
 		return 0;
 	bpf_map_delete_elem(&procs, &tgid);
 	bpf_map_delete_elem(&maps_pending, &tgid);
-	request_maps(cpu_counters(), tgid, 0);
+	request_maps(cpu_counters(), tgid, 0, true);
 	return 0;
 }
 
@@ -858,7 +870,7 @@ int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	if (!bpf_map_lookup_elem(&tgids, &tgid))
 		return 0;
-	request_maps(cpu_counters(), tgid, 0);
+	request_maps(cpu_counters(), tgid, 0, true);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <libelf.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <stdarg.h>
@@ -441,7 +442,9 @@ static int unwind_start(struct collect_offcpu *o, const struct collect_offcpu_op
 	struct unwind_state *u = &o->unw;
 	const char *const *p;
 	char line[4096 + 128], file[4096];
+	sigset_t all, old;
 	FILE *f;
+	int err;
 
 	pthread_mutex_init(&u->lock, NULL);
 	u->max_rows = bpf_map__max_entries(o->skel->maps.rows);
@@ -460,7 +463,15 @@ static int unwind_start(struct collect_offcpu *o, const struct collect_offcpu_op
 	u->rb = ring_buffer__new(bpf_map__fd(o->skel->maps.maps_req), on_maps_req, o, NULL);
 	if (!u->rb)
 		return pgo_error_errno("cannot read the off-CPU mapping requests");
-	if (pthread_create(&u->thread, NULL, maps_thread, o)) {
+	/*
+	 * The thread takes no signals: the session waits for SIGCHLD on a signalfd, which
+	 * sees only signals every thread blocks.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&u->thread, NULL, maps_thread, o);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
 		ring_buffer__free(u->rb);
 		u->rb = NULL;
 		return pgo_error("cannot start the off-CPU mappings thread");

@@ -275,7 +275,10 @@ extern const struct collect_offcpu_optname collect_offcpu_optnames[];
 	"      --no-off-cpu       on-CPU samples only\n"                                            \
 	"      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"       \
 	"                         switch-out; the kernel stack is the costly part\n"                 \
-	"      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"        \
+	"      --off-cpu-unwind M dwarf (default): unwind user stacks in the kernel from the\n"     \
+	"                         binaries' .eh_frame, complete without frame pointers; fp: the\n"  \
+	"                         frame-pointer walk (callers of libc calls found by a scan)\n"     \
+	"      --no-off-cpu-callers  fp: do not look for the caller of a libc call on the user\n"    \
 	"                         stack (libc has no frame pointers; the scan costs ~1 us)\n"        \
 	"      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"     \
 	"      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"

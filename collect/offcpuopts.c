@@ -17,6 +17,7 @@ const struct collect_offcpu_optname collect_offcpu_optnames[] = {
 	{ "no-off-cpu-callers", 0 },
 	{ "off-cpu-min", 1 },
 	{ "off-cpu-sample", 1 },
+	{ "off-cpu-unwind", 1 },
 	{ NULL, 0 },
 };
 
@@ -39,6 +40,10 @@ int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, 
 	} else if (!strcmp(name, "off-cpu-min")) {
 		if (pgo_parse_duration_ns(val, 1000, &oo->min_block_ns))
 			return pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
+	} else if (!strcmp(name, "off-cpu-unwind")) {
+		if (strcmp(val, "dwarf") && strcmp(val, "fp"))
+			return pgo_error("invalid off-CPU unwinding '%s' (use dwarf or fp)", val);
+		oo->dwarf = !strcmp(val, "dwarf");
 	} else if (!strcmp(name, "off-cpu-sample")) {
 		if (pgo_parse_u64_range(val, 1, 1000000, &v))
 			return pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)",
