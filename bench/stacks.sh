@@ -13,7 +13,9 @@
 #     dwarf-user (dwarf user stacks only), run in a shuffled order each round. Reported: the
 #     sched_switch program's run time per followed switch (kernel BPF statistics), as a
 #     distribution over rounds, and the benchmark's extra CPU time per switch against the
-#     on-cpu run of the same round (median of the paired differences).
+#     on-cpu run of the same round (median of the paired differences);
+#  4. a real program: Debian's pbzip2 built -O2 -g from apt-get source, compressing 20 MB with
+#     two threads: the share of its libc waits with the whole user stack, its longest waits.
 # Needs root (BPF).
 #
 #   bench/stacks.sh [-r ROUNDS] [-n ROUND_TRIPS]      (default 7 rounds, 20000 round trips)
@@ -39,6 +41,7 @@ STATS=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
 trap 'echo "$STATS" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null; rm -rf "$WORK"' EXIT
 echo 1 >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo "bench/stacks.sh: no BPF statistics" >&2
 . "$PGO_ROOT/tests/e2e/offcpu-lib.sh"
+cd "$WORK" || exit 2  # perf_stacks leaves perf-script.err in the current directory
 
 # quartiles < numbers: "min q1 median q3 max"
 quartiles() {
@@ -105,3 +108,25 @@ for v in fp dwarf dwarf-user; do
 done
 echo "  how the dwarf stacks ended (last round):"
 tail -1 "$WORK/ends.dwarf" | sed 's/^pgo collect: /    /'
+
+echo "4. a real program: Debian's pbzip2 (threaded bzip2), built -O2 -g from apt-get source (bench/work/src):"
+src=$(deb_source pbzip2) || exit 2
+if [ ! -x "$src/pbzip2" ]; then
+	make -s -C "$src" CXXFLAGS="-O2 -g" >"$WORK/pbzip2-build.log" 2>&1 ||
+		{ echo "bench/stacks.sh: pbzip2 did not build" >&2; exit 2; }
+fi
+head -c 20000000 /dev/urandom >"$WORK/rand.bin"
+for mode in dwarf fp; do
+	"$PGO" collect --off-cpu-unwind "$mode" -o "$WORK/pb.data" -- "$src/pbzip2" -p2 -k -c "$WORK/rand.bin" \
+		>/dev/null 2>"$WORK/pb.err" || { echo "bench/stacks.sh: pbzip2 run failed" >&2; exit 2; }
+	perf_stacks "$WORK/pb.data" offcpu-time 2>/dev/null >"$WORK/pb.stacks"
+	awk -v m="$mode" '$2 ~ /(clock_nanosleep|__nanosleep|libc_read|__read|lll_lock_wait|futex_abstimed_wait|futex_wait|sigtimedwait)/ {
+			w += $1; if ($2 ~ /;(_start|clone3|clone)$/) c += $1 }
+		END { printf "  %-6s %.1f s waited through libc, %.1f%% with the whole user stack\n", m, w / 1e9, w ? 100 * c / w : 0 }' \
+		"$WORK/pb.stacks"
+	[ "$mode" = dwarf ] || continue
+	grep "user stacks: dwarf" "$WORK/pb.err" | sed 's/^pgo collect: /    /'
+	echo "    its longest waits (user frames, leaf first):"
+	sort -rn "$WORK/pb.stacks" | head -4 |
+		awk '{ sub(/^.*entry_SYSCALL_64_after_hwframe;/, "", $2); printf "    %8.3f s %s\n", $1 / 1e9, $2 }'
+done

@@ -15,7 +15,7 @@ H=$PGO_HELPERS/nofp-waits
 complete() {
 	awk '$2 ~ /(clock_nanosleep|__nanosleep|libc_read|__read|lll_lock_wait|futex_abstimed_wait|futex_wait)/ {
 		w += $1; if ($2 ~ /;(_start|clone3|clone)$/) c += $1 }
-		END { printf "%d %d\n", w, c }'
+		END { printf "%.0f %.0f\n", w, c }'
 }
 
 test_expect_success BPF,PERF 'collect: dwarf user stacks, counted by how they ended' '
@@ -66,8 +66,8 @@ test_expect_success BPF,PERF '--off-cpu-unwind fp: the frame-pointer walk, as be
 test_expect_success BPF,PERF 'wall view of a half-compute half-sleep program without frame pointers' '
 	pgo collect -q -o sleep.data -- "$PGO_HELPERS/nofp-sleep" 8 50 >/dev/null &&
 	pgo convert --to folded --view wall -i sleep.data -o wall.folded &&
-	sleep_all=$(awk "/\\[sleep\\] [0-9]+\$/ { s += \$NF } END { printf \"%d\", s }" wall.folded) &&
-	sleep_wait=$(awk "/;main;wait_for_io;.*\\[sleep\\] [0-9]+\$/ { s += \$NF } END { printf \"%d\", s }" wall.folded) &&
+	sleep_all=$(awk "/\\[sleep\\] [0-9]+\$/ { s += \$NF } END { printf \"%.0f\", s }" wall.folded) &&
+	sleep_wait=$(awk "/;main;wait_for_io;.*\\[sleep\\] [0-9]+\$/ { s += \$NF } END { printf \"%.0f\", s }" wall.folded) &&
 	echo "sleep: $sleep_wait of $sleep_all ns under main;wait_for_io" &&
 	test "$sleep_all" -ge 400000000 &&
 	test $((sleep_wait * 100)) -ge $((sleep_all * 95))
