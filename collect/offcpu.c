@@ -60,6 +60,7 @@ struct unwind_state {
 	uint64_t tables_failed;  /* files without a usable table */
 	uint64_t tables_full;    /* tables that did not fit the maps */
 	uint64_t maps_reads;
+	uint32_t vdso;           /* the file id of the [vdso] table, or 0 */
 	struct ring_buffer *rb;
 	pthread_t thread;
 	int thread_running;
@@ -395,7 +396,11 @@ static void read_maps(struct collect_offcpu *o, uint32_t tgid)
 		m->offset = off;
 		m->file = 0;
 		m->end_reason = OFFCPU_UNW_ANON;
-		if (ino && file[0] == '/') {
+		if (!ino && !strcmp(file, "[vdso]") && o->unw.vdso) {
+			/* the kernel's vDSO: the same image in every process (ours, read at start) */
+			m->file = o->unw.vdso;
+			m->end_reason = 0;
+		} else if (ino && file[0] == '/') {
 			char mf[128];
 
 			snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", tgid, start, end);
@@ -455,9 +460,27 @@ static int unwind_start(struct collect_offcpu *o, const struct collect_offcpu_op
 	for (p = opts->preload; p && *p; p++)
 		preload_deps(o, *p, 3);
 	f = fopen("/proc/self/maps", "re");
-	while (f && fgets(line, sizeof(line), f))
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+
 		if (sscanf(line, "%*x-%*x %*4[r-]x%*s %*x %*x:%*x %*u %4095[^\n]", file) == 1 && file[0] == '/')
 			preload(o, file);
+		/* the vDSO is an ELF image with its .eh_frame, mapped from file offset 0 */
+		if (sscanf(line, "%llx-%llx %*s %*x %*x:%*x %*u %4095[^\n]", &lo, &hi, file) == 3 &&
+		    !strcmp(file, "[vdso]") && hi > lo && hi - lo <= (1 << 20)) {
+			struct collect_unwtab t;
+			void *copy = malloc(hi - lo);
+
+			if (copy) {
+				memcpy(copy, (void *)(uintptr_t)lo, hi - lo);
+				if (!collect_unwtab_build_mem(copy, hi - lo, &t)) {
+					u->vdso = load_table(u, o, &t);
+					collect_unwtab_release(&t);
+				}
+				free(copy);
+			}
+		}
+	}
 	if (f)
 		fclose(f);
 	u->rb = ring_buffer__new(bpf_map__fd(o->skel->maps.maps_req), on_maps_req, o, NULL);

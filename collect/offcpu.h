@@ -65,7 +65,7 @@ struct offcpu_unwind_row {
 enum offcpu_unwind_end {
 	OFFCPU_UNW_COMPLETE = 0, /* reached the outermost frame (undefined return address, or 0) */
 	OFFCPU_UNW_NO_MAPPING,   /* pc in no file mapping the collector knows (yet) */
-	OFFCPU_UNW_ANON,         /* pc in anonymous executable memory (JIT) or [vdso] */
+	OFFCPU_UNW_ANON,         /* pc in anonymous executable memory (JIT) */
 	OFFCPU_UNW_NO_TABLE,     /* the file has no usable .eh_frame/.debug_frame */
 	OFFCPU_UNW_NO_FDE,       /* no FDE covers the pc */
 	OFFCPU_UNW_UNSUPPORTED,  /* CFI rule not followed (expression, drap, huge frame) */

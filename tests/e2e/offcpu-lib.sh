@@ -12,7 +12,7 @@ perf_stacks() {
 
 # sum_matching REGEX < stacks: total period of the stacks matching REGEX.
 sum_matching() {
-	awk -v re="$1" '$2 ~ re { s += $1 } END { printf "%d\n", s }'
+	awk -v re="$1" '$2 ~ re { s += $1 } END { printf "%.0f\n", s }'
 }
 
 # test_must_be_empty_err FILE: FILE has no output (shown if it has).

@@ -5,7 +5,7 @@
 offcpu_require
 
 # sum_leaf REGEX FILE: total weight of the folded lines matching REGEX.
-sum_lines() { awk -v re="$1" '$0 ~ re { s += $NF } END { printf "%d\n", s }' "$2"; }
+sum_lines() { awk -v re="$1" '$0 ~ re { s += $NF } END { printf "%.0f\n", s }' "$2"; }
 
 # The acceptance of issue 5: offcpu-sleep computes MS ms of CPU, then sleeps as long as
 # that was on or waiting for a CPU (the scheduler's accounting, not wall time: wall time
