@@ -315,7 +315,7 @@ static __always_inline void request_maps(struct offcpu_counters *c, __u32 tgid, 
 	}
 	r->tgid = tgid;
 	r->why = why;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 	if (c)
 		c->maps_requests++;
 }

@@ -6,6 +6,7 @@
 #include <libelf.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -435,6 +436,14 @@ static int on_maps_req(void *ctx, void *data, size_t size)
 static void *maps_thread(void *arg)
 {
 	struct collect_offcpu *o = arg;
+	struct sched_param sp = { .sched_priority = 1 };
+
+	/*
+	 * A process's first waits often come within a millisecond of ld.so mapping libc: run
+	 * before the benchmark's threads when a request comes (root only; else as is).
+	 */
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		pgo_debug(1, "off-CPU: the mappings thread runs without real-time priority");
 
 	while (!o->unw.stop)
 		if (ring_buffer__poll(o->unw.rb, 50) < 0 && errno != EINTR)
