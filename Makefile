@@ -191,6 +191,12 @@ $(OUTPUT)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -fno-omit-frame-pointer -pthread -o $@ $< -lm
 
+# nofp-*: built the default way (-O2 -g, no frame pointers), as most programs are.
+$(OUTPUT)/tests/helpers/nofp-%: tests/helpers/nofp-%.c
+	$(call msg,CC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -D_GNU_SOURCE -pthread -o $@ $< -lm
+
 # Example benchmarks: built like a user's benchmark would be, never sanitized.
 $(OUTPUT)/examples/%: examples/%.c
 	$(call msg,CC,$@)

@@ -5,9 +5,9 @@
 # followed switch-out/switch-in pairs. Variants, all under pgo collect (on-CPU sampling on):
 #   on-cpu   --no-off-cpu                      (the reference: what off-CPU recording adds to)
 #   none     --off-cpu --off-cpu-stacks none   (hook, task storage, aggregation)
-#   user-fp  --off-cpu --off-cpu-stacks user --no-off-cpu-callers  (+ frame-pointer user stack)
-#   user     --off-cpu --off-cpu-stacks user   (+ the scan for the caller of the libc call)
-#   full     --off-cpu                         (+ kernel stack: the default)
+#   user-fp  --off-cpu --off-cpu-unwind fp --off-cpu-stacks user --no-off-cpu-callers  (+ fp user stack)
+#   user     --off-cpu --off-cpu-unwind fp --off-cpu-stacks user   (+ the scan for the libc caller)
+#   full     --off-cpu                         (+ kernel stack; user stack by DWARF: the default)
 # plus "bare" (no collector at all). Every round runs each variant once, in a shuffled order;
 # a variant's cost is the median over rounds of its paired difference to on-cpu in the same
 # round, divided by 2 (switches per round trip). Three metrics:
@@ -47,8 +47,8 @@ run() { # variant -> ns per round trip on stdout
 	bare)   "$PP" "$N" >"$out"; : >"$err" ;;
 	on-cpu) "$PGO" collect --no-off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	none)   "$PGO" collect --off-cpu --off-cpu-stacks none -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
-	user-fp) "$PGO" collect --off-cpu --off-cpu-stacks user --no-off-cpu-callers -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
-	user)   "$PGO" collect --off-cpu --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	user-fp) "$PGO" collect --off-cpu --off-cpu-unwind fp --off-cpu-stacks user --no-off-cpu-callers -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
+	user)   "$PGO" collect --off-cpu --off-cpu-unwind fp --off-cpu-stacks user -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	full)   "$PGO" collect --off-cpu -o "$WORK/x.data" -- "$PP" "$N" >"$out" 2>"$err" ;;
 	esac || { echo "bench/offcpu.sh: variant $1 failed" >&2; exit 2; }
 	# BPF program time / followed switches (the ping-pong's switches are nearly all followed)

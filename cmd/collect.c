@@ -20,7 +20,8 @@ static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf-unwound[,SIZE]|dwarf[,SIZE]|none]\n"
 	"                   [-r N] [-o FILE]\n"
 	"                   [-z | --compression-level N]\n"
-	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--no-off-cpu-callers]\n"
+	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--off-cpu-unwind dwarf|fp]\n"
+	"                   [--no-off-cpu-callers]\n"
 	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
 
 static void help(void)
@@ -288,6 +289,36 @@ static void report_unwind(const struct collect_result *r)
 			(unsigned long long)u->no_regs, u->ns / 1e9);
 }
 
+/* How far the BPF program's DWARF unwinder took the off-CPU user stacks, and why not further. */
+static void report_offcpu_unwind(const struct collect_offcpu_stats *st)
+{
+	static const char *const end_why[OFFCPU_UNW_NR] = {
+		"complete", "no mapping", "JIT/anonymous", "no unwind table",
+		"no FDE", "unsupported CFI", "rbp lost", "unreadable stack",
+		"too deep", "bad frame",
+	};
+	char ends[512];
+	size_t w = 0;
+	uint64_t all = 0;
+	int k;
+
+	ends[0] = '\0';
+	for (k = 0; k < OFFCPU_UNW_NR; k++)
+		all += st->k.unwind_end[k];
+	for (k = 1; k < OFFCPU_UNW_NR && w < sizeof(ends); k++)
+		if (st->k.unwind_end[k])
+			w += (size_t)snprintf(ends + w, sizeof(ends) - w, ", %llu %s",
+					      (unsigned long long)st->k.unwind_end[k], end_why[k]);
+	pgo_info("off-CPU user stacks: dwarf, %llu of %llu complete; truncated: %llu%s%s; "
+		 "%llu unwind tables (%llu rows), %llu files without one, %llu that did not fit; "
+		 "%llu stacks lost to a full map",
+		 (unsigned long long)st->k.unwind_end[0], (unsigned long long)all,
+		 (unsigned long long)(all - st->k.unwind_end[0]), w ? "" : " ", ends,
+		 (unsigned long long)st->tables, (unsigned long long)st->table_rows,
+		 (unsigned long long)st->tables_failed, (unsigned long long)st->tables_full,
+		 (unsigned long long)st->k.ustacks_full);
+}
+
 /* The off-CPU recorder: what it followed, lost and cost. */
 static void report_offcpu(const struct collect_offcpu_stats *st)
 {
@@ -302,6 +333,8 @@ static void report_offcpu(const struct collect_offcpu_stats *st)
 		 (unsigned long long)st->k.ustack_dropped, (unsigned long long)st->k.kstack_dropped,
 		 (unsigned long long)st->k.map_full, (unsigned long long)st->k.storage_failed,
 		 (unsigned long long)st->k.tgid_full, st->raw_tp ? " (raw_tp fallback)" : "");
+	if (st->dwarf)
+		report_offcpu_unwind(st);
 	/* the program runs on every switch of the machine; followed ones cost the most */
 	if (st->prog_run_cnt)
 		pgo_info("off-CPU cost: %.1f ms of CPU in the BPF program, %llu context switches "

@@ -26,6 +26,7 @@
 const volatile bool user_stacks = true;
 const volatile bool kernel_stacks = true;
 const volatile bool find_callers = true;
+const volatile bool dwarf = true;
 const volatile __u64 min_block_ns = 0;
 const volatile __u32 sample_every = 1;
 const volatile __u32 kstack_skip = 0;
@@ -39,6 +40,7 @@ struct switch_out {
 	__u64 ts;
 	__u64 run_ns;     /* its se.sum_exec_runtime at ts */
 	__u64 caller_ip;
+	__u64 ustack_hash;
 	__s32 ustack_id;
 	__s32 kstack_id;
 	__u32 state;
@@ -120,6 +122,81 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64[CALLER_SCAN_WORDS]);
 } scan_buf SEC(".maps");
+
+/*
+ * DWARF unwinding (offcpu.h, collect/unwtab.c). The loader fills rows, pages and files
+ * with each binary's table, and procs with each followed process's executable mappings,
+ * which it reads from /proc when the program asks (maps_req) and at exec.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1 << 20);
+	__type(key, __u32);
+	__type(value, struct offcpu_unwind_row);
+} rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1 << 18);
+	__type(key, __u32);
+	__type(value, __u32);
+} pages SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct offcpu_file);
+} files SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct offcpu_proc);
+} procs SEC(".maps");
+
+/* The unwound stacks, under a hash of their frames; emptied after each run like stacks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct offcpu_ustack);
+} ustacks SEC(".maps");
+
+/* Processes whose mappings were asked for and not read yet (the loader deletes the entry). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} maps_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} maps_req SEC(".maps");
+
+struct unwinder {
+	struct offcpu_ustack st;
+	__u64 pc, sp, bp;
+	__u64 m_start, m_end, m_offset;  /* the mapping of the last pc */
+	__u64 hash;
+	__u32 m_file, m_reason;
+	__u32 tgid;
+	__u32 bp_lost;
+	__u32 exact;                     /* pc is not a return address: look it up as is */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct unwinder);
+} unwinders SEC(".maps");
 
 static __always_inline struct offcpu_counters *cpu_counters(void)
 {
@@ -218,6 +295,271 @@ static __always_inline __u64 find_caller(struct task_struct *task)
 	return sc.found;
 }
 
+/*
+ * Ask the loader to (re)read the mappings of process tgid. A stack that runs into an
+ * unknown pc asks once until the loader has read them; a new executable mapping (force)
+ * always asks, as a read already under way may have missed it.
+ */
+static __always_inline void request_maps(struct offcpu_counters *c, __u32 tgid, __u32 why,
+					 bool force)
+{
+	struct offcpu_maps_req *r;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&maps_pending, &tgid, &one, BPF_NOEXIST) && !force)
+		return;
+	r = bpf_ringbuf_reserve(&maps_req, sizeof(*r), 0);
+	if (!r) {
+		bpf_map_delete_elem(&maps_pending, &tgid);
+		return;
+	}
+	r->tgid = tgid;
+	r->why = why;
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	if (c)
+		c->maps_requests++;
+}
+
+/* Set u's mapping to the one holding pc: 0, or -1 if the process has none. */
+static __always_inline int find_mapping(struct unwinder *u, __u64 pc)
+{
+	struct offcpu_proc *p = bpf_map_lookup_elem(&procs, &u->tgid);
+	__u32 lo = 0, hi, mid, i;
+
+	if (!p)
+		return -1;
+	hi = p->nr;
+	if (hi > OFFCPU_MAX_MAPPINGS)
+		hi = OFFCPU_MAX_MAPPINGS;
+	if (!hi)
+		return -1;
+	/* the last mapping starting at or below pc */
+	for (i = 0; i < 8 && hi - lo > 1; i++) {
+		mid = (lo + hi) / 2;
+		if (mid >= OFFCPU_MAX_MAPPINGS)
+			return -1;
+		if (p->m[mid].start <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo >= OFFCPU_MAX_MAPPINGS)
+		return -1;
+	if (pc < p->m[lo].start || pc >= p->m[lo].end)
+		return -1;
+	u->m_start = p->m[lo].start;
+	u->m_end = p->m[lo].end;
+	u->m_offset = p->m[lo].offset;
+	u->m_file = p->m[lo].file;
+	u->m_reason = p->m[lo].end_reason;
+	return 0;
+}
+
+/* The row of file `file` covering file offset off, into *row: 0, or an OFFCPU_UNW_* reason. */
+static __always_inline __u32 find_row(__u32 file, __u64 off, struct offcpu_unwind_row *row)
+{
+	struct offcpu_file *f = bpf_map_lookup_elem(&files, &file);
+	struct offcpu_unwind_row *r;
+	__u32 page, lo, hi, mid, i, k, *pk;
+
+	if (!f || !f->nr_rows)
+		return OFFCPU_UNW_NO_TABLE;
+	if ((off >> OFFCPU_PAGE_SHIFT) < f->page_base || off > 0xffffffffULL)
+		return OFFCPU_UNW_NO_FDE;
+	page = (off >> OFFCPU_PAGE_SHIFT) - f->page_base;
+	if (page >= f->nr_pages)
+		page = f->nr_pages - 1;
+	k = f->page_first + page;
+	pk = bpf_map_lookup_elem(&pages, &k);
+	if (!pk)
+		return OFFCPU_UNW_NO_TABLE;
+	lo = *pk;
+	hi = f->row_first + f->nr_rows;
+	if (page + 1 < f->nr_pages) {
+		k++;
+		pk = bpf_map_lookup_elem(&pages, &k);
+		if (!pk)
+			return OFFCPU_UNW_NO_TABLE;
+		if (*pk + 1 < hi)
+			hi = *pk + 1;
+	}
+	/* the last row at or below off in [lo, hi): a page holds at most 1 << OFFCPU_PAGE_SHIFT rows */
+	for (i = 0; i < OFFCPU_PAGE_SHIFT + 2 && hi - lo > 1; i++) {
+		mid = (lo + hi) / 2;
+		r = bpf_map_lookup_elem(&rows, &mid);
+		if (!r)
+			return OFFCPU_UNW_NO_TABLE;
+		if (r->pc <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r = bpf_map_lookup_elem(&rows, &lo);
+	if (!r)
+		return OFFCPU_UNW_NO_TABLE;
+	if (r->pc > off || OFFCPU_ROW_CFA(r->kind) == OFFCPU_CFA_NONE)
+		return OFFCPU_UNW_NO_FDE;
+	*row = *r;
+	return 0;
+}
+
+static __always_inline int read_word(__u64 addr, __u64 *v)
+{
+	if (addr & 7 || addr < 0x1000 || addr > USER_ADDR_MAX)
+		return -1;
+	return bpf_probe_read_user(v, sizeof(*v), (void *)addr) ? -1 : 0;
+}
+
+/* bpf_loop body: record u->pc, then step to its caller. Returns 1 to stop. */
+static int unwind_step(__u32 i, void *data)
+{
+	struct offcpu_unwind_row row = {};
+	__u64 pc, look, cfa, ra, bp, sp;
+	__u32 n, end, zero = 0;
+	/* bpf_loop's context must be on the stack: the per-CPU unwinder is looked up here */
+	struct unwinder *u = bpf_map_lookup_elem(&unwinders, &zero);
+
+	if (!u)
+		return 1;
+	pc = u->pc;
+	bp = u->bp;
+	n = u->st.nr;
+
+	if (n >= OFFCPU_MAX_FRAMES) {
+		u->st.end = OFFCPU_UNW_DEPTH;
+		return 1;
+	}
+	u->st.ips[n] = pc;
+	u->st.nr = n + 1;
+	u->hash = (u->hash ^ pc) * 0x100000001b3ULL;
+	look = u->exact ? pc : pc - 1;
+	if (look < u->m_start || look >= u->m_end) {
+		if (find_mapping(u, look)) {
+			u->st.end = OFFCPU_UNW_NO_MAPPING;
+			return 1;
+		}
+	}
+	if (!u->m_file) {
+		u->st.end = u->m_reason ? u->m_reason : OFFCPU_UNW_NO_TABLE;
+		return 1;
+	}
+	end = find_row(u->m_file, look - u->m_start + u->m_offset, &row);
+	if (end) {
+		u->st.end = end;
+		return 1;
+	}
+	sp = u->sp;
+	u->exact = 0;
+	switch (OFFCPU_ROW_CFA(row.kind)) {
+	case OFFCPU_CFA_END:
+		u->st.end = OFFCPU_UNW_COMPLETE;
+		return 1;
+	case OFFCPU_CFA_RSP:
+		cfa = sp + row.cfa_off;
+		break;
+	case OFFCPU_CFA_RBP:
+		if (u->bp_lost) {
+			u->st.end = OFFCPU_UNW_RBP_LOST;
+			return 1;
+		}
+		cfa = bp + row.cfa_off;
+		break;
+	case OFFCPU_CFA_PLT:
+		cfa = sp + 8 + ((pc & 15) >= (__u64)row.rbp_off ? 8 : 0);
+		break;
+	case OFFCPU_CFA_SIGNAL:
+		/* the interrupted context: rsp, rip and rbp as the kernel saved them */
+		if (read_word(sp + OFFCPU_SIGFRAME_RSP, &cfa) || read_word(sp + OFFCPU_SIGFRAME_RIP, &ra) ||
+		    bpf_probe_read_user(&bp, sizeof(bp), (void *)(sp + OFFCPU_SIGFRAME_RBP))) {
+			u->st.end = OFFCPU_UNW_READ_FAULT;
+			return 1;
+		}
+		u->sp = cfa;
+		u->pc = ra;
+		u->bp = bp;
+		u->bp_lost = 0;
+		u->exact = 1;
+		return ra ? 0 : (u->st.end = OFFCPU_UNW_COMPLETE, 1);
+	default:
+		u->st.end = OFFCPU_UNW_UNSUPPORTED;
+		return 1;
+	}
+	if (cfa <= sp) {
+		u->st.end = OFFCPU_UNW_BAD_FRAME;
+		return 1;
+	}
+	if (read_word(cfa - 8, &ra)) {
+		u->st.end = OFFCPU_UNW_READ_FAULT;
+		return 1;
+	}
+	if (OFFCPU_ROW_RBP(row.kind) == OFFCPU_RBP_SAVED) {
+		if (read_word(cfa + 8 * (__s64)row.rbp_off, &bp))
+			u->bp_lost = 1;
+		else
+			u->bp = bp;
+	} else if (OFFCPU_ROW_RBP(row.kind) == OFFCPU_RBP_LOST) {
+		u->bp_lost = 1;
+	}
+	u->sp = cfa;
+	u->pc = ra;
+	if (!ra) {
+		u->st.end = OFFCPU_UNW_COMPLETE;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Unwind the user stack of task (current, switched out) from its user registers with the
+ * tables, store it in ustacks, and return its key (0 if there is no user context or the
+ * stack could not be stored). Every stack ends with a reason, counted.
+ */
+static __always_inline __u64 unwind_user(struct offcpu_counters *c, struct task_struct *task,
+					 __u32 tgid)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct offcpu_ustack *old;
+	struct unwinder *u;
+	__u32 zero = 0, end;
+	__u64 key;
+
+	u = bpf_map_lookup_elem(&unwinders, &zero);
+	if (!u || !regs)
+		return 0;
+	if ((BPF_CORE_READ(regs, cs) & 3) != 3)
+		return 0;  /* no user context (a kernel thread, or not yet returned from exec) */
+	u->pc = BPF_CORE_READ(regs, ip);
+	u->sp = BPF_CORE_READ(regs, sp);
+	u->bp = BPF_CORE_READ(regs, bp);
+	u->m_start = u->m_end = 0;
+	u->m_file = 0;
+	u->tgid = tgid;
+	u->bp_lost = 0;
+	u->exact = 1;
+	u->hash = 0xcbf29ce484222325ULL;
+	u->st.nr = 0;
+	u->st.end = OFFCPU_UNW_DEPTH;
+	bpf_loop(OFFCPU_MAX_FRAMES + 1, unwind_step, &zero, 0);
+	end = u->st.end;
+	if (end < OFFCPU_UNW_NR)
+		c->unwind_end[end]++;
+	if (end == OFFCPU_UNW_NO_MAPPING)
+		request_maps(c, tgid, end, false);
+	if (!u->st.nr)
+		return 0;
+	key = (u->hash ^ ((__u64)end << 56) ^ u->st.nr) * 0x9e3779b97f4a7c15ULL;
+	if (!key)
+		key = 1;
+	old = bpf_map_lookup_elem(&ustacks, &key);
+	if (old)
+		return key;
+	if (bpf_map_update_elem(&ustacks, &key, &u->st, BPF_NOEXIST) && !bpf_map_lookup_elem(&ustacks, &key)) {
+		c->ustacks_full++;
+		return 0;
+	}
+	return key;
+}
+
 /* A stack id: from the main map, or OFFCPU_STACK2 | id from the overflow map; < 0: lost. */
 static __always_inline long get_stackid(void *ctx, __u64 flags)
 {
@@ -279,6 +621,7 @@ static __always_inline void account(struct offcpu_counters *c, const struct swit
 	key.ustack_id = s->ustack_id;
 	key.kstack_id = s->kstack_id;
 	key.caller_ip = s->caller_ip;
+	key.ustack_hash = s->ustack_hash;
 	key.state = s->state;
 	if (key.caller_ip)
 		c->callers_found++;
@@ -363,7 +706,11 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	s->ustack_id = -1;
 	s->kstack_id = -1;
 	s->caller_ip = 0;
-	if (user_stacks) {
+	s->ustack_hash = 0;
+	if (user_stacks && dwarf) {
+		/* prev is current here; raw_tp gets its BTF pointer from the helper */
+		s->ustack_hash = unwind_user(c, btf ? prev : bpf_get_current_task_btf(), tgid);
+	} else if (user_stacks) {
 		id = get_stackid(ctx, BPF_F_USER_STACK);
 		if (id < 0)
 			c->ustack_dropped++;
@@ -447,6 +794,13 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 		c->tgid_full++;
 		return 0;
 	}
+	/* a forked process starts with its parent's mappings */
+	if (ptgid != ctgid && dwarf) {
+		struct offcpu_proc *p = bpf_map_lookup_elem(&procs, &ptgid);
+
+		if (p)
+			bpf_map_update_elem(&procs, &ctgid, p, BPF_ANY);
+	}
 	s = slot_of(child, tid, btf, true);
 	if (!s) {
 		c->storage_failed++;
@@ -455,6 +809,7 @@ static __always_inline int on_fork(struct task_struct *parent, struct task_struc
 	s->ustack_id = -1;
 	s->kstack_id = -1;
 	s->caller_ip = 0;
+	s->ustack_hash = 0;
 	s->state = OFFCPU_RUNNABLE;
 	s->run_ns = BPF_CORE_READ(child, se.sum_exec_runtime);
 	s->ts = bpf_ktime_get_ns();
@@ -471,6 +826,52 @@ SEC("raw_tp/sched_process_fork")
 int BPF_PROG(sched_fork_raw, struct task_struct *parent, struct task_struct *child)
 {
 	return on_fork(parent, child, false);
+}
+
+/* A followed process execs: its mappings are new; ask for them (the program's own ones). */
+static __always_inline int on_exec(struct task_struct *task)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+
+	if (!dwarf || !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	bpf_map_delete_elem(&procs, &tgid);
+	bpf_map_delete_elem(&maps_pending, &tgid);
+	request_maps(cpu_counters(), tgid, 0, true);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_exec_btf, struct task_struct *task)
+{
+	return on_exec(task);
+}
+
+SEC("raw_tp/sched_process_exec")
+int BPF_PROG(sched_exec_raw, struct task_struct *task)
+{
+	return on_exec(task);
+}
+
+/*
+ * A new executable mapping (ld.so loading a library, dlopen): mmap with PROT_EXEC, or
+ * mprotect adding it, returned. Ask for the mappings now rather than at the first stack
+ * that runs into the library. raw_syscalls:sys_exit runs for every system call on the
+ * machine: the syscall number is tested first, the followed set only for these calls.
+ */
+SEC("raw_tp/sys_exit")
+int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
+{
+	long nr = BPF_CORE_READ(regs, orig_ax);
+	__u32 tgid;
+
+	if (!dwarf || ret < 0 || (nr != 9 && nr != 10) || !(BPF_CORE_READ(regs, dx) & 4))
+		return 0;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	request_maps(cpu_counters(), tgid, 0, true);
+	return 0;
 }
 
 /*
@@ -496,8 +897,11 @@ static __always_inline int on_exit(struct task_struct *task, bool btf)
 		close_unseen(c, s, task, bpf_ktime_get_ns());
 	if (!btf)
 		bpf_map_delete_elem(&pid_starts, &tid);
-	if (BPF_CORE_READ(task, signal, live.counter) == 0)
+	if (BPF_CORE_READ(task, signal, live.counter) == 0) {
 		bpf_map_delete_elem(&tgids, &tgid);
+		bpf_map_delete_elem(&procs, &tgid);
+		bpf_map_delete_elem(&maps_pending, &tgid);
+	}
 	return 0;
 }
 

@@ -25,6 +25,98 @@ enum offcpu_state {
 /* A stack id with this bit is in the overflow stack map (offcpu.bpf.c get_stackid()). */
 #define OFFCPU_STACK2 (1 << 30)
 
+/*
+ * DWARF unwinding at switch-out (offcpu.bpf.c unwind_user()): each binary's .eh_frame (or
+ * .debug_frame) is turned into sorted rows by collect/unwtab.c. A row holds from its pc
+ * (a file offset) up to the next row's. x86-64 only: the CFA is rsp or rbp plus cfa_off,
+ * the return address is at CFA - 8, rbp is unchanged or saved at CFA + 8 * rbp_off.
+ */
+enum offcpu_cfa_kind {
+	OFFCPU_CFA_NONE = 0,     /* no FDE covers this pc */
+	OFFCPU_CFA_RSP = 1,      /* CFA = rsp + cfa_off */
+	OFFCPU_CFA_RBP = 2,      /* CFA = rbp + cfa_off */
+	OFFCPU_CFA_PLT = 3,      /* .plt stub: CFA = rsp + 8 + ((pc & 15) >= rbp_off ? 8 : 0) */
+	OFFCPU_CFA_SIGNAL = 4,   /* __restore_rt: the kernel's rt_sigframe ucontext at rsp */
+	OFFCPU_CFA_END = 5,      /* return address undefined: the outermost frame */
+	OFFCPU_CFA_UNSUPPORTED = 6, /* a rule the unwinder does not follow (expressions, drap) */
+};
+enum offcpu_rbp_kind {
+	OFFCPU_RBP_SAME = 0,     /* unchanged (also: not mentioned by the CFI) */
+	OFFCPU_RBP_SAVED = 1,    /* at CFA + 8 * rbp_off */
+	OFFCPU_RBP_LOST = 2,     /* cannot be recovered: a later rbp-based CFA is unsupported */
+};
+#define OFFCPU_ROW_KIND(cfa, rbp) ((cfa) | ((rbp) << 4))
+#define OFFCPU_ROW_CFA(kind) ((kind) & 15)
+#define OFFCPU_ROW_RBP(kind) ((kind) >> 4)
+
+struct offcpu_unwind_row {
+	__u32 pc;                /* file offset where the row starts */
+	__u16 cfa_off;
+	__u8 kind;               /* OFFCPU_ROW_KIND(cfa kind, rbp kind) */
+	__s8 rbp_off;
+};
+
+/* The signal frame's registers, from rsp in __restore_rt (struct rt_sigframe, x86-64 ABI). */
+#define OFFCPU_SIGFRAME_RBP 120
+#define OFFCPU_SIGFRAME_RSP 160
+#define OFFCPU_SIGFRAME_RIP 168
+
+/* Why a user stack ended (enum order is the order of the counters). */
+enum offcpu_unwind_end {
+	OFFCPU_UNW_COMPLETE = 0, /* reached the outermost frame (undefined return address, or 0) */
+	OFFCPU_UNW_NO_MAPPING,   /* pc in no file mapping the collector knows (yet) */
+	OFFCPU_UNW_ANON,         /* pc in anonymous executable memory (JIT) */
+	OFFCPU_UNW_NO_TABLE,     /* the file has no usable .eh_frame/.debug_frame */
+	OFFCPU_UNW_NO_FDE,       /* no FDE covers the pc */
+	OFFCPU_UNW_UNSUPPORTED,  /* CFI rule not followed (expression, drap, huge frame) */
+	OFFCPU_UNW_RBP_LOST,     /* CFA based on an rbp that could not be recovered */
+	OFFCPU_UNW_READ_FAULT,   /* the stack could not be read */
+	OFFCPU_UNW_DEPTH,        /* more than OFFCPU_MAX_FRAMES frames */
+	OFFCPU_UNW_BAD_FRAME,    /* the stack did not grow towards the caller */
+	OFFCPU_UNW_NR,
+};
+
+/* File offsets are looked up through pages of 1 << OFFCPU_PAGE_SHIFT bytes. */
+#define OFFCPU_PAGE_SHIFT 10
+
+/* One binary's table in the rows and pages arrays. */
+struct offcpu_file {
+	__u32 row_first;         /* index in the rows array */
+	__u32 nr_rows;
+	__u32 page_first;        /* index in the pages array of the page holding rows[row_first].pc */
+	__u32 nr_pages;
+	__u32 page_base;         /* rows[row_first].pc >> OFFCPU_PAGE_SHIFT */
+	__u32 flags;
+};
+
+/* One executable mapping of a process. */
+struct offcpu_mapping {
+	__u64 start, end;        /* [start, end) in the process */
+	__u64 offset;            /* file offset of start */
+	__u32 file;              /* index in the files array; 0: none (see end) */
+	__u32 end_reason;        /* without a file: OFFCPU_UNW_ANON or OFFCPU_UNW_NO_TABLE */
+};
+
+#define OFFCPU_MAX_MAPPINGS 96
+struct offcpu_proc {
+	__u32 nr;
+	__u32 pad;
+	struct offcpu_mapping m[OFFCPU_MAX_MAPPINGS]; /* sorted by start */
+};
+
+/* A DWARF-unwound user stack, in the ustacks map under a hash of its frames. */
+struct offcpu_ustack {
+	__u32 nr;
+	__u32 end;               /* enum offcpu_unwind_end */
+	__u64 ips[OFFCPU_MAX_FRAMES];
+};
+
+/* A request from the program to (re)read a process's mappings. */
+struct offcpu_maps_req {
+	__u32 tgid;
+	__u32 why;
+};
+
 /* Aggregation key: one entry per distinct (thread, stacks, state, recovered caller). */
 struct offcpu_key {
 	__u32 tgid;
@@ -32,6 +124,7 @@ struct offcpu_key {
 	__s32 ustack_id;  /* -1: not taken (off, or a kernel thread); < -1: -errno of the failed walk */
 	__s32 kstack_id;
 	__u64 caller_ip;  /* return address into the caller of a frame-pointer-less libc call, or 0 */
+	__u64 ustack_hash; /* DWARF-unwound user stack: its key in the ustacks map; 0: none */
 	__u32 state;      /* enum offcpu_state */
 	__u32 pad;
 };
@@ -58,6 +151,9 @@ struct offcpu_counters {
 	__u64 tgid_full;       /* a forked process could not be added to the followed set */
 	__u64 callers_found;   /* intervals whose libc caller was recovered from the stack */
 	__u64 switchins_unseen; /* intervals closed without the kernel reporting their switch-in */
+	__u64 unwind_end[OFFCPU_UNW_NR]; /* DWARF-unwound user stacks by how they ended */
+	__u64 ustacks_full;    /* the ustacks map had no room: the stack is lost */
+	__u64 maps_requests;   /* requests to read a process's mappings */
 };
 
 #define OFFCPU_MAX_CPUS 512
@@ -134,7 +230,9 @@ const char *collect_offcpu_state_frame(unsigned int state);
 struct collect_offcpu_opts {
 	int user_stacks;         /* walk the user stack at switch-out (frame pointers) */
 	int kernel_stacks;       /* walk the kernel stack too: the dominant cost, about 2.5 us */
-	int find_callers;        /* recover the caller of frame-pointer-less libc calls */
+	int find_callers;        /* recover the caller of frame-pointer-less libc calls (fp) */
+	int dwarf;               /* unwind user stacks from .eh_frame tables, not frame pointers */
+	const char *const *preload; /* files whose tables to load before the run (NULL-ended), or NULL */
 	int force_raw_tp;        /* use the raw_tp fallback even where tp_btf works (tests) */
 	int hide_sleep_ends;     /* ignore switch-ins that end a sleep, as the kernel sometimes
 				    does not report one (tests) */
@@ -143,7 +241,7 @@ struct collect_offcpu_opts {
 	uint32_t max_stacks;     /* stack map entries (0 = 16384) */
 	uint32_t max_entries;    /* aggregation entries (0 = 65536) */
 };
-#define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .sample_every = 1 }
+#define COLLECT_OFFCPU_OPTS_INIT { .user_stacks = 1, .kernel_stacks = 1, .find_callers = 1, .dwarf = 1, .sample_every = 1 }
 
 /*
  * What a command asks of off-CPU recording: pgo collect and pgo gate record/check take the
@@ -177,7 +275,10 @@ extern const struct collect_offcpu_optname collect_offcpu_optnames[];
 	"      --no-off-cpu       on-CPU samples only\n"                                            \
 	"      --off-cpu-stacks S all (default), user, kernel or none: stacks taken at each\n"       \
 	"                         switch-out; the kernel stack is the costly part\n"                 \
-	"      --no-off-cpu-callers  do not look for the caller of a libc call on the user\n"        \
+	"      --off-cpu-unwind M dwarf (default): unwind user stacks in the kernel from the\n"     \
+	"                         binaries' .eh_frame, complete without frame pointers; fp: the\n"  \
+	"                         frame-pointer walk (callers of libc calls found by a scan)\n"     \
+	"      --no-off-cpu-callers  fp: do not look for the caller of a libc call on the user\n"    \
 	"                         stack (libc has no frame pointers; the scan costs ~1 us)\n"        \
 	"      --off-cpu-min TIME ignore off-CPU intervals shorter than TIME (e.g. 10us, 1ms)\n"     \
 	"      --off-cpu-sample N follow one switch-out in N at random, scale the times by N\n"
@@ -196,6 +297,10 @@ struct collect_offcpu_stats {
 	uint64_t total_ns;       /* off-CPU time in them */
 	uint64_t emit_errors;    /* entries the loader could not read back */
 	int raw_tp;              /* the raw_tp fallback is in use */
+	int dwarf;               /* user stacks were unwound from .eh_frame tables */
+	uint64_t tables, tables_failed, tables_full, table_rows; /* unwind tables loaded, files
+				    without a usable one, tables that did not fit the maps, rows */
+	uint64_t maps_reads;     /* /proc/PID/maps reads */
 	/*
 	 * Time spent in the sched_switch program and its invocations (all switches on the
 	 * machine, followed or not), from the kernel's BPF run-time statistics, which the

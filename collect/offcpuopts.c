@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The off-CPU options shared by pgo collect and pgo gate, and the recorder set up from them. */
+#include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "collect/collect.h"
 #include "collect/offcpu.h"
@@ -14,6 +17,7 @@ const struct collect_offcpu_optname collect_offcpu_optnames[] = {
 	{ "no-off-cpu-callers", 0 },
 	{ "off-cpu-min", 1 },
 	{ "off-cpu-sample", 1 },
+	{ "off-cpu-unwind", 1 },
 	{ NULL, 0 },
 };
 
@@ -36,6 +40,10 @@ int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, 
 	} else if (!strcmp(name, "off-cpu-min")) {
 		if (pgo_parse_duration_ns(val, 1000, &oo->min_block_ns))
 			return pgo_error("invalid duration '%s' for --off-cpu-min (e.g. 50us, 1ms)", val);
+	} else if (!strcmp(name, "off-cpu-unwind")) {
+		if (strcmp(val, "dwarf") && strcmp(val, "fp"))
+			return pgo_error("invalid off-CPU unwinding '%s' (use dwarf or fp)", val);
+		oo->dwarf = !strcmp(val, "dwarf");
 	} else if (!strcmp(name, "off-cpu-sample")) {
 		if (pgo_parse_u64_range(val, 1, 1000000, &v))
 			return pgo_error("invalid sampling factor '%s' for --off-cpu-sample (1..1000000)",
@@ -47,13 +55,34 @@ int collect_offcpu_option(struct collect_offcpu_request *req, const char *name, 
 	return 1;
 }
 
+/* The file execvp would run for cmd (PATH lookup when it has no slash): 0, or -1. */
+static int find_in_path(const char *cmd, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	int w;
+
+	if (strchr(cmd, '/')) {
+		w = snprintf(out, len, "%s", cmd);
+		return w > 0 && (size_t)w < len && !access(out, X_OK) ? 0 : -1;
+	}
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *colon ? colon + 1 : colon) {
+		colon = strchrnul(p, ':');
+		w = snprintf(out, len, "%.*s/%s", (int)(colon - p), colon == p ? "." : p, cmd);
+		if (w > 0 && (size_t)w < len && !access(out, X_OK))
+			return 0;
+	}
+	return -1;
+}
+
 /*
  * The loaded recorder and its collect_run() source, both NULL when off-CPU recording is
  * off, or unavailable and not required (then a note was printed).
  */
-static int offcpu_setup(const struct collect_offcpu_request *req, struct collect_offcpu **offcpu,
-			struct collect_source **src)
+static int offcpu_setup(const struct collect_offcpu_request *req, const char *bench,
+			struct collect_offcpu **offcpu, struct collect_source **src)
 {
+	struct collect_offcpu_opts opts = req->opts;
+	const char *preload[2] = { bench, NULL };
 	char why[160];
 
 	*offcpu = NULL;
@@ -67,7 +96,9 @@ static int offcpu_setup(const struct collect_offcpu_request *req, struct collect
 		pgo_info("note: on-CPU only, no off-CPU recording: %s", why);
 		return 0;
 	}
-	if (collect_offcpu_open(offcpu, &req->opts)) {
+	/* the benchmark's unwind tables (and its libraries') are loaded before it runs */
+	opts.preload = bench ? preload : NULL;
+	if (collect_offcpu_open(offcpu, &opts)) {
 		if (req->mode > 0)
 			return -1;
 		pgo_info("note: on-CPU only (the off-CPU BPF program did not load; -v shows why)");
@@ -91,7 +122,10 @@ int collect_offcpu_run(struct collect_opts *o, const struct collect_offcpu_reque
 
 	*recorded = 0;
 	*st = (struct collect_offcpu_stats){ 0 };
-	if (offcpu_setup(req, &offcpu, &src))
+	char bench[4096];
+
+	if (offcpu_setup(req, o->argv && o->argv[0] && !find_in_path(o->argv[0], bench, sizeof(bench)) ?
+			 bench : NULL, &offcpu, &src))
 		return -1;
 	if (src) {
 		o->sources = &src;

@@ -16,7 +16,7 @@ test_expect_success BPF,PERF 'collect records offcpu-time by default' '
 
 test_expect_success BPF,PERF 'perf script shows wait_for_io as the caller of clock_nanosleep' '
 	perf_stacks sleep.data offcpu-time >off &&
-	test_grep "clock_nanosleep[^;]*;wait_for_io;main" off &&
+	test_grep "clock_nanosleep[^;]*;(__nanosleep;)?wait_for_io;main" off &&
 	test_must_be_empty_err perf-script.err
 '
 

@@ -75,11 +75,16 @@ static int note(const struct collect_offcpu_sample *s, void *data)
 	if (s->state != OFFCPU_SLEEP)
 		return 0;
 	seen->sleep_ns += s->total_ns;
-	/* the libc leaf, then the recovered caller */
-	for (i = 0; i + 2 < s->nr_callchain; i++)
-		if (s->callchain[i] == PERF_CONTEXT_USER && s->callchain[i + 2] > seen->lo &&
-		    s->callchain[i + 2] < seen->hi)
-			seen->caller_seen = 1;
+	/* the libc leaf (and __nanosleep, unwound from .eh_frame), then the caller */
+	for (i = 0; i + 2 < s->nr_callchain; i++) {
+		uint32_t j;
+
+		if (s->callchain[i] != PERF_CONTEXT_USER)
+			continue;
+		for (j = i + 2; j < s->nr_callchain && j <= i + 3; j++)
+			if (s->callchain[j] > seen->lo && s->callchain[j] < seen->hi)
+				seen->caller_seen = 1;
+	}
 	return 0;
 }
 
