@@ -10,9 +10,10 @@
 #include "gate/baseline.h"
 #include "gate/compare.h"
 #include "gate/libgit.h"
-#include "gate/perfdata.h"
+#include "gate/input.h"
 #include "gate/profile.h"
 #include "gate/report.h"
+#include "gate/verdict.h"
 #include "lib/alloc.h"
 #include "lib/atomicfile.h"
 #include "lib/parse.h"
@@ -209,24 +210,15 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 	return 0;
 }
 
-/* The text of a profile file: JSON as is, perf.data symbolized the way record would. */
-static int profile_text(const char *path, char **text)
+/* A profile file (perf.data or profile JSON) as the gate's model. */
+static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p)
 {
-	size_t len;
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
 
-	*text = NULL;
-	if (!gate_is_perf_data(path))
-		return pgo_read_file(path, 1UL << 30, text, &len);
-	if (gate_perf_to_json(path, text))
-		return pgo_error("cannot read perf.data '%s' as a gate input", path);
-	return 0;
-}
-
-static int load(const char *path, struct pgo_strtab *names, struct gate_profile **p, char **text)
-{
-	if (profile_text(path, text))
+	*p = NULL;
+	if (gate_input_load(path, &set))
 		return -1;
-	return gate_profile_parse(*text, strlen(*text), path, names, p);
+	return gate_profile_take(&set, path, names, p);
 }
 
 static int write_reports(const struct gate_cmd *g, const struct gate_verdict *v,
@@ -252,56 +244,45 @@ static int verdict_exit(const struct gate_verdict *v)
 	return v->regression ? PGO_EXIT_REGRESSION : PGO_EXIT_OK;
 }
 
-static int head_text(const struct gate_cmd *g, const char *file, char **text);
+static int head_profile(const struct gate_cmd *g, const char *file, const char *label,
+			struct pgo_strtab *names, struct gate_profile **p);
 
 /*
- * Compare, and on a flag with --confirm/--confirm-profile re-test on all head runs
- * (stage 1 + confirmation): fail only if the same function flags again (§6.5). Writes
- * the reports of the final verdict and returns the exit code.
+ * Compare, and on a flag with --confirm/--confirm-profile collect (or read) the
+ * confirmation runs for the verdict policy's second stage (gate/verdict.h). Writes the
+ * reports of the final verdict and returns the exit code.
  */
-static int judge(const struct gate_cmd *g, const struct gate_profile *b, const char *btext,
-		 const struct gate_profile *h, const char *htext)
+static int judge(const struct gate_cmd *g, const struct gate_profile *b,
+		 const struct gate_profile *h)
 {
-	struct gate_svg_side bs = { { btext, NULL }, 1, b->label };
-	struct gate_svg_side hs = { { htext, NULL }, 1, h->label };
-	struct gate_profile *h2 = NULL, *all = NULL;
+	struct gate_svg_side bs = { { &b->set, NULL }, 1 };
+	struct gate_svg_side hs = { { &h->set, NULL }, 1 };
+	struct gate_profile *h2 = NULL;
 	struct gate_verdict *v = NULL, *v2 = NULL;
-	char *text = NULL;
 	int ret = PGO_EXIT_ERROR;
 
 	if (gate_compare(b, h, &g->o, &v))
 		goto out;
-	if (!v->regression || !(g->confirm || g->confirm_profile)) {
+	if (!gate_verdict_wants_confirmation(v) || !(g->confirm || g->confirm_profile)) {
 		if (!write_reports(g, v, &bs, &hs))
 			ret = verdict_exit(v);
 		goto out;
 	}
 	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
 		 v->nr_root == 1 ? "" : "s");
-	if (head_text(g, g->confirm_profile, &text) ||
-	    gate_profile_parse(text, strlen(text),
-			       g->confirm_profile ? g->confirm_profile : "head (confirmation)",
-			       h->names, &h2) ||
-	    gate_profile_merge(h, h2, &all) || gate_compare(b, all, &g->o, &v2))
+	if (head_profile(g, g->confirm_profile,
+			 g->confirm_profile ? g->confirm_profile : "head (confirmation)", h->names,
+			 &h2) ||
+	    gate_confirm(b, h, h2, &g->o, v, &v2))
 		goto out;
-	if (v2->regression && !gate_verdict_confirms(v, v2)) {
-		/* Another function flagged this time: report it, but an unconfirmed flag does not fail. */
-		v2->regression = 0;
-		pgo_warn("inconclusive, not reproduced: the confirmation flagged other functions");
-	} else if (!v2->regression) {
-		pgo_warn("inconclusive, not reproduced: the confirmation runs did not show the "
-			 "stage-1 regression");
-	}
-	hs.text[1] = text;
+	hs.set[1] = &h2->set;
 	hs.nr = 2;
 	if (!write_reports(g, v2, &bs, &hs))
 		ret = verdict_exit(v2);
 out:
-	free(text);
 	gate_verdict_free(v);
 	gate_verdict_free(v2);
 	gate_profile_free(h2);
-	gate_profile_free(all);
 	return ret;
 }
 
@@ -309,7 +290,6 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
-	char *btext = NULL, *htext = NULL;
 	int ret = PGO_EXIT_ERROR;
 
 	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
@@ -317,35 +297,60 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 			  "options only");
 		return PGO_EXIT_USAGE;
 	}
-	if (!load(argv[0], &names, &b, &btext) && !load(argv[1], &names, &h, &htext))
-		ret = judge(g, b, btext, h, htext);
-	free(btext);
-	free(htext);
+	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
+		ret = judge(g, b, h);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
 	return ret;
 }
 
-/* Collect g->runs runs of the benchmark in-process and symbolize them to profile JSON. */
-static int collect_profile(const struct gate_cmd *g, char **text)
+/* Collect g->runs runs of the benchmark in-process, symbolized. */
+static int collect_profile(const struct gate_cmd *g, struct convert_stackset *set)
 {
 	struct cmd_gate_collect_opts o = {
 		.argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
 		.argc_self = g->argc_self, .argv_self = g->argv_self, .offcpu = g->offcpu,
 	};
 
-	return cmd_gate_collect_json(&o, text);
+	return cmd_gate_collect(&o, set);
 }
 
-/* The head profile text: --profile FILE (or confirm_profile) or a fresh collection. */
-static int head_text(const struct gate_cmd *g, const char *file, char **text)
+/* The head's stack set: --profile FILE (or confirm_profile) or a fresh collection. */
+static int head_set(const struct gate_cmd *g, const char *file, struct convert_stackset *set)
 {
 	if (file)
-		return profile_text(file, text);
+		return gate_input_load(file, set);
 	if (!g->cmdc)
 		return pgo_error("no benchmark: give '-- CMD [ARGS]' or --profile FILE");
-	return collect_profile(g, text);
+	return collect_profile(g, set);
+}
+
+static int head_profile(const struct gate_cmd *g, const char *file, const char *label,
+			struct pgo_strtab *names, struct gate_profile **p)
+{
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
+
+	*p = NULL;
+	if (head_set(g, file, &set))
+		return -1;
+	return gate_profile_take(&set, label, names, p);
+}
+
+/*
+ * The note's text and the profile it holds: a JSON file as it is (byte for byte), else
+ * the profile JSON of perf.data or of a fresh collection.
+ */
+static int record_text(const struct gate_cmd *g, const char *what, struct pgo_strtab *names,
+		       struct gate_profile **p, char **text)
+{
+	size_t len;
+
+	if (g->profile && !gate_input_is_perf_data(g->profile))
+		return pgo_read_file(g->profile, 1UL << 30, text, &len) ||
+		       gate_profile_parse(*text, len, what, names, p);
+	return head_profile(g, g->profile, what, names, p) ||
+	       gate_input_to_json(&(*p)->set, what, text);
 }
 
 static int gate_record_cmd(struct gate_cmd *g)
@@ -353,13 +358,11 @@ static int gate_record_cmd(struct gate_cmd *g)
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *p = NULL;
 	char *text = NULL, commit[GATE_OID_HEX];
+	const char *what = g->profile ? g->profile : "the collected profile";
 	int ret = PGO_EXIT_ERROR;
 
-	if (head_text(g, g->profile, &text))
-		goto out;
 	/* Never store a baseline the gate could not use later. */
-	if (gate_profile_parse(text, strlen(text), g->profile ? g->profile : "the collected profile",
-			       &names, &p))
+	if (record_text(g, what, &names, &p, &text))
 		goto out;
 	if (p->nr_runs < 2) {
 		pgo_error("'%s' has %zu run; a baseline needs at least 2 (record with -r 5)",
@@ -382,7 +385,7 @@ static int gate_check_cmd(struct gate_cmd *g)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
-	char *btext = NULL, *htext = NULL, commit[GATE_OID_HEX], label[64];
+	char *btext = NULL, commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
 	if (gate_baseline_find(".", g->ref, g->base, 1000, &btext, commit))
@@ -390,13 +393,11 @@ static int gate_check_cmd(struct gate_cmd *g)
 	snprintf(label, sizeof(label), "baseline note on %.12s", commit);
 	if (gate_profile_parse(btext, strlen(btext), label, &names, &b))
 		goto out;
-	if (head_text(g, g->profile, &htext) ||
-	    gate_profile_parse(htext, strlen(htext), g->profile ? g->profile : "head", &names, &h))
+	if (head_profile(g, g->profile, g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	ret = judge(g, b, btext, h, htext);
+	ret = judge(g, b, h);
 out:
 	free(btext);
-	free(htext);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);

@@ -337,26 +337,53 @@ static void fill_result(struct gate_result *res, const struct gate_ftest *t,
 	res->q = res->q_down = NAN;
 }
 
-int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
-		 const struct gate_opts *o, struct gate_verdict **out)
+/* One comparison in progress: the inputs, the verdict being filled, the work arrays. */
+struct cmp {
+	const struct gate_profile *b, *h;
+	const struct gate_opts *o;
+	struct gate_verdict *v;
+	struct sides sd;
+	struct gate_view own_views[2];
+	unsigned char *own;    /* function id -> own code (offcpu, wall views), else NULL */
+	size_t nf, nr;
+	int *side;             /* run column -> 0 base, 1 head */
+	double *self, *incl;   /* nf x nr count matrices, normalised by the size factors */
+	struct gate_ftest *ts, *ti;
+	double *p, *q;         /* BH work: one per result row */
+};
+
+static void cmp_release(struct cmp *c)
+{
+	view_release(&c->own_views[0]);
+	view_release(&c->own_views[1]);
+	free(c->own);
+	free(c->side);
+	free(c->self);
+	free(c->incl);
+	free(c->ts);
+	free(c->ti);
+	free(c->p);
+	free(c->q);
+}
+
+/* Check the inputs, allocate the verdict and the work arrays. */
+static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct gate_profile *h,
+		    const struct gate_opts *o)
 {
 	struct gate_verdict *v;
-	struct gate_ftest *ts = NULL, *ti = NULL;
-	double *self = NULL, *incl = NULL, *p = NULL, *q = NULL;
-	int *side = NULL;
-	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh;
-	size_t f, r, i, m;
-	struct gate_view own_views[2];
-	unsigned char *own = NULL;
-	struct sides sd = { { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
-	int err = -1;
+	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh, r;
 
-	*out = NULL;
+	memset(c, 0, sizeof(*c));
+	c->b = b;
+	c->h = h;
+	c->o = o;
+	c->nf = nf;
+	c->nr = nr;
+	c->sd = (struct sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
 	if (b->names != h->names)
 		PGO_BUG("profiles compared with different name tables");
 	if (check_inputs(b, h, o))
 		return -1;
-	memset(own_views, 0, sizeof(own_views));
 	if (nr && nf > GATE_MAX_CELLS / nr) {
 		struct pgo_buf what = PGO_BUF_INIT;
 
@@ -365,7 +392,7 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		pgo_buf_release(&what);
 		return -1;
 	}
-	v = pgo_calloc(1, sizeof(*v));
+	v = c->v = pgo_calloc(1, sizeof(*v));
 	if (!v)
 		return -1;
 	v->opts = *o;
@@ -375,102 +402,133 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	v->base_label = pgo_strdup(b->label);
 	v->head_label = pgo_strdup(h->label);
 	v->sf = pgo_calloc(nr, sizeof(*v->sf));
-	side = pgo_calloc(nr, sizeof(*side));
-	self = pgo_calloc(nf * nr + 1, sizeof(*self));
-	incl = pgo_calloc(nf * nr + 1, sizeof(*incl));
-	ts = pgo_calloc(nf + 1, sizeof(*ts));
-	ti = pgo_calloc(nf + 1, sizeof(*ti));
-	p = pgo_calloc(2 * nf + 1, sizeof(*p));
-	q = pgo_calloc(2 * nf + 1, sizeof(*q));
 	v->results = pgo_calloc(2 * nf + 1, sizeof(*v->results));
-	if (!v->base_label || !v->head_label || !v->sf || !side || !self || !incl || !ts ||
-	    !ti || !p || !q || !v->results)
-		goto out;
+	c->side = pgo_calloc(nr, sizeof(*c->side));
+	c->self = pgo_calloc(nf * nr + 1, sizeof(*c->self));
+	c->incl = pgo_calloc(nf * nr + 1, sizeof(*c->incl));
+	c->ts = pgo_calloc(nf + 1, sizeof(*c->ts));
+	c->ti = pgo_calloc(nf + 1, sizeof(*c->ti));
+	c->p = pgo_calloc(2 * nf + 1, sizeof(*c->p));
+	c->q = pgo_calloc(2 * nf + 1, sizeof(*c->q));
+	if (!v->base_label || !v->head_label || !v->sf || !v->results || !c->side || !c->self ||
+	    !c->incl || !c->ts || !c->ti || !c->p || !c->q)
+		return -1;
 	for (r = kb; r < nr; r++)
-		side[r] = 1;
-	/*
-	 * Off-CPU time is spent in the kernel, under libc's futex, nanosleep or read wrappers,
-	 * in a thread-state frame: none of those is what a benchmark author can change. In
-	 * the offcpu and wall views, keep the benchmark's own frames only, so the time lands
-	 * on the first own function above them (the caller of pthread_mutex_lock) and that
-	 * is what gets tested and named.
-	 */
-	if (o->view != GATE_VIEW_CPU) {
-		own = pgo_calloc(nf + 1, 1);
-		if (!own)
-			goto out;
-		for (f = 0; f < nf; f++)
-			own[f] = (unsigned char)is_own(b, h, (uint32_t)f);
-		if (own_code_view(sd.v[0], kb, own, &own_views[0]) ||
-		    own_code_view(sd.v[1], kh, own, &own_views[1]))
-			goto out;
-		sd.v[0] = &own_views[0];
-		sd.v[1] = &own_views[1];
-	}
-	if (build_matrices(&sd, nf, self, incl))
-		goto out;
-	/* Size factors come from self counts (disjoint across functions) and scale both. */
-	if (gate_size_factors(self, nf, nr, side, &o->tmm, v->sf))
-		goto out;
+		c->side[r] = 1;
+	return 0;
+}
+
+/*
+ * Off-CPU time is spent in the kernel, under libc's futex, nanosleep or read wrappers,
+ * in a thread-state frame: none of those is what a benchmark author can change. In
+ * the offcpu and wall views, keep the benchmark's own frames only, so the time lands
+ * on the first own function above them (the caller of pthread_mutex_lock) and that
+ * is what gets tested and named.
+ */
+static int fold_own_code(struct cmp *c)
+{
+	size_t f;
+
+	if (c->o->view == GATE_VIEW_CPU)
+		return 0;
+	c->own = pgo_calloc(c->nf + 1, 1);
+	if (!c->own)
+		return -1;
+	for (f = 0; f < c->nf; f++)
+		c->own[f] = (unsigned char)is_own(c->b, c->h, (uint32_t)f);
+	if (own_code_view(c->sd.v[0], c->sd.k[0], c->own, &c->own_views[0]) ||
+	    own_code_view(c->sd.v[1], c->sd.k[1], c->own, &c->own_views[1]))
+		return -1;
+	c->sd.v[0] = &c->own_views[0];
+	c->sd.v[1] = &c->own_views[1];
+	return 0;
+}
+
+/* Count matrices, size factors (from self counts, which are disjoint), side totals. */
+static int normalise(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f, r, nf = c->nf, nr = c->nr;
+
+	if (build_matrices(&c->sd, nf, c->self, c->incl))
+		return -1;
+	if (gate_size_factors(c->self, nf, nr, c->side, &c->o->tmm, v->sf))
+		return -1;
 	for (f = 0; f < nf; f++) {
 		for (r = 0; r < nr; r++) {
-			self[f * nr + r] /= v->sf[r];
-			incl[f * nr + r] /= v->sf[r];
+			c->self[f * nr + r] /= v->sf[r];
+			c->incl[f * nr + r] /= v->sf[r];
 		}
 	}
 	for (r = 0; r < nr; r++) {
 		double t = 0;
 
 		for (f = 0; f < nf; f++)
-			t += self[f * nr + r];
-		if (side[r])
-			v->total_h += t / kh;
+			t += c->self[f * nr + r];
+		if (c->side[r])
+			v->total_h += t / v->kh;
 		else
-			v->total_b += t / kb;
+			v->total_b += t / v->kb;
 	}
-	if (!(v->total_b > 0)) {
-		pgo_error("'%s' has no samples in view '%s'; nothing to compare against",
-			  b->label, gate_view_name(o->view));
-		goto out;
-	}
-	if (gate_moderated_tests(self, nf, nr, side, o->min_m0, ts, &v->alpha_self, &v->prior_self) ||
-	    gate_moderated_tests(incl, nf, nr, side, o->min_m0, ti, &v->alpha_incl, &v->prior_incl))
-		goto out;
+	if (!(v->total_b > 0))
+		return pgo_error("'%s' has no samples in view '%s'; nothing to compare against",
+				 c->b->label, gate_view_name(c->o->view));
+	return 0;
+}
 
-	for (f = 0; f < nf; f++) {
-		const char *name = pgo_strtab_str(b->names, f);
+/* The moderated tests of every function's self and inclusive time: rows 2f and 2f + 1. */
+static int test_rows(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f, i;
+
+	if (gate_moderated_tests(c->self, c->nf, c->nr, c->side, c->o->min_m0, c->ts,
+				 &v->alpha_self, &v->prior_self) ||
+	    gate_moderated_tests(c->incl, c->nf, c->nr, c->side, c->o->min_m0, c->ti,
+				 &v->alpha_incl, &v->prior_incl))
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		const char *name = pgo_strtab_str(c->b->names, f);
 
 		for (i = 0; i < 2; i++) {
 			struct gate_result *res = &v->results[2 * f + i];
-			const struct gate_ftest *t = i ? &ti[f] : &ts[f];
+			const struct gate_ftest *t = i ? &c->ti[f] : &c->ts[f];
 
 			res->kind = i ? GATE_INCL : GATE_SELF;
 			res->name = pgo_strdup(name);
 			if (!res->name)
-				goto out;
-			fill_result(res, t, v, o, gate_t_quantile(o->ci_level, t->df));
+				return -1;
+			fill_result(res, t, v, c->o, gate_t_quantile(c->o->ci_level, t->df));
 		}
 	}
-	v->nr_results = 2 * nf;
+	v->nr_results = 2 * c->nf;
+	return 0;
+}
 
-	/* Benjamini-Hochberg over every tested hypothesis, self and inclusive together. */
-	for (i = 0, m = 0; i < v->nr_results; i++)
-		p[i] = v->results[i].tested ? v->results[i].t.p_up : NAN;
-	if (gate_bh_adjust(p, v->nr_results, q))
-		goto out;
+/* Benjamini-Hochberg over every tested hypothesis, self and inclusive together; floors. */
+static int flag_rows(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t i, m = 0;
+
+	for (i = 0; i < v->nr_results; i++)
+		c->p[i] = v->results[i].tested ? v->results[i].t.p_up : NAN;
+	if (gate_bh_adjust(c->p, v->nr_results, c->q))
+		return -1;
 	for (i = 0; i < v->nr_results; i++) {
-		v->results[i].q = q[i];
+		v->results[i].q = c->q[i];
 		m += v->results[i].tested;
 	}
 	v->nr_tests = m;
 	for (i = 0; i < v->nr_results; i++)
-		p[i] = v->results[i].tested ? v->results[i].t.p_down : NAN;
-	if (gate_bh_adjust(p, v->nr_results, q))
-		goto out;
+		c->p[i] = v->results[i].tested ? v->results[i].t.p_down : NAN;
+	if (gate_bh_adjust(c->p, v->nr_results, c->q))
+		return -1;
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
 
-		res->q_down = q[i];
+		res->q_down = c->q[i];
 		if (!res->tested)
 			continue;
 		res->flagged = res->q <= o->q && res->delta >= o->abs_floor &&
@@ -478,21 +536,28 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		res->improved = res->q_down <= o->q && -res->delta >= o->abs_floor &&
 				-res->rel >= o->rel_floor;
 	}
+	return 0;
+}
 
-	/*
-	 * Code motion (§6.3): a self-time increase that its own subtree gives back is code
-	 * that moved (inlining, outlining), not new work. For a new or vanished symbol the
-	 * subtree is its caller's.
-	 */
-	for (f = 0; f < nf; f++) {
+/*
+ * Code motion (§6.3): a self-time increase that its own subtree gives back is code
+ * that moved (inlining, outlining), not new work. For a new or vanished symbol the
+ * subtree is its caller's.
+ */
+static void code_motion(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f;
+
+	for (f = 0; f < c->nf; f++) {
 		struct gate_result *rs = &v->results[2 * f], *ri = &v->results[2 * f + 1];
 		/* new or gone: absent from one side; no self time on both sides is not that */
-		int fresh = ti[f].mean_b == 0 || ti[f].mean_h == 0;
+		int fresh = c->ti[f].mean_b == 0 || c->ti[f].mean_h == 0;
 
 		if (rs->flagged && !fresh && ri->delta < 0.5 * rs->delta)
 			rs->moved = 1;
 		if (fresh && (rs->flagged || ri->flagged)) {
-			uint32_t par = main_parent(&sd, (uint32_t)f, nf);
+			uint32_t par = main_parent(&c->sd, (uint32_t)f, c->nf);
 			double d = rs->delta > ri->delta ? rs->delta : ri->delta;
 
 			if (par != UINT32_MAX && v->results[2 * par + 1].delta < 0.5 * d) {
@@ -501,31 +566,40 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 			}
 		}
 	}
+}
 
-	/* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
+/* Is row j's function a candidate for the root-cause list (flagged, not moved, own)? */
+static int counts_as_cause(const struct cmp *c, size_t j)
+{
+	const struct gate_result *r = &c->v->results[j];
+
+	return r->flagged && !r->moved && !(c->own && !c->own[j / 2]);
+}
+
+/* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
+static void root_causes(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t i, j;
+
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
-		size_t j;
 
 		if (!res->flagged || res->moved)
 			continue;
 		v->nr_flagged++;
 		/* only the benchmark's own code can be a root cause in these views */
-		if (own && !own[i / 2]) {
+		if (c->own && !c->own[i / 2]) {
 			res->outside = 1;
 			continue;
 		}
-		if (res->kind == GATE_SELF) {
-			res->root_cause = 1;
-			continue;
-		}
 		res->root_cause = 1;
+		if (res->kind == GATE_SELF)
+			continue;
 		for (j = 0; j < v->nr_results; j++) {
-			const struct gate_result *o2 = &v->results[j];
-
-			if (j / 2 == i / 2 || !o2->flagged || o2->moved || (own && !own[j / 2]))
+			if (j / 2 == i / 2 || !counts_as_cause(c, j))
 				continue;
-			if (is_descendant(&sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
+			if (is_descendant(&c->sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
 				res->root_cause = 0;
 				break;
 			}
@@ -534,10 +608,17 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		if (res->root_cause && v->results[i - 1].flagged && !v->results[i - 1].moved)
 			res->root_cause = 0;
 	}
+}
+
+/* Each root cause's flagged callers, "main;process", and the counts of the verdict. */
+static int via_lists(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t i, j;
+
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
 		struct pgo_buf via = PGO_BUF_INIT;
-		size_t j;
 
 		v->nr_moved += res->moved;
 		v->nr_improved += res->improved;
@@ -547,41 +628,53 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 1; j < v->nr_results; j += 2) {
 			const struct gate_result *a = &v->results[j];
 
-			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause ||
-			    (own && !own[j / 2]))
+			if (j / 2 == i / 2 || !counts_as_cause(c, j) || a->root_cause)
 				continue;
-			if (!is_descendant(&sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
+			if (!is_descendant(&c->sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
 				continue;
 			if ((via.len && pgo_buf_addch(&via, ';')) || pgo_buf_adds(&via, a->name)) {
 				pgo_buf_release(&via);
-				goto out;
+				return -1;
 			}
 		}
 		res->via = pgo_buf_detach(&via);
 	}
-	/*
-	 * Intervals of the selected (flagged) hypotheses are widened to false-coverage-rate
-	 * level 1 - R(1 - level)/m (Benjamini-Yekutieli 2005): plain 95% intervals of the
-	 * functions that looked worst would cover too rarely.
-	 */
-	for (i = 0, m = 0; i < v->nr_results; i++)
+	return 0;
+}
+
+/*
+ * Intervals of the selected (flagged) hypotheses are widened to false-coverage-rate
+ * level 1 - R(1 - level)/m (Benjamini-Yekutieli 2005): plain 95% intervals of the
+ * functions that looked worst would cover too rarely.
+ */
+static void fcr_intervals(struct gate_verdict *v)
+{
+	size_t i, m = 0;
+	double level;
+
+	for (i = 0; i < v->nr_results; i++)
 		m += v->results[i].flagged;
-	if (m && v->nr_tests) {
-		double level = 1 - (double)m * (1 - o->ci_level) / (double)v->nr_tests;
+	if (!m || !v->nr_tests)
+		return;
+	level = 1 - (double)m * (1 - v->opts.ci_level) / (double)v->nr_tests;
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+		double tq, mid = (res->ci_lo + res->ci_hi) / 2;
 
-		for (i = 0; i < v->nr_results; i++) {
-			struct gate_result *res = &v->results[i];
-			double tq, mid = (res->ci_lo + res->ci_hi) / 2;
-
-			if (!res->flagged)
-				continue;
-			tq = gate_t_quantile(level, res->t.df);
-			res->ci_lo = mid - tq * res->t.se / v->total_b;
-			res->ci_hi = mid + tq * res->t.se / v->total_b;
-			res->ci_fcr = 1;
-		}
+		if (!res->flagged)
+			continue;
+		tq = gate_t_quantile(level, res->t.df);
+		res->ci_lo = mid - tq * res->t.se / v->total_b;
+		res->ci_hi = mid + tq * res->t.se / v->total_b;
+		res->ci_fcr = 1;
 	}
-	for (f = 0; f < nf; f++) {
+}
+
+static void assign_roles(struct gate_verdict *v)
+{
+	size_t f, i;
+
+	for (f = 0; f < v->nr_funcs; f++) {
 		for (i = 0; i < 2; i++) {
 			struct gate_result *res = &v->results[2 * f + i];
 
@@ -598,26 +691,36 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 				res->role = GATE_ROLE_IMPROVED;
 		}
 	}
-	if (program_check(b, h, o, v))
+}
+
+int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
+		 const struct gate_opts *o, struct gate_verdict **out)
+{
+	struct cmp c;
+	int err = -1;
+
+	*out = NULL;
+	if (cmp_init(&c, b, h, o))
 		goto out;
-	v->regression = v->nr_root > 0 || (o->program_fail && v->program_flag);
-	qsort(v->results, v->nr_results, sizeof(*v->results), result_cmp);
+	if (fold_own_code(&c) || normalise(&c) || test_rows(&c) || flag_rows(&c))
+		goto out;
+	code_motion(&c);
+	root_causes(&c);
+	if (via_lists(&c))
+		goto out;
+	fcr_intervals(c.v);
+	assign_roles(c.v);
+	if (program_check(b, h, o, c.v))
+		goto out;
+	c.v->regression = c.v->nr_root > 0 || (o->program_fail && c.v->program_flag);
+	qsort(c.v->results, c.v->nr_results, sizeof(*c.v->results), result_cmp);
 	err = 0;
 out:
-	view_release(&own_views[0]);
-	view_release(&own_views[1]);
-	free(own);
-	free(side);
-	free(self);
-	free(incl);
-	free(ts);
-	free(ti);
-	free(p);
-	free(q);
+	cmp_release(&c);
 	if (err)
-		gate_verdict_free(v);
+		gate_verdict_free(c.v);
 	else
-		*out = v;
+		*out = c.v;
 	return err;
 }
 
@@ -636,23 +739,4 @@ void gate_verdict_free(struct gate_verdict *v)
 	free(v->base_label);
 	free(v->head_label);
 	free(v);
-}
-
-int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_verdict *second)
-{
-	size_t i, j;
-
-	for (i = 0; i < first->nr_results; i++) {
-		const struct gate_result *a = &first->results[i];
-
-		if (!a->root_cause)
-			continue;
-		for (j = 0; j < second->nr_results; j++) {
-			const struct gate_result *b = &second->results[j];
-
-			if (b->root_cause && b->kind == a->kind && !strcmp(a->name, b->name))
-				return 1;
-		}
-	}
-	return 0;
 }

@@ -97,10 +97,4 @@ int gate_compare(const struct gate_profile *base, const struct gate_profile *hea
 		 const struct gate_opts *o, struct gate_verdict **out);
 void gate_verdict_free(struct gate_verdict *v);
 
-/*
- * Confirmation (§6.5): 1 if some root cause of `second` names the same function and kind
- * as a root cause of `first`, else 0.
- */
-int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_verdict *second);
-
 #endif

@@ -11,11 +11,8 @@
 #include "convert/profile_json.h"
 #include "gate/profile.h"
 #include "lib/alloc.h"
-#include "lib/atomicfile.h"
 #include "lib/buf.h"
 #include "lib/report.h"
-
-#define PROFILE_MAX_BYTES (1UL << 30)
 
 static const char *const view_names[GATE_VIEW_NR] = { "cpu", "offcpu", "wall" };
 
@@ -345,23 +342,22 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 	return frame_kinds(c, set);
 }
 
-int gate_profile_parse(const char *data, size_t len, const char *label,
-		       struct pgo_strtab *names, struct gate_profile **out)
+int gate_profile_take(struct convert_stackset *set, const char *label,
+		      struct pgo_strtab *names, struct gate_profile **out)
 {
-	struct convert_stackset set = CONVERT_STACKSET_INIT;
 	struct build_ctx c = { .key = PGO_BUF_INIT };
-	int err;
+	int err = -1;
 
 	*out = NULL;
-	if (convert_profile_json_parse(data, len, label, &set))
-		return -1;
 	c.p = pgo_calloc(1, sizeof(*c.p));
-	err = c.p ? 0 : -1;
 	if (c.p) {
+		c.p->set = *set;
+		convert_stackset_init(set);
 		c.p->names = names;
-		err = from_stackset(&c, &set, label);
+		err = from_stackset(&c, &c.p->set, label);
+	} else {
+		convert_stackset_release(set);
 	}
-	convert_stackset_release(&set);
 	free(c.frames);
 	pgo_buf_release(&c.key);
 	if (err)
@@ -371,18 +367,15 @@ int gate_profile_parse(const char *data, size_t len, const char *label,
 	return err;
 }
 
-int gate_profile_read(const char *path, struct pgo_strtab *names, struct gate_profile **out)
+int gate_profile_parse(const char *data, size_t len, const char *label,
+		       struct pgo_strtab *names, struct gate_profile **out)
 {
-	char *data;
-	size_t len;
-	int err;
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
 
 	*out = NULL;
-	if (pgo_read_file(path, PROFILE_MAX_BYTES, &data, &len))
+	if (convert_profile_json_parse(data, len, label, &set))
 		return -1;
-	err = gate_profile_parse(data, len, path, names, out);
-	free(data);
-	return err;
+	return gate_profile_take(&set, label, names, out);
 }
 
 void gate_profile_free(struct gate_profile *p)
@@ -409,6 +402,7 @@ void gate_profile_free(struct gate_profile *p)
 	free(p->event);
 	free(p->runs);
 	free(p->kinds);
+	convert_stackset_release(&p->set);
 	free(p);
 }
 
@@ -465,6 +459,7 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	p = pgo_calloc(1, sizeof(*p));
 	if (!p)
 		return -1;
+	convert_stackset_init(&p->set);
 	p->names = a->names;
 	p->rate_hz = a->rate_hz;
 	p->nr_runs = a->nr_runs + b->nr_runs;

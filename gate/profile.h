@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert/stackset.h"
 #include "lib/hashmap.h"
 
 enum gate_view_kind {
@@ -95,21 +96,28 @@ struct gate_profile {
 	struct pgo_strtab *names; /* borrowed: function names shared with the other side */
 	unsigned char *kinds;     /* name id -> enum gate_frame_kind; ids >= nr_kinds: unknown */
 	size_t nr_kinds, kinds_alloc;
+	/*
+	 * The stack set it was built from (ns, clone names as recorded), for the
+	 * differential flamegraph; empty in a merged profile.
+	 */
+	struct convert_stackset set;
 };
 
 /* The kind of function id f in profile p (GATE_FRAME_UNKNOWN if p does not know). */
 enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f);
 
 /*
- * Parse a profile from memory (data need not be NUL-terminated). label names the input
- * in error messages. names is the caller's table, shared by the profiles that will be
- * compared so function ids agree; it must outlive the profile. *out is new: free it with
- * gate_profile_free(). Returns 0 or -1 (reported).
+ * Build the gate's model of a stack set (gate/input.h reads files, perf.data and
+ * collections into one), taking the set: *set is empty afterwards, also on error. label
+ * names the input in error messages. names is the caller's table, shared by the
+ * profiles that will be compared so function ids agree; it must outlive the profile.
+ * *out is new: free it with gate_profile_free(). Returns 0 or -1 (reported).
  */
+int gate_profile_take(struct convert_stackset *set, const char *label,
+		      struct pgo_strtab *names, struct gate_profile **out);
+/* Same from profile JSON text in memory (a git note; need not be NUL-terminated). */
 int gate_profile_parse(const char *data, size_t len, const char *label,
 		       struct pgo_strtab *names, struct gate_profile **out);
-/* Same, from a file (at most 1 GiB). */
-int gate_profile_read(const char *path, struct pgo_strtab *names, struct gate_profile **out);
 void gate_profile_free(struct gate_profile *p);
 
 /*

@@ -6,11 +6,6 @@
 #include "gate/report.h"
 #include "lib/report.h"
 
-const char *gate_verdict_status(const struct gate_verdict *v)
-{
-	return v->regression ? "regression" : "pass";
-}
-
 static void fmt_rel(char *buf, size_t n, double rel)
 {
 	if (isinf(rel))
