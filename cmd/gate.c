@@ -51,6 +51,12 @@ static const char usage[] =
 	"                       two sides' runs were interleaved; default: warn)\n"
 	"  --view V             cpu (default), offcpu or wall\n"
 	"  --allow-other-binary compare profiles of differently named binaries\n"
+	"  -b, --own GLOB       the benchmark's own code: DSOs whose file name matches GLOB\n"
+	"                       (repeatable; default: the profiled binaries of the profile).\n"
+	"                       Kernel and library frames are folded into the own function\n"
+	"                       that called them; only own functions are root causes, and a\n"
+	"                       change only in kernel or library frames is environment drift\n"
+	"                       (a warning, never a failure, unless the runs were interleaved)\n"
 	"  -r, --runs N         runs to collect (default 5)\n"
 	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
 	"off-CPU recording (record, check; as pgo collect; by default on where BPF works, so\n"
@@ -90,6 +96,7 @@ struct gate_cmd {
 	char **argv_self;
 	uint64_t runs;
 	int confirm, verbose;
+	const char *own[16];    /* -b globs */
 	char **cmdv;   /* the benchmark, NULL-terminated */
 	int cmdc;
 };
@@ -125,6 +132,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		{ "runs", required_argument, NULL, 'r' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "own", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 	};
 	/* then pgo collect's off-CPU options, from its table, and the terminator */
@@ -145,7 +153,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, permute ? "r:F:vh" : "+r:F:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, permute ? "r:F:b:vh" : "+r:F:b:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON: g->json = optarg; break;
 		case OPT_MD: g->markdown = optarg; break;
@@ -193,6 +201,12 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 			break;
 		}
 		case 'v': g->verbose++; break;
+		case 'b':
+			if (g->o.nr_own_globs == PGO_ARRAY_SIZE(g->own))
+				return pgo_error("-b: at most %zu globs", PGO_ARRAY_SIZE(g->own));
+			g->own[g->o.nr_own_globs++] = optarg;
+			g->o.own_globs = g->own;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 1;
@@ -390,6 +404,7 @@ static int gate_check_cmd(struct gate_cmd *g)
 
 	if (gate_baseline_find(".", g->ref, g->base, 1000, &btext, commit))
 		goto out;
+	g->o.mode = GATE_MODE_NOTES;
 	snprintf(label, sizeof(label), "baseline note on %.12s", commit);
 	if (gate_profile_parse(btext, strlen(btext), label, &names, &b))
 		goto out;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Compare two profiles per function (self and inclusive) and decide the gate's verdict. */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -72,10 +73,11 @@ static int is_own(const struct gate_profile *b, const struct gate_profile *h, ui
  * The stacks of `in` (kr runs) with only own-code frames (own[f]), identical results
  * merged. A stack without any own frame (the frame-pointer walk lost the caller of
  * pthread_join in main, a thread that never ran own code) is charged to its outermost
- * frame, which names the library call. *out must be zeroed.
+ * frame, which names the library call. With leaf_ok, only the stacks whose (unfolded)
+ * leaf has leaf_ok[leaf] set are kept. *out must be zeroed.
  */
 static int own_code_view(const struct gate_view *in, size_t kr, const unsigned char *own,
-			 struct gate_view *out)
+			 const unsigned char *leaf_ok, struct gate_view *out)
 {
 	struct pgo_buf key = PGO_BUF_INIT;
 	uint32_t *fr = NULL;
@@ -87,6 +89,8 @@ static int own_code_view(const struct gate_view *in, size_t kr, const unsigned c
 		const struct gate_stack *st = &in->stacks[s];
 		long sid;
 
+		if (leaf_ok && !leaf_ok[st->frames[st->depth - 1]])
+			continue;
 		if (PGO_ALLOC_GROW(fr, st->depth, fr_alloc))
 			goto out;
 		for (i = 0, n = 0; i < st->depth; i++)
@@ -128,7 +132,7 @@ out:
 /*
  * Self and inclusive count matrices over the union of functions (nf = names->nr), base
  * runs in columns [0, kb), head runs in [kb, kb + kh). Inclusive counts a function once
- * per stack even when it recurses.
+ * per stack even when it recurses; incl may be NULL.
  */
 static int build_matrices(const struct sides *sd, size_t nf, double *self, double *incl)
 {
@@ -150,6 +154,8 @@ static int build_matrices(const struct sides *sd, size_t nf, double *self, doubl
 
 			for (r = 0; r < kr; r++)
 				self[(size_t)leaf * nr + col0 + r] += w[r];
+			if (!incl)
+				continue;
 			gen++;
 			for (i = 0; i < st->depth; i++) {
 				uint32_t f = st->frames[i];
@@ -228,6 +234,23 @@ static uint32_t main_parent(const struct sides *sd, uint32_t f, size_t nf)
 	return arg;
 }
 
+static const char *const mode_names[] = { "files", "notes", "interleaved" };
+
+const char *gate_mode_name(enum gate_mode m)
+{
+	return (size_t)m < PGO_ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
+}
+
+int gate_mode_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PGO_ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(name, mode_names[i]))
+			return (int)i;
+	return -1;
+}
+
 const char *gate_role_name(enum gate_role r)
 {
 	switch (r) {
@@ -237,6 +260,7 @@ const char *gate_role_name(enum gate_role r)
 	case GATE_ROLE_MOVED: return "moved";
 	case GATE_ROLE_IMPROVED: return "improved";
 	case GATE_ROLE_OUTSIDE: return "not own code";
+	case GATE_ROLE_DRIFT: return "drift";
 	default: return "";
 	}
 }
@@ -249,8 +273,9 @@ static int result_rank(const struct gate_result *r)
 	case GATE_ROLE_VIA: return 2;
 	case GATE_ROLE_MOVED: return 3;
 	case GATE_ROLE_OUTSIDE: return 4;
-	case GATE_ROLE_IMPROVED: return 5;
-	default: return 6;
+	case GATE_ROLE_DRIFT: return 5;
+	case GATE_ROLE_IMPROVED: return 6;
+	default: return 7;
 	}
 }
 
@@ -342,21 +367,37 @@ struct cmp {
 	const struct gate_profile *b, *h;
 	const struct gate_opts *o;
 	struct gate_verdict *v;
-	struct sides sd;
-	struct gate_view own_views[2];
-	unsigned char *own;    /* function id -> own code (offcpu, wall views), else NULL */
+	struct sides raw;      /* the view's stacks as recorded */
+	struct sides sd;       /* own-code stacks: what is tested */
+	struct sides sd_leaf;  /* the same, of the samples whose leaf is own code */
+	struct gate_view own_views[2], leaf_views[2];
+	unsigned char *own;    /* function id -> own code */
+	unsigned char *leaf_ok;/* function id -> own code or a thread state */
 	size_t nf, nr;
 	int *side;             /* run column -> 0 base, 1 head */
 	double *self, *incl;   /* nf x nr count matrices, normalised by the size factors */
-	struct gate_ftest *ts, *ti;
+	double *lself, *lincl; /* the same of own-leaf samples */
+	double *rself;         /* self counts of the unfolded stacks */
+	struct gate_ftest *ts, *ti, *tls, *tli, *trs;
 	double *p, *q;         /* BH work: one per result row */
 };
 
 static void cmp_release(struct cmp *c)
 {
-	view_release(&c->own_views[0]);
-	view_release(&c->own_views[1]);
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		view_release(&c->own_views[k]);
+		view_release(&c->leaf_views[k]);
+	}
 	free(c->own);
+	free(c->leaf_ok);
+	free(c->lself);
+	free(c->lincl);
+	free(c->rself);
+	free(c->tls);
+	free(c->tli);
+	free(c->trs);
 	free(c->side);
 	free(c->self);
 	free(c->incl);
@@ -379,7 +420,8 @@ static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct ga
 	c->o = o;
 	c->nf = nf;
 	c->nr = nr;
-	c->sd = (struct sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
+	c->raw = (struct sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
+	c->sd = c->sd_leaf = c->raw;
 	if (b->names != h->names)
 		PGO_BUG("profiles compared with different name tables");
 	if (check_inputs(b, h, o))
@@ -396,6 +438,7 @@ static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct ga
 	if (!v)
 		return -1;
 	v->opts = *o;
+	v->mode = o->mode;
 	v->kb = kb;
 	v->kh = kh;
 	v->nr_funcs = nf;
@@ -410,47 +453,116 @@ static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct ga
 	c->ti = pgo_calloc(nf + 1, sizeof(*c->ti));
 	c->p = pgo_calloc(2 * nf + 1, sizeof(*c->p));
 	c->q = pgo_calloc(2 * nf + 1, sizeof(*c->q));
+	c->lself = pgo_calloc(nf * nr + 1, sizeof(*c->lself));
+	c->lincl = pgo_calloc(nf * nr + 1, sizeof(*c->lincl));
+	c->rself = pgo_calloc(nf * nr + 1, sizeof(*c->rself));
+	c->tls = pgo_calloc(nf + 1, sizeof(*c->tls));
+	c->tli = pgo_calloc(nf + 1, sizeof(*c->tli));
+	c->trs = pgo_calloc(nf + 1, sizeof(*c->trs));
 	if (!v->base_label || !v->head_label || !v->sf || !v->results || !c->side || !c->self ||
-	    !c->incl || !c->ts || !c->ti || !c->p || !c->q)
+	    !c->incl || !c->ts || !c->ti || !c->p || !c->q || !c->lself || !c->lincl ||
+	    !c->rself || !c->tls || !c->tli || !c->trs)
 		return -1;
 	for (r = kb; r < nr; r++)
 		c->side[r] = 1;
 	return 0;
 }
 
-/*
- * Off-CPU time is spent in the kernel, under libc's futex, nanosleep or read wrappers,
- * in a thread-state frame: none of those is what a benchmark author can change. In
- * the offcpu and wall views, keep the benchmark's own frames only, so the time lands
- * on the first own function above them (the caller of pthread_mutex_lock) and that
- * is what gets tested and named.
- */
-static int fold_own_code(struct cmp *c)
+/* Does a DSO basename match one of the -b globs? */
+static int own_glob(const struct gate_opts *o, const char *dso)
 {
-	size_t f;
+	size_t i;
 
-	if (c->o->view == GATE_VIEW_CPU)
-		return 0;
-	c->own = pgo_calloc(c->nf + 1, 1);
-	if (!c->own)
-		return -1;
-	for (f = 0; f < c->nf; f++)
-		c->own[f] = (unsigned char)is_own(c->b, c->h, (uint32_t)f);
-	if (own_code_view(c->sd.v[0], c->sd.k[0], c->own, &c->own_views[0]) ||
-	    own_code_view(c->sd.v[1], c->sd.k[1], c->own, &c->own_views[1]))
-		return -1;
-	c->sd.v[0] = &c->own_views[0];
-	c->sd.v[1] = &c->own_views[1];
+	for (i = 0; i < o->nr_own_globs; i++)
+		if (!fnmatch(o->own_globs[i], dso, 0))
+			return 1;
 	return 0;
 }
 
-/* Count matrices, size factors (from self counts, which are disjoint), side totals. */
+/* With -b: own[f] for the functions of p's DSOs that match a glob. */
+static void own_by_glob(struct cmp *c, const struct gate_profile *p)
+{
+	const struct convert_stackset *set = &p->set;
+	size_t i;
+
+	for (i = 0; i < set->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+		long f;
+
+		if (!sl->used || !own_glob(c->o, pgo_strtab_str(&set->dsos, (size_t)(sl->key >> 32))))
+			continue;
+		f = gate_profile_find_function(p, pgo_strtab_str(&set->frame_names,
+								 (size_t)(sl->key & 0xffffffffu)));
+		if (f >= 0 && (size_t)f < c->nf)
+			c->own[f] = 1;
+	}
+}
+
+/* Which functions are the benchmark's own code (gate_opts.own_globs). */
+static int own_table(struct cmp *c)
+{
+	size_t f;
+
+	c->own = pgo_calloc(c->nf + 1, 1);
+	c->leaf_ok = pgo_calloc(c->nf + 1, 1);
+	if (!c->own || !c->leaf_ok)
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		enum gate_frame_kind kb = gate_profile_frame_kind(c->b, (uint32_t)f);
+		enum gate_frame_kind kh = gate_profile_frame_kind(c->h, (uint32_t)f);
+
+		c->own[f] = (unsigned char)is_own(c->b, c->h, (uint32_t)f);
+		/* with -b, a function whose DSO is known is own only if a glob says so */
+		if (c->o->nr_own_globs && (kb == GATE_FRAME_OWN || kb == GATE_FRAME_LIB ||
+					   kh == GATE_FRAME_OWN || kh == GATE_FRAME_LIB))
+			c->own[f] = 0;
+		c->leaf_ok[f] = c->own[f] || kb == GATE_FRAME_STATE || kh == GATE_FRAME_STATE;
+	}
+	if (c->o->nr_own_globs) {
+		own_by_glob(c, c->b);
+		own_by_glob(c, c->h);
+		for (f = 0; f < c->nf; f++)
+			c->leaf_ok[f] |= c->own[f];
+	}
+	return 0;
+}
+
+/*
+ * Kernel, library and thread-state frames are nothing a benchmark author changes: in
+ * every view keep the benchmark's own frames only, so their time lands on the first own
+ * function above them (the caller of pthread_mutex_lock, of malloc that faults) and
+ * that is what gets tested and named. The own-leaf views keep only the samples whose
+ * leaf is own code (or, off-CPU, a thread state: waiting is what that view is about),
+ * to tell an own function's own work from what grew in the frames below it.
+ */
+static int fold_own_code(struct cmp *c)
+{
+	int k;
+
+	if (own_table(c))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		if (own_code_view(c->raw.v[k], c->raw.k[k], c->own, NULL, &c->own_views[k]) ||
+		    own_code_view(c->raw.v[k], c->raw.k[k], c->own, c->leaf_ok, &c->leaf_views[k]))
+			return -1;
+		c->sd.v[k] = &c->own_views[k];
+		c->sd_leaf.v[k] = &c->leaf_views[k];
+	}
+	return 0;
+}
+
+/*
+ * Count matrices (own code, own-leaf, unfolded), size factors (from own-code self
+ * counts, which are disjoint), side totals.
+ */
 static int normalise(struct cmp *c)
 {
 	struct gate_verdict *v = c->v;
 	size_t f, r, nf = c->nf, nr = c->nr;
 
-	if (build_matrices(&c->sd, nf, c->self, c->incl))
+	if (build_matrices(&c->sd, nf, c->self, c->incl) ||
+	    build_matrices(&c->sd_leaf, nf, c->lself, c->lincl) ||
+	    build_matrices(&c->raw, nf, c->rself, NULL))
 		return -1;
 	if (gate_size_factors(c->self, nf, nr, c->side, &c->o->tmm, v->sf))
 		return -1;
@@ -458,6 +570,9 @@ static int normalise(struct cmp *c)
 		for (r = 0; r < nr; r++) {
 			c->self[f * nr + r] /= v->sf[r];
 			c->incl[f * nr + r] /= v->sf[r];
+			c->lself[f * nr + r] /= v->sf[r];
+			c->lincl[f * nr + r] /= v->sf[r];
+			c->rself[f * nr + r] /= v->sf[r];
 		}
 	}
 	for (r = 0; r < nr; r++) {
@@ -485,7 +600,10 @@ static int test_rows(struct cmp *c)
 	if (gate_moderated_tests(c->self, c->nf, c->nr, c->side, c->o->min_m0, c->ts,
 				 &v->alpha_self, &v->prior_self) ||
 	    gate_moderated_tests(c->incl, c->nf, c->nr, c->side, c->o->min_m0, c->ti,
-				 &v->alpha_incl, &v->prior_incl))
+				 &v->alpha_incl, &v->prior_incl) ||
+	    gate_moderated_tests(c->lself, c->nf, c->nr, c->side, c->o->min_m0, c->tls, NULL, NULL) ||
+	    gate_moderated_tests(c->lincl, c->nf, c->nr, c->side, c->o->min_m0, c->tli, NULL, NULL) ||
+	    gate_moderated_tests(c->rself, c->nf, c->nr, c->side, c->o->min_m0, c->trs, NULL, NULL))
 		return -1;
 	for (f = 0; f < c->nf; f++) {
 		const char *name = pgo_strtab_str(c->b->names, f);
@@ -499,9 +617,42 @@ static int test_rows(struct cmp *c)
 			if (!res->name)
 				return -1;
 			fill_result(res, t, v, c->o, gate_t_quantile(c->o->ci_level, t->df));
+			t = i ? &c->tli[f] : &c->tls[f];
+			res->own_delta = (t->mean_h - t->mean_b) / v->total_b;
 		}
 	}
 	v->nr_results = 2 * c->nf;
+	return 0;
+}
+
+/* What this check could have caught: a function at 5% and the hottest own function. */
+static int power_line(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	struct gate_power_model *m = &v->power_model;
+	size_t f, top = SIZE_MAX;
+
+	m->total = v->total_b;
+	m->kb = v->kb;
+	m->kh = v->kh;
+	m->alpha = v->alpha_self;
+	m->prior = v->prior_self;
+	m->nr_tests = v->nr_tests;
+	m->q = c->o->q;
+	m->abs_floor = c->o->abs_floor;
+	m->rel_floor = c->o->rel_floor;
+	gate_power_at(m, 0.05, &v->power[0]);
+	v->nr_power = 1;
+	for (f = 0; f < c->nf; f++)
+		if (c->own[f] && (top == SIZE_MAX || c->ts[f].mean_b > c->ts[top].mean_b))
+			top = f;
+	if (top == SIZE_MAX || !(c->ts[top].mean_b > 0))
+		return 0;
+	v->power_top = pgo_strdup(pgo_strtab_str(c->b->names, top));
+	if (!v->power_top)
+		return -1;
+	gate_power_at(m, c->ts[top].mean_b / v->total_b, &v->power[1]);
+	v->nr_power = 2;
 	return 0;
 }
 
@@ -568,12 +719,94 @@ static void code_motion(struct cmp *c)
 	}
 }
 
+/*
+ * Environment drift: a flagged own function whose samples with an own leaf did not grow
+ * beyond noise and floors (the same rule, its p unadjusted: it is a follow-up of a flag)
+ * grew only in the kernel or library frames below it: the page cache, THP, the kernel
+ * or a neighbour changed between recordings. A warning, unless base and head ran
+ * interleaved, where drift cancels and the function's calls are what changed.
+ */
+static int own_parts(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t i;
+
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+		const struct gate_ftest *t = i % 2 ? &c->tli[i / 2] : &c->tls[i / 2];
+		double rel;
+
+		if (!res->flagged || res->moved || !c->own[i / 2] || o->mode == GATE_MODE_INTERLEAVED)
+			continue;
+		rel = t->mean_b > 0 ? (t->mean_h - t->mean_b) / t->mean_b : INFINITY;
+		if (t->p_up <= o->q && res->own_delta >= o->abs_floor && rel >= o->rel_floor)
+			continue;
+		res->drift = 1;
+		v->nr_drift++;
+	}
+	return 0;
+}
+
+static int drift_cmp(const void *a, const void *b)
+{
+	const struct gate_drift_frame *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return (x->delta < y->delta) - (x->delta > y->delta);
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The kernel and library functions whose own time grew: the unfolded self counts of
+ * the functions that are not own code, tested under Benjamini-Hochberg among
+ * themselves with the floors of the gate. Reported, never root causes.
+ */
+static int drift_frames(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t f, n = 0;
+
+	for (f = 0; f < c->nf; f++) {
+		const struct gate_ftest *t = &c->trs[f];
+		int tested = !c->leaf_ok[f] && t->m0 > 0 && t->m0 >= 0.5 * o->abs_floor * v->total_b;
+
+		c->p[f] = tested ? t->p_up : NAN;
+	}
+	if (gate_bh_adjust(c->p, c->nf, c->q))
+		return -1;
+	v->drift_frames = pgo_calloc(c->nf + 1, sizeof(*v->drift_frames));
+	if (!v->drift_frames)
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		const struct gate_ftest *t = &c->trs[f];
+		struct gate_drift_frame *d = &v->drift_frames[n];
+		double diff = t->mean_h - t->mean_b;
+
+		if (isnan(c->q[f]) || c->q[f] > o->q || diff < o->abs_floor * v->total_b ||
+		    (t->mean_b > 0 && diff < o->rel_floor * t->mean_b))
+			continue;
+		d->name = pgo_strdup(pgo_strtab_str(c->b->names, f));
+		if (!d->name)
+			return -1;
+		d->delta = diff / v->total_b;
+		d->base_pct = 100 * t->mean_b / v->total_b;
+		d->head_pct = v->total_h > 0 ? 100 * t->mean_h / v->total_h : 0;
+		d->q = c->q[f];
+		n++;
+	}
+	v->nr_drift_frames = n;
+	qsort(v->drift_frames, n, sizeof(*v->drift_frames), drift_cmp);
+	return 0;
+}
+
 /* Is row j's function a candidate for the root-cause list (flagged, not moved, own)? */
 static int counts_as_cause(const struct cmp *c, size_t j)
 {
 	const struct gate_result *r = &c->v->results[j];
 
-	return r->flagged && !r->moved && !(c->own && !c->own[j / 2]);
+	return r->flagged && !r->moved && !r->drift && c->own[j / 2];
 }
 
 /* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
@@ -588,11 +821,13 @@ static void root_causes(struct cmp *c)
 		if (!res->flagged || res->moved)
 			continue;
 		v->nr_flagged++;
-		/* only the benchmark's own code can be a root cause in these views */
-		if (c->own && !c->own[i / 2]) {
+		/* only the benchmark's own code can be a root cause */
+		if (!c->own[i / 2]) {
 			res->outside = 1;
 			continue;
 		}
+		if (res->drift)
+			continue;
 		res->root_cause = 1;
 		if (res->kind == GATE_SELF)
 			continue;
@@ -605,7 +840,7 @@ static void root_causes(struct cmp *c)
 			}
 		}
 		/* The function's own flagged self time already names it. */
-		if (res->root_cause && v->results[i - 1].flagged && !v->results[i - 1].moved)
+		if (res->root_cause && counts_as_cause(c, i - 1))
 			res->root_cause = 0;
 	}
 }
@@ -684,6 +919,8 @@ static void assign_roles(struct gate_verdict *v)
 				res->role = GATE_ROLE_MOVED;
 			else if (res->outside)
 				res->role = GATE_ROLE_OUTSIDE;
+			else if (res->drift)
+				res->role = GATE_ROLE_DRIFT;
 			else if (res->flagged)
 				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
 										: GATE_ROLE_VIA;
@@ -705,6 +942,8 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	if (fold_own_code(&c) || normalise(&c) || test_rows(&c) || flag_rows(&c))
 		goto out;
 	code_motion(&c);
+	if (own_parts(&c) || drift_frames(&c) || power_line(&c))
+		goto out;
 	root_causes(&c);
 	if (via_lists(&c))
 		goto out;
@@ -734,6 +973,10 @@ void gate_verdict_free(struct gate_verdict *v)
 		free(v->results[i].name);
 		free(v->results[i].via);
 	}
+	for (i = 0; v->drift_frames && i < v->nr_drift_frames; i++)
+		free(v->drift_frames[i].name);
+	free(v->drift_frames);
+	free(v->power_top);
 	free(v->results);
 	free(v->sf);
 	free(v->base_label);

@@ -192,6 +192,17 @@ static int add_run_view(struct build_ctx *c, const struct convert_stackset *set,
 	return 0;
 }
 
+long gate_profile_find_function(const struct gate_profile *p, const char *frame)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	long id = -1;
+
+	if (!add_folded_frame(&b, frame, strlen(frame)))
+		id = pgo_strtab_find(p->names, pgo_buf_str(&b));
+	pgo_buf_release(&b);
+	return id;
+}
+
 enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f)
 {
 	return f < p->nr_kinds ? (enum gate_frame_kind)p->kinds[f] : GATE_FRAME_UNKNOWN;
@@ -474,6 +485,8 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs,
 				     "distinct stacks", "the head profile with its confirmation runs"))
 			goto fail;
+	if (convert_stackset_append(&p->set, &a->set) || convert_stackset_append(&p->set, &b->set))
+		goto fail;
 	memcpy(p->runs, a->runs, a->nr_runs * sizeof(*p->runs));
 	memcpy(p->runs + a->nr_runs, b->runs, b->nr_runs * sizeof(*p->runs));
 	for (k = 0; k < 2; k++) {

@@ -97,11 +97,14 @@ struct gate_profile {
 	unsigned char *kinds;     /* name id -> enum gate_frame_kind; ids >= nr_kinds: unknown */
 	size_t nr_kinds, kinds_alloc;
 	/*
-	 * The stack set it was built from (ns, clone names as recorded), for the
-	 * differential flamegraph; empty in a merged profile.
+	 * The stack set it was built from (ns, clone names as recorded, the DSOs of
+	 * frames), for the differential flamegraph and -b; a merged profile has both.
 	 */
 	struct convert_stackset set;
 };
+
+/* The function id of a frame name as recorded (clone suffixes folded), or -1. */
+long gate_profile_find_function(const struct gate_profile *p, const char *frame);
 
 /* The kind of function id f in profile p (GATE_FRAME_UNKNOWN if p does not know). */
 enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f);
