@@ -43,7 +43,8 @@ static const char usage[] =
 	"  --json FILE          write the full verdict (\"pgo-verdict\" v1) to FILE ('-': stdout)\n"
 	"  --markdown FILE      write a PR comment\n"
 	"  --svg FILE           write a differential flamegraph (red: regressed, blue: improved)\n"
-	"  --q Q                false-discovery level = A/A false-failure rate (default 0.05)\n"
+	"  --q Q                false-discovery level, bounds the A/A false-failure rate\n"
+	"                       (default 0.01; measured A/A false failures: docs/gate.md)\n"
 	"  --abs-floor P        flag only changes >= P of the baseline total (default 0.5%)\n"
 	"  --rel-floor P        ... and >= P of the function's own time (default 5%)\n"
 	"  --program-floor P    program-level check: total time per run (default 2%)\n"
@@ -65,7 +66,8 @@ static const char usage[] =
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
 	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
-	"                       flags again on all runs\n"
+	"                       flags again on all runs (default for check with a command)\n"
+	"  --no-confirm         fail on the first stage's flag\n"
 	"  --profile FILE       use this profile JSON instead of collecting (record, check)\n"
 	"  --confirm-profile F  the confirmation runs, instead of collecting them\n"
 	"  -v, --verbose        show every tested function\n"
@@ -81,7 +83,8 @@ static const char usage[] =
 
 enum {
 	OPT_JSON = 256, OPT_MD, OPT_SVG, OPT_Q, OPT_ABS, OPT_REL, OPT_PROGFLOOR, OPT_PROGFAIL,
-	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_PROFILE, OPT_CPROFILE,
+	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_NOCONFIRM, OPT_PROFILE,
+	OPT_CPROFILE,
 	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
 };
 #define OFFCPU_OPTS_MAX 16
@@ -95,7 +98,8 @@ struct gate_cmd {
 	int argc_self;
 	char **argv_self;
 	uint64_t runs;
-	int confirm, verbose;
+	int confirm;           /* --confirm 1, --no-confirm 0, default -1 */
+	int verbose;
 	const char *own[16];    /* -b globs */
 	char **cmdv;   /* the benchmark, NULL-terminated */
 	int cmdc;
@@ -127,6 +131,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		{ "ref", required_argument, NULL, OPT_REF },
 		{ "base", required_argument, NULL, OPT_BASE },
 		{ "confirm", no_argument, NULL, OPT_CONFIRM },
+		{ "no-confirm", no_argument, NULL, OPT_NOCONFIRM },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
 		{ "runs", required_argument, NULL, 'r' },
@@ -185,6 +190,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		case OPT_REF: g->ref = optarg; break;
 		case OPT_BASE: g->base = optarg; break;
 		case OPT_CONFIRM: g->confirm = 1; break;
+		case OPT_NOCONFIRM: g->confirm = 0; break;
 		case OPT_PROFILE: g->profile = optarg; break;
 		case OPT_CPROFILE: g->confirm_profile = optarg; break;
 		case 'r':
@@ -262,6 +268,18 @@ static int head_profile(const struct gate_cmd *g, const char *file, const char *
 			struct pgo_strtab *names, struct gate_profile **p);
 
 /*
+ * Confirm a flag on more head runs: with --confirm-profile, --confirm, and by default
+ * when the gate collects the head itself (check -- CMD): the second stage costs runs
+ * only on a flag and cuts A/A false failures (docs/gate.md).
+ */
+static int wants_confirm(const struct gate_cmd *g)
+{
+	if (g->confirm_profile)
+		return 1;
+	return g->confirm < 0 ? g->cmdc > 0 && !g->profile : g->confirm;
+}
+
+/*
  * Compare, and on a flag with --confirm/--confirm-profile collect (or read) the
  * confirmation runs for the verdict policy's second stage (gate/verdict.h). Writes the
  * reports of the final verdict and returns the exit code.
@@ -277,7 +295,7 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 
 	if (gate_compare(b, h, &g->o, &v))
 		goto out;
-	if (!gate_verdict_wants_confirmation(v) || !(g->confirm || g->confirm_profile)) {
+	if (!gate_verdict_wants_confirmation(v) || !wants_confirm(g)) {
 		if (!write_reports(g, v, &bs, &hs))
 			ret = verdict_exit(v);
 		goto out;
@@ -306,7 +324,7 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 	struct gate_profile *b = NULL, *h = NULL;
 	int ret = PGO_EXIT_ERROR;
 
-	if (argc != 2 || g->ref || g->base || g->confirm || g->profile) {
+	if (argc != 2 || g->ref || g->base || g->confirm >= 0 || g->profile) {
 		pgo_error("compare takes BASE and HEAD profile files, --confirm-profile and report "
 			  "options only");
 		return PGO_EXIT_USAGE;
@@ -421,7 +439,7 @@ out:
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .offcpu = COLLECT_OFFCPU_REQUEST_INIT, .argc_self = argc, .argv_self = argv };
+	struct gate_cmd g = { .o = GATE_OPTS_INIT, .runs = 5, .confirm = -1, .offcpu = COLLECT_OFFCPU_REQUEST_INIT, .argc_self = argc, .argv_self = argv };
 	const char *sub;
 	int r, ret;
 
@@ -462,7 +480,7 @@ int cmd_gate(int argc, char **argv)
 		pgo_error("give either --profile FILE or a benchmark command, not both");
 		return PGO_EXIT_USAGE;
 	}
-	if (!strcmp(sub, "record") && (g.base || g.confirm || g.confirm_profile || g.json ||
+	if (!strcmp(sub, "record") && (g.base || g.confirm >= 0 || g.confirm_profile || g.json ||
 				       g.markdown || g.svg)) {
 		pgo_error("record takes -r, --ref, -F and --profile or a command");
 		return PGO_EXIT_USAGE;

@@ -636,6 +636,8 @@ static int power_line(struct cmp *c)
 	m->kb = v->kb;
 	m->kh = v->kh;
 	m->alpha = v->alpha_self;
+	m->alpha_spread = gate_nb_dispersion(c->self, c->nf, c->nr, c->side,
+					     fmax(c->o->min_m0, 0.01 * v->total_b), NULL);
 	m->prior = v->prior_self;
 	m->nr_tests = v->nr_tests;
 	m->q = c->o->q;

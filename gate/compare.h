@@ -32,7 +32,7 @@ const char *gate_mode_name(enum gate_mode m);
 int gate_mode_parse(const char *name);
 
 struct gate_opts {
-	double q;              /* BH level: the per-PR false-failure rate under A/A (0.05) */
+	double q;              /* BH level: bounds the per-PR false-failure rate under A/A (0.01) */
 	double abs_floor;      /* flag only if delta >= this fraction of baseline total (0.005) */
 	double rel_floor;      /* ... and >= this fraction of the function's own time (0.05) */
 	double program_floor;  /* program-level check: relative CPU-time increase (0.02) */
@@ -58,7 +58,7 @@ struct gate_opts {
 	const char *const *own_globs;
 	size_t nr_own_globs;
 };
-#define GATE_OPTS_INIT { 0.05, 0.005, 0.05, 0.02, 0, GATE_VIEW_CPU, 0, 10.0, 0.95, GATE_TMM_INIT, \
+#define GATE_OPTS_INIT { 0.01, 0.005, 0.05, 0.02, 0, GATE_VIEW_CPU, 0, 10.0, 0.95, GATE_TMM_INIT, \
 			 GATE_MODE_FILES, NULL, 0 }
 
 enum gate_kind { GATE_SELF, GATE_INCL };
