@@ -64,6 +64,26 @@ test_expect_success 'check --confirm collects more runs on a flag and still fail
 	test_grep "\"head_runs\": 10" v.json &&
 	test_grep "^work_d +self .*ROOT CAUSE" out
 '
+# A shared object built beside the benchmark (main spends ~20% in itself: pgo convert's
+# default binary is the executable with the most samples of its own) is own code; libc
+# is not.
+test_expect_success 'a shared object of the same tree is own code; libc is not' '
+	mkdir shl && cd shl &&
+	printf "%s\n" "#include <string.h>" "static char buf[1 << 16];" \
+		"__attribute__((noinline)) unsigned long lib_work(unsigned long n) {" \
+		"	unsigned long x = 1, i; for (i = 0; i < n; i++) { x = x * 6364136223846793005UL + i; __asm__ volatile(\"\" : \"+r\"(x)); }" \
+		"	memset(buf, (int)x, sizeof(buf)); return x + buf[7]; }" >lib.c &&
+	printf "%s\n" "#include <stdlib.h>" "unsigned long lib_work(unsigned long n);" \
+		"int main(int argc, char **argv) { unsigned long s = 0; int i, k = atoi(argv[1]);" \
+		"	for (i = 0; i < 200; i++) { unsigned long j; s += lib_work(100000UL * k);" \
+		"		for (j = 0; j < 30000UL * k; j++) { s = s * 31 + j; __asm__ volatile(\"\" : \"+r\"(s)); } }" \
+		"	return (int)(s & 0); }" >main.c &&
+	gcc -O2 -g -fPIC -shared -o libwork.so lib.c &&
+	gcc -O2 -g -o bench main.c -L. -lwork -Wl,-rpath,"$PWD" &&
+	pgo collect -q -r 2 -o s.data -- ./bench 3 &&
+	pgo convert --to json -i s.data -o s.json &&
+	python3 -c "import json,sys; d=json.load(open(\"s.json\"))[\"dsos\"]; print({k: v[\"own\"] for k, v in d.items()}); sys.exit(0 if d[\"libwork.so\"][\"own\"] and d[\"bench\"][\"own\"] and not d.get(\"libc.so.6\", {\"own\": False})[\"own\"] else 1)"
+'
 test_expect_success 'a failing benchmark is an error (exit 2), not a verdict' '
 	cd repo &&
 	test_expect_code 2 pgo gate check $RUN -- "$W" 2>err &&
