@@ -18,7 +18,7 @@
 #define GATE_SYNTH_NO_MAIN
 #include "../helpers/gate-synth.c"
 
-#include "gate/compare.h"
+#include "gate/verdict.h"
 #include "lib/alloc.h"
 #include "test.h"
 
@@ -47,6 +47,7 @@ struct trial {
 	double abs, kernel, kernel_grow;
 	int noise;
 	int vary_program;  /* each trial simulates another program (noisiness, call tree) */
+	int confirm;       /* confirm a flag on 5 more head runs (gate/verdict.h) */
 };
 
 /* One simulated PR: baseline seed s, head seed s + 100000. *v is new. */
@@ -55,7 +56,8 @@ static int run_trial(const struct trial *t, uint64_t s, struct gate_verdict **v)
 	struct synth_opts o = { t->vary_program ? s : 7, s, 200, 5, 999, 10, t->noise, 0, 0, 0,
 				NULL, 0, t->kernel, 0 };
 	struct pgo_strtab names = PGO_STRTAB_INIT;
-	struct gate_profile *b = NULL, *h = NULL;
+	struct gate_profile *b = NULL, *h = NULL, *h2 = NULL;
+	struct gate_verdict *v2;
 	int err = -1;
 
 	*v = NULL;
@@ -68,9 +70,17 @@ static int run_trial(const struct trial *t, uint64_t s, struct gate_verdict **v)
 	if (synth(&o, &names, "head", &h))
 		goto out;
 	err = gate_compare(b, h, &t->go, v);
+	if (err || !t->confirm || !gate_verdict_wants_confirmation(*v))
+		goto out;
+	o.seed = s + 200000;
+	err = synth(&o, &names, "head (confirmation)", &h2) ||
+	      gate_confirm(b, h, h2, &t->go, *v, &v2);
+	gate_verdict_free(*v);
+	*v = err ? NULL : v2;
 out:
 	gate_profile_free(b);
 	gate_profile_free(h);
+	gate_profile_free(h2);
 	pgo_strtab_release(&names);
 	return err;
 }
@@ -125,7 +135,7 @@ static double rate(const struct trial *t, uint64_t s0, unsigned n, int detect)
  */
 static int power_trial(uint64_t s, double frac, double *pred, int *detected)
 {
-	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 1 };
+	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 1, 0 };
 	struct gate_verdict *v;
 	double mde;
 
@@ -144,7 +154,7 @@ static int power_trial(uint64_t s, double frac, double *pred, int *detected)
 
 static int test_power_line_predicts_detection(void)
 {
-	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 1 };
+	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 1, 0 };
 	static const double fracs[] = { 1, 0.5 };
 	struct gate_verdict *v;
 	unsigned n = trials(100), i, k;
@@ -174,7 +184,7 @@ static int test_power_line_predicts_detection(void)
 
 static int test_aa_false_failures(void)
 {
-	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 0 };
+	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 0, 0 };
 	unsigned n = trials(200);
 	double r;
 
@@ -182,6 +192,12 @@ static int test_aa_false_failures(void)
 	fprintf(stderr, "# A/A at q = %g (default), realistic noise: %.4f false failures of %u\n",
 		t.go.q, r, n);
 	T_ASSERT(r >= 0 && r <= 0.02);
+	t.confirm = 1;
+	r = rate(&t, 5000, n, 0);
+	fprintf(stderr, "# A/A at q = %g, realistic noise, confirmed on 5 more runs: %.4f of %u\n",
+		t.go.q, r, n);
+	T_ASSERT(r >= 0 && r <= 0.01);
+	t.confirm = 0;
 	t.noise = 2;
 	t.kernel = 0.02;
 	r = rate(&t, 9000, n, 0);
@@ -193,7 +209,7 @@ static int test_aa_false_failures(void)
 
 static int test_kernel_only_change_is_drift(void)
 {
-	struct trial t = { GATE_OPTS_INIT, 0, 0.02, 0.04, 1, 0 };
+	struct trial t = { GATE_OPTS_INIT, 0, 0.02, 0.04, 1, 0, 0 };
 	uint64_t s;
 
 	for (s = 1; s <= 6; s++) {
@@ -218,7 +234,7 @@ static int test_kernel_only_change_is_drift(void)
 
 static int test_own_regression_with_kernel_growth(void)
 {
-	struct trial t = { GATE_OPTS_INIT, 0.03, 0.02, 0.04, 1, 0 };
+	struct trial t = { GATE_OPTS_INIT, 0.03, 0.02, 0.04, 1, 0, 0 };
 	uint64_t s;
 
 	for (s = 1; s <= 6; s++) {
@@ -239,7 +255,7 @@ static int test_own_regression_with_kernel_growth(void)
 
 static int test_interleaved_blames_the_caller(void)
 {
-	struct trial t = { GATE_OPTS_INIT, 0, 0.02, 0.04, 1, 0 };
+	struct trial t = { GATE_OPTS_INIT, 0, 0.02, 0.04, 1, 0, 0 };
 	struct gate_verdict *v;
 
 	t.go.mode = GATE_MODE_INTERLEAVED;
