@@ -4,7 +4,7 @@
 # to work_d's own loop fails naming exactly work_d; work_a (the hottest, 40%) made 2x
 # faster flags nothing; and the git flow records with a real collection, a regressing
 # commit is checked (exit 1) and the notes ref exists. perf.data files are gate inputs.
-# The comparisons use q = 0.01 (Q below, the default; docs/gate.md has the A/A false-failure
+# The comparisons use q = 0.01 (Q below, the default; docs/gate-method.md has the A/A false-failure
 # rates measured at q = 0.05 and 0.01); the regressions here are far above its detection
 # limit.
 . "$(dirname "$0")/lib.sh"

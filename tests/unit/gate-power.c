@@ -10,7 +10,7 @@
  *   it names the own function, and no kernel frame is ever a root cause.
  *
  * GATE_SIM_TRIALS=N runs N trials per measurement instead of the quick default and
- * prints the rates (the figures in docs/gate.md come from GATE_SIM_TRIALS=2000).
+ * prints the rates (the figures in docs/gate-method.md come from GATE_SIM_TRIALS=2000).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +185,7 @@ static int test_power_line_predicts_detection(void)
 static int test_aa_false_failures(void)
 {
 	struct trial t = { GATE_OPTS_INIT, 0, 0, 0, 1, 0, 0 };
-	unsigned n = trials(200);
+	unsigned n = trials(120);
 	double r;
 
 	r = rate(&t, 5000, n, 0);
