@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gate/compare.h"
+#include "gate/views.h"
 #include "lib/alloc.h"
 #include "lib/buf.h"
 #include "lib/report.h"
@@ -41,24 +42,6 @@ static int check_inputs(const struct gate_profile *b, const struct gate_profile 
 	return 0;
 }
 
-/* The two sides' stacks of the view compared: base (0) and head (1), and their runs. */
-struct sides {
-	const struct gate_view *v[2];
-	size_t k[2];
-};
-
-static void view_release(struct gate_view *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_stacks; i++)
-		free(v->stacks[i].frames);
-	free(v->stacks);
-	free(v->counts);
-	pgo_strtab_release(&v->index);
-	memset(v, 0, sizeof(*v));
-}
-
 /* Is f the benchmark's own code, as far as either side knows? Unknown on both: yes. */
 static int is_own(const struct gate_profile *b, const struct gate_profile *h, uint32_t f)
 {
@@ -67,171 +50,6 @@ static int is_own(const struct gate_profile *b, const struct gate_profile *h, ui
 	if (kb == GATE_FRAME_OWN || kh == GATE_FRAME_OWN)
 		return 1;
 	return kb == GATE_FRAME_UNKNOWN && kh == GATE_FRAME_UNKNOWN;
-}
-
-/*
- * The stacks of `in` (kr runs) with only own-code frames (own[f]), identical results
- * merged. A stack without any own frame (the frame-pointer walk lost the caller of
- * pthread_join in main, a thread that never ran own code) is charged to its outermost
- * frame, which names the library call. With leaf_ok, only the stacks whose (unfolded)
- * leaf has leaf_ok[leaf] set are kept. *out must be zeroed.
- */
-static int own_code_view(const struct gate_view *in, size_t kr, const unsigned char *own,
-			 const unsigned char *leaf_ok, struct gate_view *out)
-{
-	struct pgo_buf key = PGO_BUF_INIT;
-	uint32_t *fr = NULL;
-	size_t s, i, r, n, fr_alloc = 0;
-	int err = -1;
-
-	out->present = in->present;
-	for (s = 0; s < in->nr_stacks; s++) {
-		const struct gate_stack *st = &in->stacks[s];
-		long sid;
-
-		if (leaf_ok && !leaf_ok[st->frames[st->depth - 1]])
-			continue;
-		if (PGO_ALLOC_GROW(fr, st->depth, fr_alloc))
-			goto out;
-		for (i = 0, n = 0; i < st->depth; i++)
-			if (own[st->frames[i]])
-				fr[n++] = st->frames[i];
-		if (!n)
-			fr[n++] = st->frames[0];
-		pgo_buf_reset(&key);
-		for (i = 0; i < n; i++)
-			if (pgo_buf_addf(&key, "%s%u", i ? "," : "", (unsigned)fr[i]))
-				goto out;
-		sid = pgo_strtab_intern_len(&out->index, key.data, key.len);
-		if (sid < 0)
-			goto out;
-		if ((size_t)sid == out->nr_stacks) {
-			struct gate_stack *ns;
-
-			if (PGO_ALLOC_GROW(out->stacks, out->nr_stacks + 1, out->stacks_alloc) ||
-			    PGO_ALLOC_GROW(out->counts, (out->nr_stacks + 1) * kr, out->counts_alloc))
-				goto out;
-			ns = &out->stacks[out->nr_stacks];
-			ns->frames = pgo_calloc(n, sizeof(*ns->frames));
-			if (!ns->frames)
-				goto out;
-			memcpy(ns->frames, fr, n * sizeof(*fr));
-			ns->depth = n;
-			out->nr_stacks++;
-		}
-		for (r = 0; r < kr; r++)
-			out->counts[(size_t)sid * kr + r] += in->counts[s * kr + r];
-	}
-	err = 0;
-out:
-	free(fr);
-	pgo_buf_release(&key);
-	return err;
-}
-
-/*
- * Self and inclusive count matrices over the union of functions (nf = names->nr), base
- * runs in columns [0, kb), head runs in [kb, kb + kh). Inclusive counts a function once
- * per stack even when it recurses; incl may be NULL.
- */
-static int build_matrices(const struct sides *sd, size_t nf, double *self, double *incl)
-{
-	size_t nr = sd->k[0] + sd->k[1], col0 = 0;
-	uint64_t *stamp, gen = 0;
-	int k;
-
-	stamp = pgo_calloc(nf ? nf : 1, sizeof(*stamp));
-	if (!stamp)
-		return -1;
-	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, r, i, kr = sd->k[k];
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-			const double *w = v->counts + s * kr;
-			uint32_t leaf = st->frames[st->depth - 1];
-
-			for (r = 0; r < kr; r++)
-				self[(size_t)leaf * nr + col0 + r] += w[r];
-			if (!incl)
-				continue;
-			gen++;
-			for (i = 0; i < st->depth; i++) {
-				uint32_t f = st->frames[i];
-
-				if (stamp[f] == gen)
-					continue;
-				stamp[f] = gen;
-				for (r = 0; r < kr; r++)
-					incl[(size_t)f * nr + col0 + r] += w[r];
-			}
-		}
-		col0 += kr;
-	}
-	free(stamp);
-	return 0;
-}
-
-/*
- * ancestor[f] bitmaps would be nf^2; the flagged set is small, so answer "is g below f
- * in some stack" by scanning stacks once per question.
- */
-static int is_descendant(const struct sides *sd, uint32_t anc, uint32_t desc)
-{
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, i;
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-			int seen = 0;
-
-			for (i = 0; i < st->depth; i++) {
-				if (st->frames[i] == anc)
-					seen = 1;
-				else if (seen && st->frames[i] == desc)
-					return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* The heaviest caller of f in head (or base if f is gone from head); UINT32_MAX if none. */
-static uint32_t main_parent(const struct sides *sd, uint32_t f, size_t nf)
-{
-	double *w = pgo_calloc(nf ? nf : 1, sizeof(*w)), best = 0;
-	uint32_t arg = UINT32_MAX;
-	int k;
-
-	if (!w)
-		return UINT32_MAX;
-	for (k = 1; k >= 0 && arg == UINT32_MAX; k--) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, i, r, kr = sd->k[k];
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-
-			for (i = 1; i < st->depth; i++) {
-				if (st->frames[i] != f || st->frames[i - 1] == f)
-					continue;
-				for (r = 0; r < kr; r++)
-					w[st->frames[i - 1]] += v->counts[s * kr + r];
-			}
-		}
-		for (i = 0; i < nf; i++) {
-			if (w[i] > best) {
-				best = w[i];
-				arg = (uint32_t)i;
-			}
-		}
-	}
-	free(w);
-	return arg;
 }
 
 static const char *const mode_names[] = { "files", "notes", "interleaved" };
@@ -367,9 +185,9 @@ struct cmp {
 	const struct gate_profile *b, *h;
 	const struct gate_opts *o;
 	struct gate_verdict *v;
-	struct sides raw;      /* the view's stacks as recorded */
-	struct sides sd;       /* own-code stacks: what is tested */
-	struct sides sd_leaf;  /* the same, of the samples whose leaf is own code */
+	struct gate_sides raw;      /* the view's stacks as recorded */
+	struct gate_sides sd;       /* own-code stacks: what is tested */
+	struct gate_sides sd_leaf;  /* the same, of the samples whose leaf is own code */
 	struct gate_view own_views[2], leaf_views[2];
 	unsigned char *own;    /* function id -> own code */
 	unsigned char *leaf_ok;/* function id -> own code or a thread state */
@@ -387,8 +205,8 @@ static void cmp_release(struct cmp *c)
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		view_release(&c->own_views[k]);
-		view_release(&c->leaf_views[k]);
+		gate_view_release(&c->own_views[k]);
+		gate_view_release(&c->leaf_views[k]);
 	}
 	free(c->own);
 	free(c->leaf_ok);
@@ -420,17 +238,17 @@ static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct ga
 	c->o = o;
 	c->nf = nf;
 	c->nr = nr;
-	c->raw = (struct sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
+	c->raw = (struct gate_sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
 	c->sd = c->sd_leaf = c->raw;
 	if (b->names != h->names)
 		PGO_BUG("profiles compared with different name tables");
 	if (check_inputs(b, h, o))
 		return -1;
-	if (nr && nf > GATE_MAX_CELLS / nr) {
+	if (nr && nf > GATE_MAX_CMP_CELLS / nr) {
 		struct pgo_buf what = PGO_BUF_INIT;
 
 		pgo_buf_addf(&what, "'%s' against '%s'", b->label, h->label);
-		gate_check_cells(nf, nr, "functions", pgo_buf_str(&what));
+		gate_check_cells(nf, nr, GATE_MAX_CMP_CELLS, "functions", pgo_buf_str(&what));
 		pgo_buf_release(&what);
 		return -1;
 	}
@@ -542,8 +360,8 @@ static int fold_own_code(struct cmp *c)
 	if (own_table(c))
 		return -1;
 	for (k = 0; k < 2; k++) {
-		if (own_code_view(c->raw.v[k], c->raw.k[k], c->own, NULL, &c->own_views[k]) ||
-		    own_code_view(c->raw.v[k], c->raw.k[k], c->own, c->leaf_ok, &c->leaf_views[k]))
+		if (gate_view_own_code(c->raw.v[k], c->raw.k[k], c->own, NULL, &c->own_views[k]) ||
+		    gate_view_own_code(c->raw.v[k], c->raw.k[k], c->own, c->leaf_ok, &c->leaf_views[k]))
 			return -1;
 		c->sd.v[k] = &c->own_views[k];
 		c->sd_leaf.v[k] = &c->leaf_views[k];
@@ -560,9 +378,9 @@ static int normalise(struct cmp *c)
 	struct gate_verdict *v = c->v;
 	size_t f, r, nf = c->nf, nr = c->nr;
 
-	if (build_matrices(&c->sd, nf, c->self, c->incl) ||
-	    build_matrices(&c->sd_leaf, nf, c->lself, c->lincl) ||
-	    build_matrices(&c->raw, nf, c->rself, NULL))
+	if (gate_sides_matrices(&c->sd, nf, c->self, c->incl) ||
+	    gate_sides_matrices(&c->sd_leaf, nf, c->lself, c->lincl) ||
+	    gate_sides_matrices(&c->raw, nf, c->rself, NULL))
 		return -1;
 	if (gate_size_factors(c->self, nf, nr, c->side, &c->o->tmm, v->sf))
 		return -1;
@@ -710,7 +528,7 @@ static void code_motion(struct cmp *c)
 		if (rs->flagged && !fresh && ri->delta < 0.5 * rs->delta)
 			rs->moved = 1;
 		if (fresh && (rs->flagged || ri->flagged)) {
-			uint32_t par = main_parent(&c->sd, (uint32_t)f, c->nf);
+			uint32_t par = gate_sides_main_parent(&c->sd, (uint32_t)f, c->nf);
 			double d = rs->delta > ri->delta ? rs->delta : ri->delta;
 
 			if (par != UINT32_MAX && v->results[2 * par + 1].delta < 0.5 * d) {
@@ -836,7 +654,7 @@ static void root_causes(struct cmp *c)
 		for (j = 0; j < v->nr_results; j++) {
 			if (j / 2 == i / 2 || !counts_as_cause(c, j))
 				continue;
-			if (is_descendant(&c->sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
+			if (gate_sides_is_descendant(&c->sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
 				res->root_cause = 0;
 				break;
 			}
@@ -867,7 +685,7 @@ static int via_lists(struct cmp *c)
 
 			if (j / 2 == i / 2 || !counts_as_cause(c, j) || a->root_cause)
 				continue;
-			if (!is_descendant(&c->sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
+			if (!gate_sides_is_descendant(&c->sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
 				continue;
 			if ((via.len && pgo_buf_addch(&via, ';')) || pgo_buf_adds(&via, a->name)) {
 				pgo_buf_release(&via);

@@ -79,13 +79,14 @@ size_t gate_fold_clone_len(const char *name, size_t len)
 	return len;
 }
 
-int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what)
+int gate_check_cells(size_t rows, size_t cols, size_t max, const char *rows_name,
+		     const char *what)
 {
-	if (!cols || rows <= GATE_MAX_CELLS / cols)
+	if (!cols || rows <= max / cols)
 		return 0;
 	return pgo_error("%s is too large for the gate: %zu %s x %zu runs is more than %zu "
 			 "counts (a damaged or hostile profile?); compare fewer runs or a "
-			 "smaller benchmark", what, rows, rows_name, cols, GATE_MAX_CELLS);
+			 "smaller benchmark", what, rows, rows_name, cols, max);
 }
 
 static int view_reserve(struct gate_view *v, size_t nr_runs)
@@ -322,7 +323,7 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 		return -1;
 	/* Folding clones only merges stacks, so this bounds every view's matrix. */
 	pgo_buf_addf(&c->key, "'%s'", label);
-	if (gate_check_cells(set->stacks.nr, set->nr_runs, "distinct stacks", pgo_buf_str(&c->key)))
+	if (gate_check_cells(set->stacks.nr, set->nr_runs, GATE_MAX_CELLS, "distinct stacks", pgo_buf_str(&c->key)))
 		return -1;
 	p->rate_hz = (double)set->rate_hz;
 	p->nr_runs = set->nr_runs;
@@ -482,7 +483,7 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	    !(p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs))))
 		goto fail;
 	for (k = 0; k < GATE_VIEW_NR; k++)
-		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs,
+		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs, GATE_MAX_CELLS,
 				     "distinct stacks", "the head profile with its confirmation runs"))
 			goto fail;
 	if (convert_stackset_append(&p->set, &a->set) || convert_stackset_append(&p->set, &b->set))

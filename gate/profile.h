@@ -65,19 +65,23 @@ struct gate_view {
 };
 
 /*
- * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and
- * functions x runs in gate_compare(). Inputs beyond GATE_MAX_CELLS cells (2^25: 256 MiB
- * of counts) are refused before anything that size is allocated: a sparse file of a few
- * hundred KiB (many runs, many stacks each in one run) would otherwise ask for gigabytes.
- * Real profiles are far below (20 runs x 100,000 stacks is 2M cells).
+ * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and five
+ * of functions x runs in gate_compare() (own code self and inclusive, the same of own-leaf
+ * samples, unfolded self). Inputs beyond GATE_MAX_CELLS cells per view (2^25: 256 MiB of
+ * counts) or GATE_MAX_CMP_CELLS per comparison matrix (2^23: 320 MiB for the five) are
+ * refused before anything that size is allocated: a sparse file of a few hundred KiB
+ * (many runs, many stacks each in one run) would otherwise ask for gigabytes. Real
+ * profiles are far below (20 runs x 100,000 stacks is 2M cells).
  */
 #define GATE_MAX_CELLS ((size_t)1 << 25)
+#define GATE_MAX_CMP_CELLS ((size_t)1 << 23)
 
 /*
- * 0 if rows x cols <= GATE_MAX_CELLS, else -1 after reporting "WHAT is too large for the
- * gate: ROWS ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
+ * 0 if rows x cols <= max, else -1 after reporting "WHAT is too large for the gate: ROWS
+ * ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
  */
-int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what);
+int gate_check_cells(size_t rows, size_t cols, size_t max, const char *rows_name,
+		     const char *what);
 
 struct gate_run {
 	int64_t run;
