@@ -7,10 +7,10 @@
 #include "cmd/gate_collect.h"
 #include "collect/collect.h"
 #include "collect/offcpu.h"
-#include "gate/perfdata.h"
+#include "gate/input.h"
 #include "lib/report.h"
 
-int cmd_gate_collect_json(const struct cmd_gate_collect_opts *opts, char **text)
+int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set)
 {
 	struct collect_opts o = { 0 };
 	struct collect_result r = { 0 };
@@ -19,7 +19,6 @@ int cmd_gate_collect_json(const struct cmd_gate_collect_opts *opts, char **text)
 	char dir[] = "/tmp/pgo-gate.XXXXXX", data[sizeof(dir) + 16];
 	int err = -1;
 
-	*text = NULL;
 	if (!mkdtemp(dir))
 		return pgo_error_errno("cannot create a temporary directory");
 	snprintf(data, sizeof(data), "%s/pgo.data", dir);
@@ -61,7 +60,7 @@ int cmd_gate_collect_json(const struct cmd_gate_collect_opts *opts, char **text)
 				 (unsigned long long)st.k.storage_failed,
 				 (unsigned long long)st.k.tgid_full);
 	}
-	err = gate_perf_to_json(data, text);
+	err = gate_input_from_perf(data, set);
 out:
 	unlink(data);
 	rmdir(dir);

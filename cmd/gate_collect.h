@@ -2,12 +2,13 @@
 /*
  * pgo gate's own collections: run the benchmark N times under the collector and hand the
  * gate the symbolized profile. The command orchestrates; gate/ only judges profiles.
- * Returns 0, or -1 after reporting; *text is new (free()).
+ * Returns 0, or -1 after reporting.
  */
 #ifndef PGO_CMD_GATE_COLLECT_H
 #define PGO_CMD_GATE_COLLECT_H
 
 #include "collect/offcpu.h"
+#include "convert/stackset.h"
 
 struct cmd_gate_collect_opts {
 	char *const *argv;      /* the benchmark, NULL-terminated */
@@ -21,9 +22,11 @@ struct cmd_gate_collect_opts {
 
 /*
  * Run the benchmark opts->runs times under the collector (on-CPU, frame-pointer call
- * graphs, plus the off-CPU event per opts->offcpu) and symbolize the result. A benchmark that fails (non-zero status, killed) or
- * an interrupted collection is an error: the gate never judges partial data.
+ * graphs, plus the off-CPU event per opts->offcpu) and symbolize the result into set
+ * (CONVERT_STACKSET_INIT on entry, empty again on error). A benchmark that fails
+ * (non-zero status, killed) or an interrupted collection is an error: the gate never
+ * judges partial data.
  */
-int cmd_gate_collect_json(const struct cmd_gate_collect_opts *opts, char **text);
+int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set);
 
 #endif

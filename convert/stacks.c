@@ -44,6 +44,35 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/*
+ * Is d the benchmark's own code? The profiled binaries are, and so is a shared object
+ * built from the same tree as the first of them: not installed under a system prefix,
+ * and in the same top two directories (/work/proj/build/libfoo.so for
+ * /work/proj/build/bench). The gate looks for root causes in own code only
+ * (docs/profile-json.md, "dsos").
+ */
+static int dso_own(const struct convert_profile *p, const struct convert_dso *d)
+{
+	static const char *const system[] = { "/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/",
+					      "/opt/", "/snap/", "/nix/", "/gnu/" };
+	const char *main_path, *a, *b;
+	size_t i;
+	int slashes = 0;
+
+	if (d->binary)
+		return 1;
+	if (!convert_profile_nr_binaries(p) || d->path[0] != '/' || !strstr(base_name(d->path), ".so"))
+		return 0;
+	for (i = 0; i < PGO_ARRAY_SIZE(system); i++)
+		if (!strncmp(d->path, system[i], strlen(system[i])))
+			return 0;
+	main_path = convert_profile_binary_path(p, 0);
+	for (a = d->path, b = main_path; *a && *a == *b; a++, b++)
+		if (*a == '/' && ++slashes == 3)
+			return 1;
+	return 0;
+}
+
 /* Append the frames of one address, outermost inline level first. */
 static int symbolize(struct convert_profile *p, const struct stack_frame *sf, struct frame_buf *b,
 		     struct pgo_strtab *bracket)
@@ -78,7 +107,7 @@ static int symbolize(struct convert_profile *p, const struct stack_frame *sf, st
 		return push(b, "[unknown]", NULL, NULL, 0, 0, 0, 0);
 	d = &p->dsos[sf->dso];
 	dso = base_name(d->path);
-	own = d->binary != 0;
+	own = dso_own(p, d);
 	st = convert_dso_symtab(p, sf->dso);
 	if (st && symbolize_symtab_offset_to_vaddr(st, sf->addr, &vaddr) == 0) {
 		sym = symbolize_symtab_lookup(st, vaddr - (sf->ret && vaddr ? 1 : 0));

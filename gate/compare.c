@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Compare two profiles per function (self and inclusive) and decide the gate's verdict. */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gate/compare.h"
+#include "gate/views.h"
 #include "lib/alloc.h"
 #include "lib/buf.h"
 #include "lib/report.h"
@@ -40,24 +42,6 @@ static int check_inputs(const struct gate_profile *b, const struct gate_profile 
 	return 0;
 }
 
-/* The two sides' stacks of the view compared: base (0) and head (1), and their runs. */
-struct sides {
-	const struct gate_view *v[2];
-	size_t k[2];
-};
-
-static void view_release(struct gate_view *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_stacks; i++)
-		free(v->stacks[i].frames);
-	free(v->stacks);
-	free(v->counts);
-	pgo_strtab_release(&v->index);
-	memset(v, 0, sizeof(*v));
-}
-
 /* Is f the benchmark's own code, as far as either side knows? Unknown on both: yes. */
 static int is_own(const struct gate_profile *b, const struct gate_profile *h, uint32_t f)
 {
@@ -68,164 +52,21 @@ static int is_own(const struct gate_profile *b, const struct gate_profile *h, ui
 	return kb == GATE_FRAME_UNKNOWN && kh == GATE_FRAME_UNKNOWN;
 }
 
-/*
- * The stacks of `in` (kr runs) with only own-code frames (own[f]), identical results
- * merged. A stack without any own frame (the frame-pointer walk lost the caller of
- * pthread_join in main, a thread that never ran own code) is charged to its outermost
- * frame, which names the library call. *out must be zeroed.
- */
-static int own_code_view(const struct gate_view *in, size_t kr, const unsigned char *own,
-			 struct gate_view *out)
+static const char *const mode_names[] = { "files", "notes", "interleaved" };
+
+const char *gate_mode_name(enum gate_mode m)
 {
-	struct pgo_buf key = PGO_BUF_INIT;
-	uint32_t *fr = NULL;
-	size_t s, i, r, n, fr_alloc = 0;
-	int err = -1;
-
-	out->present = in->present;
-	for (s = 0; s < in->nr_stacks; s++) {
-		const struct gate_stack *st = &in->stacks[s];
-		long sid;
-
-		if (PGO_ALLOC_GROW(fr, st->depth, fr_alloc))
-			goto out;
-		for (i = 0, n = 0; i < st->depth; i++)
-			if (own[st->frames[i]])
-				fr[n++] = st->frames[i];
-		if (!n)
-			fr[n++] = st->frames[0];
-		pgo_buf_reset(&key);
-		for (i = 0; i < n; i++)
-			if (pgo_buf_addf(&key, "%s%u", i ? "," : "", (unsigned)fr[i]))
-				goto out;
-		sid = pgo_strtab_intern_len(&out->index, key.data, key.len);
-		if (sid < 0)
-			goto out;
-		if ((size_t)sid == out->nr_stacks) {
-			struct gate_stack *ns;
-
-			if (PGO_ALLOC_GROW(out->stacks, out->nr_stacks + 1, out->stacks_alloc) ||
-			    PGO_ALLOC_GROW(out->counts, (out->nr_stacks + 1) * kr, out->counts_alloc))
-				goto out;
-			ns = &out->stacks[out->nr_stacks];
-			ns->frames = pgo_calloc(n, sizeof(*ns->frames));
-			if (!ns->frames)
-				goto out;
-			memcpy(ns->frames, fr, n * sizeof(*fr));
-			ns->depth = n;
-			out->nr_stacks++;
-		}
-		for (r = 0; r < kr; r++)
-			out->counts[(size_t)sid * kr + r] += in->counts[s * kr + r];
-	}
-	err = 0;
-out:
-	free(fr);
-	pgo_buf_release(&key);
-	return err;
+	return (size_t)m < PGO_ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
 }
 
-/*
- * Self and inclusive count matrices over the union of functions (nf = names->nr), base
- * runs in columns [0, kb), head runs in [kb, kb + kh). Inclusive counts a function once
- * per stack even when it recurses.
- */
-static int build_matrices(const struct sides *sd, size_t nf, double *self, double *incl)
+int gate_mode_parse(const char *name)
 {
-	size_t nr = sd->k[0] + sd->k[1], col0 = 0;
-	uint64_t *stamp, gen = 0;
-	int k;
+	size_t i;
 
-	stamp = pgo_calloc(nf ? nf : 1, sizeof(*stamp));
-	if (!stamp)
-		return -1;
-	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, r, i, kr = sd->k[k];
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-			const double *w = v->counts + s * kr;
-			uint32_t leaf = st->frames[st->depth - 1];
-
-			for (r = 0; r < kr; r++)
-				self[(size_t)leaf * nr + col0 + r] += w[r];
-			gen++;
-			for (i = 0; i < st->depth; i++) {
-				uint32_t f = st->frames[i];
-
-				if (stamp[f] == gen)
-					continue;
-				stamp[f] = gen;
-				for (r = 0; r < kr; r++)
-					incl[(size_t)f * nr + col0 + r] += w[r];
-			}
-		}
-		col0 += kr;
-	}
-	free(stamp);
-	return 0;
-}
-
-/*
- * ancestor[f] bitmaps would be nf^2; the flagged set is small, so answer "is g below f
- * in some stack" by scanning stacks once per question.
- */
-static int is_descendant(const struct sides *sd, uint32_t anc, uint32_t desc)
-{
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, i;
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-			int seen = 0;
-
-			for (i = 0; i < st->depth; i++) {
-				if (st->frames[i] == anc)
-					seen = 1;
-				else if (seen && st->frames[i] == desc)
-					return 1;
-			}
-		}
-	}
-	return 0;
-}
-
-/* The heaviest caller of f in head (or base if f is gone from head); UINT32_MAX if none. */
-static uint32_t main_parent(const struct sides *sd, uint32_t f, size_t nf)
-{
-	double *w = pgo_calloc(nf ? nf : 1, sizeof(*w)), best = 0;
-	uint32_t arg = UINT32_MAX;
-	int k;
-
-	if (!w)
-		return UINT32_MAX;
-	for (k = 1; k >= 0 && arg == UINT32_MAX; k--) {
-		const struct gate_view *v = sd->v[k];
-		size_t s, i, r, kr = sd->k[k];
-
-		for (s = 0; s < v->nr_stacks; s++) {
-			const struct gate_stack *st = &v->stacks[s];
-
-			for (i = 1; i < st->depth; i++) {
-				if (st->frames[i] != f || st->frames[i - 1] == f)
-					continue;
-				for (r = 0; r < kr; r++)
-					w[st->frames[i - 1]] += v->counts[s * kr + r];
-			}
-		}
-		for (i = 0; i < nf; i++) {
-			if (w[i] > best) {
-				best = w[i];
-				arg = (uint32_t)i;
-			}
-		}
-	}
-	free(w);
-	return arg;
+	for (i = 0; i < PGO_ARRAY_SIZE(mode_names); i++)
+		if (!strcmp(name, mode_names[i]))
+			return (int)i;
+	return -1;
 }
 
 const char *gate_role_name(enum gate_role r)
@@ -237,6 +78,7 @@ const char *gate_role_name(enum gate_role r)
 	case GATE_ROLE_MOVED: return "moved";
 	case GATE_ROLE_IMPROVED: return "improved";
 	case GATE_ROLE_OUTSIDE: return "not own code";
+	case GATE_ROLE_DRIFT: return "drift";
 	default: return "";
 	}
 }
@@ -249,8 +91,9 @@ static int result_rank(const struct gate_result *r)
 	case GATE_ROLE_VIA: return 2;
 	case GATE_ROLE_MOVED: return 3;
 	case GATE_ROLE_OUTSIDE: return 4;
-	case GATE_ROLE_IMPROVED: return 5;
-	default: return 6;
+	case GATE_ROLE_DRIFT: return 5;
+	case GATE_ROLE_IMPROVED: return 6;
+	default: return 7;
 	}
 }
 
@@ -337,140 +180,326 @@ static void fill_result(struct gate_result *res, const struct gate_ftest *t,
 	res->q = res->q_down = NAN;
 }
 
-int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
-		 const struct gate_opts *o, struct gate_verdict **out)
+/* One comparison in progress: the inputs, the verdict being filled, the work arrays. */
+struct cmp {
+	const struct gate_profile *b, *h;
+	const struct gate_opts *o;
+	struct gate_verdict *v;
+	struct gate_sides raw;      /* the view's stacks as recorded */
+	struct gate_sides sd;       /* own-code stacks: what is tested */
+	struct gate_sides sd_leaf;  /* the same, of the samples whose leaf is own code */
+	struct gate_view own_views[2], leaf_views[2];
+	unsigned char *own;    /* function id -> own code */
+	unsigned char *leaf_ok;/* function id -> own code or a thread state */
+	size_t nf, nr;
+	int *side;             /* run column -> 0 base, 1 head */
+	double *self, *incl;   /* nf x nr count matrices, normalised by the size factors */
+	double *lself, *lincl; /* the same of own-leaf samples */
+	double *rself;         /* self counts of the unfolded stacks */
+	struct gate_ftest *ts, *ti, *tls, *tli, *trs;
+	double *p, *q;         /* BH work: one per result row */
+};
+
+static void cmp_release(struct cmp *c)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		gate_view_release(&c->own_views[k]);
+		gate_view_release(&c->leaf_views[k]);
+	}
+	free(c->own);
+	free(c->leaf_ok);
+	free(c->lself);
+	free(c->lincl);
+	free(c->rself);
+	free(c->tls);
+	free(c->tli);
+	free(c->trs);
+	free(c->side);
+	free(c->self);
+	free(c->incl);
+	free(c->ts);
+	free(c->ti);
+	free(c->p);
+	free(c->q);
+}
+
+/* Check the inputs, allocate the verdict and the work arrays. */
+static int cmp_init(struct cmp *c, const struct gate_profile *b, const struct gate_profile *h,
+		    const struct gate_opts *o)
 {
 	struct gate_verdict *v;
-	struct gate_ftest *ts = NULL, *ti = NULL;
-	double *self = NULL, *incl = NULL, *p = NULL, *q = NULL;
-	int *side = NULL;
-	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh;
-	size_t f, r, i, m;
-	struct gate_view own_views[2];
-	unsigned char *own = NULL;
-	struct sides sd = { { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
-	int err = -1;
+	size_t nf = b->names->nr, kb = b->nr_runs, kh = h->nr_runs, nr = kb + kh, r;
 
-	*out = NULL;
+	memset(c, 0, sizeof(*c));
+	c->b = b;
+	c->h = h;
+	c->o = o;
+	c->nf = nf;
+	c->nr = nr;
+	c->raw = (struct gate_sides){ { &b->views[o->view], &h->views[o->view] }, { kb, kh } };
+	c->sd = c->sd_leaf = c->raw;
 	if (b->names != h->names)
 		PGO_BUG("profiles compared with different name tables");
 	if (check_inputs(b, h, o))
 		return -1;
-	memset(own_views, 0, sizeof(own_views));
-	if (nr && nf > GATE_MAX_CELLS / nr) {
+	if (nr && nf > GATE_MAX_CMP_CELLS / nr) {
 		struct pgo_buf what = PGO_BUF_INIT;
 
 		pgo_buf_addf(&what, "'%s' against '%s'", b->label, h->label);
-		gate_check_cells(nf, nr, "functions", pgo_buf_str(&what));
+		gate_check_cells(nf, nr, GATE_MAX_CMP_CELLS, "functions", pgo_buf_str(&what));
 		pgo_buf_release(&what);
 		return -1;
 	}
-	v = pgo_calloc(1, sizeof(*v));
+	v = c->v = pgo_calloc(1, sizeof(*v));
 	if (!v)
 		return -1;
 	v->opts = *o;
+	v->mode = o->mode;
 	v->kb = kb;
 	v->kh = kh;
 	v->nr_funcs = nf;
 	v->base_label = pgo_strdup(b->label);
 	v->head_label = pgo_strdup(h->label);
 	v->sf = pgo_calloc(nr, sizeof(*v->sf));
-	side = pgo_calloc(nr, sizeof(*side));
-	self = pgo_calloc(nf * nr + 1, sizeof(*self));
-	incl = pgo_calloc(nf * nr + 1, sizeof(*incl));
-	ts = pgo_calloc(nf + 1, sizeof(*ts));
-	ti = pgo_calloc(nf + 1, sizeof(*ti));
-	p = pgo_calloc(2 * nf + 1, sizeof(*p));
-	q = pgo_calloc(2 * nf + 1, sizeof(*q));
 	v->results = pgo_calloc(2 * nf + 1, sizeof(*v->results));
-	if (!v->base_label || !v->head_label || !v->sf || !side || !self || !incl || !ts ||
-	    !ti || !p || !q || !v->results)
-		goto out;
+	c->side = pgo_calloc(nr, sizeof(*c->side));
+	c->self = pgo_calloc(nf * nr + 1, sizeof(*c->self));
+	c->incl = pgo_calloc(nf * nr + 1, sizeof(*c->incl));
+	c->ts = pgo_calloc(nf + 1, sizeof(*c->ts));
+	c->ti = pgo_calloc(nf + 1, sizeof(*c->ti));
+	c->p = pgo_calloc(2 * nf + 1, sizeof(*c->p));
+	c->q = pgo_calloc(2 * nf + 1, sizeof(*c->q));
+	c->lself = pgo_calloc(nf * nr + 1, sizeof(*c->lself));
+	c->lincl = pgo_calloc(nf * nr + 1, sizeof(*c->lincl));
+	c->rself = pgo_calloc(nf * nr + 1, sizeof(*c->rself));
+	c->tls = pgo_calloc(nf + 1, sizeof(*c->tls));
+	c->tli = pgo_calloc(nf + 1, sizeof(*c->tli));
+	c->trs = pgo_calloc(nf + 1, sizeof(*c->trs));
+	if (!v->base_label || !v->head_label || !v->sf || !v->results || !c->side || !c->self ||
+	    !c->incl || !c->ts || !c->ti || !c->p || !c->q || !c->lself || !c->lincl ||
+	    !c->rself || !c->tls || !c->tli || !c->trs)
+		return -1;
 	for (r = kb; r < nr; r++)
-		side[r] = 1;
-	/*
-	 * Off-CPU time is spent in the kernel, under libc's futex, nanosleep or read wrappers,
-	 * in a thread-state frame: none of those is what a benchmark author can change. In
-	 * the offcpu and wall views, keep the benchmark's own frames only, so the time lands
-	 * on the first own function above them (the caller of pthread_mutex_lock) and that
-	 * is what gets tested and named.
-	 */
-	if (o->view != GATE_VIEW_CPU) {
-		own = pgo_calloc(nf + 1, 1);
-		if (!own)
-			goto out;
-		for (f = 0; f < nf; f++)
-			own[f] = (unsigned char)is_own(b, h, (uint32_t)f);
-		if (own_code_view(sd.v[0], kb, own, &own_views[0]) ||
-		    own_code_view(sd.v[1], kh, own, &own_views[1]))
-			goto out;
-		sd.v[0] = &own_views[0];
-		sd.v[1] = &own_views[1];
+		c->side[r] = 1;
+	return 0;
+}
+
+/* Does a DSO basename match one of the -b globs? */
+static int own_glob(const struct gate_opts *o, const char *dso)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_own_globs; i++)
+		if (!fnmatch(o->own_globs[i], dso, 0))
+			return 1;
+	return 0;
+}
+
+/* With -b: own[f] for the functions of p's DSOs that match a glob. */
+static void own_by_glob(struct cmp *c, const struct gate_profile *p)
+{
+	const struct convert_stackset *set = &p->set;
+	size_t i;
+
+	for (i = 0; i < set->frame_dsos.cap; i++) {
+		const struct pgo_u64map_slot *sl = &set->frame_dsos.slots[i];
+		long f;
+
+		if (!sl->used || !own_glob(c->o, pgo_strtab_str(&set->dsos, (size_t)(sl->key >> 32))))
+			continue;
+		f = gate_profile_find_function(p, pgo_strtab_str(&set->frame_names,
+								 (size_t)(sl->key & 0xffffffffu)));
+		if (f >= 0 && (size_t)f < c->nf)
+			c->own[f] = 1;
 	}
-	if (build_matrices(&sd, nf, self, incl))
-		goto out;
-	/* Size factors come from self counts (disjoint across functions) and scale both. */
-	if (gate_size_factors(self, nf, nr, side, &o->tmm, v->sf))
-		goto out;
+}
+
+/* Which functions are the benchmark's own code (gate_opts.own_globs). */
+static int own_table(struct cmp *c)
+{
+	size_t f;
+
+	c->own = pgo_calloc(c->nf + 1, 1);
+	c->leaf_ok = pgo_calloc(c->nf + 1, 1);
+	if (!c->own || !c->leaf_ok)
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		enum gate_frame_kind kb = gate_profile_frame_kind(c->b, (uint32_t)f);
+		enum gate_frame_kind kh = gate_profile_frame_kind(c->h, (uint32_t)f);
+
+		c->own[f] = (unsigned char)is_own(c->b, c->h, (uint32_t)f);
+		/* with -b, a function whose DSO is known is own only if a glob says so */
+		if (c->o->nr_own_globs && (kb == GATE_FRAME_OWN || kb == GATE_FRAME_LIB ||
+					   kh == GATE_FRAME_OWN || kh == GATE_FRAME_LIB))
+			c->own[f] = 0;
+		c->leaf_ok[f] = c->own[f] || kb == GATE_FRAME_STATE || kh == GATE_FRAME_STATE;
+	}
+	if (c->o->nr_own_globs) {
+		own_by_glob(c, c->b);
+		own_by_glob(c, c->h);
+		for (f = 0; f < c->nf; f++)
+			c->leaf_ok[f] |= c->own[f];
+	}
+	return 0;
+}
+
+/*
+ * Kernel, library and thread-state frames are nothing a benchmark author changes: in
+ * every view keep the benchmark's own frames only, so their time lands on the first own
+ * function above them (the caller of pthread_mutex_lock, of malloc that faults) and
+ * that is what gets tested and named. The own-leaf views keep only the samples whose
+ * leaf is own code (or, off-CPU, a thread state: waiting is what that view is about),
+ * to tell an own function's own work from what grew in the frames below it.
+ */
+static int fold_own_code(struct cmp *c)
+{
+	int k;
+
+	if (own_table(c))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		if (gate_view_own_code(c->raw.v[k], c->raw.k[k], c->own, NULL, &c->own_views[k]) ||
+		    gate_view_own_code(c->raw.v[k], c->raw.k[k], c->own, c->leaf_ok, &c->leaf_views[k]))
+			return -1;
+		c->sd.v[k] = &c->own_views[k];
+		c->sd_leaf.v[k] = &c->leaf_views[k];
+	}
+	return 0;
+}
+
+/*
+ * Count matrices (own code, own-leaf, unfolded), size factors (from own-code self
+ * counts, which are disjoint), side totals.
+ */
+static int normalise(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f, r, nf = c->nf, nr = c->nr;
+
+	if (gate_sides_matrices(&c->sd, nf, c->self, c->incl) ||
+	    gate_sides_matrices(&c->sd_leaf, nf, c->lself, c->lincl) ||
+	    gate_sides_matrices(&c->raw, nf, c->rself, NULL))
+		return -1;
+	if (gate_size_factors(c->self, nf, nr, c->side, &c->o->tmm, v->sf))
+		return -1;
 	for (f = 0; f < nf; f++) {
 		for (r = 0; r < nr; r++) {
-			self[f * nr + r] /= v->sf[r];
-			incl[f * nr + r] /= v->sf[r];
+			c->self[f * nr + r] /= v->sf[r];
+			c->incl[f * nr + r] /= v->sf[r];
+			c->lself[f * nr + r] /= v->sf[r];
+			c->lincl[f * nr + r] /= v->sf[r];
+			c->rself[f * nr + r] /= v->sf[r];
 		}
 	}
 	for (r = 0; r < nr; r++) {
 		double t = 0;
 
 		for (f = 0; f < nf; f++)
-			t += self[f * nr + r];
-		if (side[r])
-			v->total_h += t / kh;
+			t += c->self[f * nr + r];
+		if (c->side[r])
+			v->total_h += t / v->kh;
 		else
-			v->total_b += t / kb;
+			v->total_b += t / v->kb;
 	}
-	if (!(v->total_b > 0)) {
-		pgo_error("'%s' has no samples in view '%s'; nothing to compare against",
-			  b->label, gate_view_name(o->view));
-		goto out;
-	}
-	if (gate_moderated_tests(self, nf, nr, side, o->min_m0, ts, &v->alpha_self, &v->prior_self) ||
-	    gate_moderated_tests(incl, nf, nr, side, o->min_m0, ti, &v->alpha_incl, &v->prior_incl))
-		goto out;
+	if (!(v->total_b > 0))
+		return pgo_error("'%s' has no samples in view '%s'; nothing to compare against",
+				 c->b->label, gate_view_name(c->o->view));
+	return 0;
+}
 
-	for (f = 0; f < nf; f++) {
-		const char *name = pgo_strtab_str(b->names, f);
+/* The moderated tests of every function's self and inclusive time: rows 2f and 2f + 1. */
+static int test_rows(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f, i;
+
+	if (gate_moderated_tests(c->self, c->nf, c->nr, c->side, c->o->min_m0, c->ts,
+				 &v->alpha_self, &v->prior_self) ||
+	    gate_moderated_tests(c->incl, c->nf, c->nr, c->side, c->o->min_m0, c->ti,
+				 &v->alpha_incl, &v->prior_incl) ||
+	    gate_moderated_tests(c->lself, c->nf, c->nr, c->side, c->o->min_m0, c->tls, NULL, NULL) ||
+	    gate_moderated_tests(c->lincl, c->nf, c->nr, c->side, c->o->min_m0, c->tli, NULL, NULL) ||
+	    gate_moderated_tests(c->rself, c->nf, c->nr, c->side, c->o->min_m0, c->trs, NULL, NULL))
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		const char *name = pgo_strtab_str(c->b->names, f);
 
 		for (i = 0; i < 2; i++) {
 			struct gate_result *res = &v->results[2 * f + i];
-			const struct gate_ftest *t = i ? &ti[f] : &ts[f];
+			const struct gate_ftest *t = i ? &c->ti[f] : &c->ts[f];
 
 			res->kind = i ? GATE_INCL : GATE_SELF;
 			res->name = pgo_strdup(name);
 			if (!res->name)
-				goto out;
-			fill_result(res, t, v, o, gate_t_quantile(o->ci_level, t->df));
+				return -1;
+			fill_result(res, t, v, c->o, gate_t_quantile(c->o->ci_level, t->df));
+			t = i ? &c->tli[f] : &c->tls[f];
+			res->own_delta = (t->mean_h - t->mean_b) / v->total_b;
 		}
 	}
-	v->nr_results = 2 * nf;
+	v->nr_results = 2 * c->nf;
+	return 0;
+}
 
-	/* Benjamini-Hochberg over every tested hypothesis, self and inclusive together. */
-	for (i = 0, m = 0; i < v->nr_results; i++)
-		p[i] = v->results[i].tested ? v->results[i].t.p_up : NAN;
-	if (gate_bh_adjust(p, v->nr_results, q))
-		goto out;
+/* What this check could have caught: a function at 5% and the hottest own function. */
+static int power_line(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	struct gate_power_model *m = &v->power_model;
+	size_t f, top = SIZE_MAX;
+
+	m->total = v->total_b;
+	m->kb = v->kb;
+	m->kh = v->kh;
+	m->alpha = v->alpha_self;
+	m->alpha_spread = gate_nb_dispersion(c->self, c->nf, c->nr, c->side,
+					     fmax(c->o->min_m0, 0.01 * v->total_b), NULL);
+	m->prior = v->prior_self;
+	m->nr_tests = v->nr_tests;
+	m->q = c->o->q;
+	m->abs_floor = c->o->abs_floor;
+	m->rel_floor = c->o->rel_floor;
+	gate_power_at(m, 0.05, &v->power[0]);
+	v->nr_power = 1;
+	for (f = 0; f < c->nf; f++)
+		if (c->own[f] && (top == SIZE_MAX || c->ts[f].mean_b > c->ts[top].mean_b))
+			top = f;
+	if (top == SIZE_MAX || !(c->ts[top].mean_b > 0))
+		return 0;
+	v->power_top = pgo_strdup(pgo_strtab_str(c->b->names, top));
+	if (!v->power_top)
+		return -1;
+	gate_power_at(m, c->ts[top].mean_b / v->total_b, &v->power[1]);
+	v->nr_power = 2;
+	return 0;
+}
+
+/* Benjamini-Hochberg over every tested hypothesis, self and inclusive together; floors. */
+static int flag_rows(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t i, m = 0;
+
+	for (i = 0; i < v->nr_results; i++)
+		c->p[i] = v->results[i].tested ? v->results[i].t.p_up : NAN;
+	if (gate_bh_adjust(c->p, v->nr_results, c->q))
+		return -1;
 	for (i = 0; i < v->nr_results; i++) {
-		v->results[i].q = q[i];
+		v->results[i].q = c->q[i];
 		m += v->results[i].tested;
 	}
 	v->nr_tests = m;
 	for (i = 0; i < v->nr_results; i++)
-		p[i] = v->results[i].tested ? v->results[i].t.p_down : NAN;
-	if (gate_bh_adjust(p, v->nr_results, q))
-		goto out;
+		c->p[i] = v->results[i].tested ? v->results[i].t.p_down : NAN;
+	if (gate_bh_adjust(c->p, v->nr_results, c->q))
+		return -1;
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
 
-		res->q_down = q[i];
+		res->q_down = c->q[i];
 		if (!res->tested)
 			continue;
 		res->flagged = res->q <= o->q && res->delta >= o->abs_floor &&
@@ -478,21 +507,28 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		res->improved = res->q_down <= o->q && -res->delta >= o->abs_floor &&
 				-res->rel >= o->rel_floor;
 	}
+	return 0;
+}
 
-	/*
-	 * Code motion (§6.3): a self-time increase that its own subtree gives back is code
-	 * that moved (inlining, outlining), not new work. For a new or vanished symbol the
-	 * subtree is its caller's.
-	 */
-	for (f = 0; f < nf; f++) {
+/*
+ * Code motion (§6.3): a self-time increase that its own subtree gives back is code
+ * that moved (inlining, outlining), not new work. For a new or vanished symbol the
+ * subtree is its caller's.
+ */
+static void code_motion(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t f;
+
+	for (f = 0; f < c->nf; f++) {
 		struct gate_result *rs = &v->results[2 * f], *ri = &v->results[2 * f + 1];
 		/* new or gone: absent from one side; no self time on both sides is not that */
-		int fresh = ti[f].mean_b == 0 || ti[f].mean_h == 0;
+		int fresh = c->ti[f].mean_b == 0 || c->ti[f].mean_h == 0;
 
 		if (rs->flagged && !fresh && ri->delta < 0.5 * rs->delta)
 			rs->moved = 1;
 		if (fresh && (rs->flagged || ri->flagged)) {
-			uint32_t par = main_parent(&sd, (uint32_t)f, nf);
+			uint32_t par = gate_sides_main_parent(&c->sd, (uint32_t)f, c->nf);
 			double d = rs->delta > ri->delta ? rs->delta : ri->delta;
 
 			if (par != UINT32_MAX && v->results[2 * par + 1].delta < 0.5 * d) {
@@ -501,43 +537,143 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 			}
 		}
 	}
+}
 
-	/* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
+/*
+ * Environment drift: a flagged own function whose samples with an own leaf did not grow
+ * beyond noise and floors (the same rule, its p unadjusted: it is a follow-up of a flag)
+ * grew only in the kernel or library frames below it: the page cache, THP, the kernel
+ * or a neighbour changed between recordings. A warning, unless base and head ran
+ * interleaved, where drift cancels and the function's calls are what changed.
+ */
+static int own_parts(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t i;
+
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
-		size_t j;
+		const struct gate_ftest *t = i % 2 ? &c->tli[i / 2] : &c->tls[i / 2];
+		double rel;
+
+		if (!res->flagged || res->moved || !c->own[i / 2] || o->mode == GATE_MODE_INTERLEAVED)
+			continue;
+		rel = t->mean_b > 0 ? (t->mean_h - t->mean_b) / t->mean_b : INFINITY;
+		if (t->p_up <= o->q && res->own_delta >= o->abs_floor && rel >= o->rel_floor)
+			continue;
+		res->drift = 1;
+		v->nr_drift++;
+	}
+	return 0;
+}
+
+static int drift_cmp(const void *a, const void *b)
+{
+	const struct gate_drift_frame *x = a, *y = b;
+
+	if (x->delta != y->delta)
+		return (x->delta < y->delta) - (x->delta > y->delta);
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The kernel and library functions whose own time grew: the unfolded self counts of
+ * the functions that are not own code, tested under Benjamini-Hochberg among
+ * themselves with the floors of the gate. Reported, never root causes.
+ */
+static int drift_frames(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	const struct gate_opts *o = c->o;
+	size_t f, n = 0;
+
+	for (f = 0; f < c->nf; f++) {
+		const struct gate_ftest *t = &c->trs[f];
+		int tested = !c->leaf_ok[f] && t->m0 > 0 && t->m0 >= 0.5 * o->abs_floor * v->total_b;
+
+		c->p[f] = tested ? t->p_up : NAN;
+	}
+	if (gate_bh_adjust(c->p, c->nf, c->q))
+		return -1;
+	v->drift_frames = pgo_calloc(c->nf + 1, sizeof(*v->drift_frames));
+	if (!v->drift_frames)
+		return -1;
+	for (f = 0; f < c->nf; f++) {
+		const struct gate_ftest *t = &c->trs[f];
+		struct gate_drift_frame *d = &v->drift_frames[n];
+		double diff = t->mean_h - t->mean_b;
+
+		if (isnan(c->q[f]) || c->q[f] > o->q || diff < o->abs_floor * v->total_b ||
+		    (t->mean_b > 0 && diff < o->rel_floor * t->mean_b))
+			continue;
+		d->name = pgo_strdup(pgo_strtab_str(c->b->names, f));
+		if (!d->name)
+			return -1;
+		d->delta = diff / v->total_b;
+		d->base_pct = 100 * t->mean_b / v->total_b;
+		d->head_pct = v->total_h > 0 ? 100 * t->mean_h / v->total_h : 0;
+		d->q = c->q[f];
+		n++;
+	}
+	v->nr_drift_frames = n;
+	qsort(v->drift_frames, n, sizeof(*v->drift_frames), drift_cmp);
+	return 0;
+}
+
+/* Is row j's function a candidate for the root-cause list (flagged, not moved, own)? */
+static int counts_as_cause(const struct cmp *c, size_t j)
+{
+	const struct gate_result *r = &c->v->results[j];
+
+	return r->flagged && !r->moved && !r->drift && c->own[j / 2];
+}
+
+/* Root causes: flagged self time, and flagged inclusive nodes with no flagged descendant. */
+static void root_causes(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t i, j;
+
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
 
 		if (!res->flagged || res->moved)
 			continue;
 		v->nr_flagged++;
-		/* only the benchmark's own code can be a root cause in these views */
-		if (own && !own[i / 2]) {
+		/* only the benchmark's own code can be a root cause */
+		if (!c->own[i / 2]) {
 			res->outside = 1;
 			continue;
 		}
-		if (res->kind == GATE_SELF) {
-			res->root_cause = 1;
+		if (res->drift)
 			continue;
-		}
 		res->root_cause = 1;
+		if (res->kind == GATE_SELF)
+			continue;
 		for (j = 0; j < v->nr_results; j++) {
-			const struct gate_result *o2 = &v->results[j];
-
-			if (j / 2 == i / 2 || !o2->flagged || o2->moved || (own && !own[j / 2]))
+			if (j / 2 == i / 2 || !counts_as_cause(c, j))
 				continue;
-			if (is_descendant(&sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
+			if (gate_sides_is_descendant(&c->sd, (uint32_t)(i / 2), (uint32_t)(j / 2))) {
 				res->root_cause = 0;
 				break;
 			}
 		}
 		/* The function's own flagged self time already names it. */
-		if (res->root_cause && v->results[i - 1].flagged && !v->results[i - 1].moved)
+		if (res->root_cause && counts_as_cause(c, i - 1))
 			res->root_cause = 0;
 	}
+}
+
+/* Each root cause's flagged callers, "main;process", and the counts of the verdict. */
+static int via_lists(struct cmp *c)
+{
+	struct gate_verdict *v = c->v;
+	size_t i, j;
+
 	for (i = 0; i < v->nr_results; i++) {
 		struct gate_result *res = &v->results[i];
 		struct pgo_buf via = PGO_BUF_INIT;
-		size_t j;
 
 		v->nr_moved += res->moved;
 		v->nr_improved += res->improved;
@@ -547,41 +683,53 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 		for (j = 1; j < v->nr_results; j += 2) {
 			const struct gate_result *a = &v->results[j];
 
-			if (j / 2 == i / 2 || !a->flagged || a->moved || a->root_cause ||
-			    (own && !own[j / 2]))
+			if (j / 2 == i / 2 || !counts_as_cause(c, j) || a->root_cause)
 				continue;
-			if (!is_descendant(&sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
+			if (!gate_sides_is_descendant(&c->sd, (uint32_t)(j / 2), (uint32_t)(i / 2)))
 				continue;
 			if ((via.len && pgo_buf_addch(&via, ';')) || pgo_buf_adds(&via, a->name)) {
 				pgo_buf_release(&via);
-				goto out;
+				return -1;
 			}
 		}
 		res->via = pgo_buf_detach(&via);
 	}
-	/*
-	 * Intervals of the selected (flagged) hypotheses are widened to false-coverage-rate
-	 * level 1 - R(1 - level)/m (Benjamini-Yekutieli 2005): plain 95% intervals of the
-	 * functions that looked worst would cover too rarely.
-	 */
-	for (i = 0, m = 0; i < v->nr_results; i++)
+	return 0;
+}
+
+/*
+ * Intervals of the selected (flagged) hypotheses are widened to false-coverage-rate
+ * level 1 - R(1 - level)/m (Benjamini-Yekutieli 2005): plain 95% intervals of the
+ * functions that looked worst would cover too rarely.
+ */
+static void fcr_intervals(struct gate_verdict *v)
+{
+	size_t i, m = 0;
+	double level;
+
+	for (i = 0; i < v->nr_results; i++)
 		m += v->results[i].flagged;
-	if (m && v->nr_tests) {
-		double level = 1 - (double)m * (1 - o->ci_level) / (double)v->nr_tests;
+	if (!m || !v->nr_tests)
+		return;
+	level = 1 - (double)m * (1 - v->opts.ci_level) / (double)v->nr_tests;
+	for (i = 0; i < v->nr_results; i++) {
+		struct gate_result *res = &v->results[i];
+		double tq, mid = (res->ci_lo + res->ci_hi) / 2;
 
-		for (i = 0; i < v->nr_results; i++) {
-			struct gate_result *res = &v->results[i];
-			double tq, mid = (res->ci_lo + res->ci_hi) / 2;
-
-			if (!res->flagged)
-				continue;
-			tq = gate_t_quantile(level, res->t.df);
-			res->ci_lo = mid - tq * res->t.se / v->total_b;
-			res->ci_hi = mid + tq * res->t.se / v->total_b;
-			res->ci_fcr = 1;
-		}
+		if (!res->flagged)
+			continue;
+		tq = gate_t_quantile(level, res->t.df);
+		res->ci_lo = mid - tq * res->t.se / v->total_b;
+		res->ci_hi = mid + tq * res->t.se / v->total_b;
+		res->ci_fcr = 1;
 	}
-	for (f = 0; f < nf; f++) {
+}
+
+static void assign_roles(struct gate_verdict *v)
+{
+	size_t f, i;
+
+	for (f = 0; f < v->nr_funcs; f++) {
 		for (i = 0; i < 2; i++) {
 			struct gate_result *res = &v->results[2 * f + i];
 
@@ -591,6 +739,8 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 				res->role = GATE_ROLE_MOVED;
 			else if (res->outside)
 				res->role = GATE_ROLE_OUTSIDE;
+			else if (res->drift)
+				res->role = GATE_ROLE_DRIFT;
 			else if (res->flagged)
 				res->role = (i && v->results[2 * f].root_cause) ? GATE_ROLE_ROOT_INCL
 										: GATE_ROLE_VIA;
@@ -598,26 +748,38 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 				res->role = GATE_ROLE_IMPROVED;
 		}
 	}
-	if (program_check(b, h, o, v))
+}
+
+int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
+		 const struct gate_opts *o, struct gate_verdict **out)
+{
+	struct cmp c;
+	int err = -1;
+
+	*out = NULL;
+	if (cmp_init(&c, b, h, o))
 		goto out;
-	v->regression = v->nr_root > 0 || (o->program_fail && v->program_flag);
-	qsort(v->results, v->nr_results, sizeof(*v->results), result_cmp);
+	if (fold_own_code(&c) || normalise(&c) || test_rows(&c) || flag_rows(&c))
+		goto out;
+	code_motion(&c);
+	if (own_parts(&c) || drift_frames(&c) || power_line(&c))
+		goto out;
+	root_causes(&c);
+	if (via_lists(&c))
+		goto out;
+	fcr_intervals(c.v);
+	assign_roles(c.v);
+	if (program_check(b, h, o, c.v))
+		goto out;
+	c.v->regression = c.v->nr_root > 0 || (o->program_fail && c.v->program_flag);
+	qsort(c.v->results, c.v->nr_results, sizeof(*c.v->results), result_cmp);
 	err = 0;
 out:
-	view_release(&own_views[0]);
-	view_release(&own_views[1]);
-	free(own);
-	free(side);
-	free(self);
-	free(incl);
-	free(ts);
-	free(ti);
-	free(p);
-	free(q);
+	cmp_release(&c);
 	if (err)
-		gate_verdict_free(v);
+		gate_verdict_free(c.v);
 	else
-		*out = v;
+		*out = c.v;
 	return err;
 }
 
@@ -631,28 +793,13 @@ void gate_verdict_free(struct gate_verdict *v)
 		free(v->results[i].name);
 		free(v->results[i].via);
 	}
+	for (i = 0; v->drift_frames && i < v->nr_drift_frames; i++)
+		free(v->drift_frames[i].name);
+	free(v->drift_frames);
+	free(v->power_top);
 	free(v->results);
 	free(v->sf);
 	free(v->base_label);
 	free(v->head_label);
 	free(v);
-}
-
-int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_verdict *second)
-{
-	size_t i, j;
-
-	for (i = 0; i < first->nr_results; i++) {
-		const struct gate_result *a = &first->results[i];
-
-		if (!a->root_cause)
-			continue;
-		for (j = 0; j < second->nr_results; j++) {
-			const struct gate_result *b = &second->results[j];
-
-			if (b->root_cause && b->kind == a->kind && !strcmp(a->name, b->name))
-				return 1;
-		}
-	}
-	return 0;
 }

@@ -11,11 +11,8 @@
 #include "convert/profile_json.h"
 #include "gate/profile.h"
 #include "lib/alloc.h"
-#include "lib/atomicfile.h"
 #include "lib/buf.h"
 #include "lib/report.h"
-
-#define PROFILE_MAX_BYTES (1UL << 30)
 
 static const char *const view_names[GATE_VIEW_NR] = { "cpu", "offcpu", "wall" };
 
@@ -82,13 +79,14 @@ size_t gate_fold_clone_len(const char *name, size_t len)
 	return len;
 }
 
-int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what)
+int gate_check_cells(size_t rows, size_t cols, size_t max, const char *rows_name,
+		     const char *what)
 {
-	if (!cols || rows <= GATE_MAX_CELLS / cols)
+	if (!cols || rows <= max / cols)
 		return 0;
 	return pgo_error("%s is too large for the gate: %zu %s x %zu runs is more than %zu "
 			 "counts (a damaged or hostile profile?); compare fewer runs or a "
-			 "smaller benchmark", what, rows, rows_name, cols, GATE_MAX_CELLS);
+			 "smaller benchmark", what, rows, rows_name, cols, max);
 }
 
 static int view_reserve(struct gate_view *v, size_t nr_runs)
@@ -193,6 +191,17 @@ static int add_run_view(struct build_ctx *c, const struct convert_stackset *set,
 			return -1;
 	}
 	return 0;
+}
+
+long gate_profile_find_function(const struct gate_profile *p, const char *frame)
+{
+	struct pgo_buf b = PGO_BUF_INIT;
+	long id = -1;
+
+	if (!add_folded_frame(&b, frame, strlen(frame)))
+		id = pgo_strtab_find(p->names, pgo_buf_str(&b));
+	pgo_buf_release(&b);
+	return id;
 }
 
 enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f)
@@ -314,7 +323,7 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 		return -1;
 	/* Folding clones only merges stacks, so this bounds every view's matrix. */
 	pgo_buf_addf(&c->key, "'%s'", label);
-	if (gate_check_cells(set->stacks.nr, set->nr_runs, "distinct stacks", pgo_buf_str(&c->key)))
+	if (gate_check_cells(set->stacks.nr, set->nr_runs, GATE_MAX_CELLS, "distinct stacks", pgo_buf_str(&c->key)))
 		return -1;
 	p->rate_hz = (double)set->rate_hz;
 	p->nr_runs = set->nr_runs;
@@ -345,23 +354,22 @@ static int from_stackset(struct build_ctx *c, const struct convert_stackset *set
 	return frame_kinds(c, set);
 }
 
-int gate_profile_parse(const char *data, size_t len, const char *label,
-		       struct pgo_strtab *names, struct gate_profile **out)
+int gate_profile_take(struct convert_stackset *set, const char *label,
+		      struct pgo_strtab *names, struct gate_profile **out)
 {
-	struct convert_stackset set = CONVERT_STACKSET_INIT;
 	struct build_ctx c = { .key = PGO_BUF_INIT };
-	int err;
+	int err = -1;
 
 	*out = NULL;
-	if (convert_profile_json_parse(data, len, label, &set))
-		return -1;
 	c.p = pgo_calloc(1, sizeof(*c.p));
-	err = c.p ? 0 : -1;
 	if (c.p) {
+		c.p->set = *set;
+		convert_stackset_init(set);
 		c.p->names = names;
-		err = from_stackset(&c, &set, label);
+		err = from_stackset(&c, &c.p->set, label);
+	} else {
+		convert_stackset_release(set);
 	}
-	convert_stackset_release(&set);
 	free(c.frames);
 	pgo_buf_release(&c.key);
 	if (err)
@@ -371,18 +379,15 @@ int gate_profile_parse(const char *data, size_t len, const char *label,
 	return err;
 }
 
-int gate_profile_read(const char *path, struct pgo_strtab *names, struct gate_profile **out)
+int gate_profile_parse(const char *data, size_t len, const char *label,
+		       struct pgo_strtab *names, struct gate_profile **out)
 {
-	char *data;
-	size_t len;
-	int err;
+	struct convert_stackset set = CONVERT_STACKSET_INIT;
 
 	*out = NULL;
-	if (pgo_read_file(path, PROFILE_MAX_BYTES, &data, &len))
+	if (convert_profile_json_parse(data, len, label, &set))
 		return -1;
-	err = gate_profile_parse(data, len, path, names, out);
-	free(data);
-	return err;
+	return gate_profile_take(&set, label, names, out);
 }
 
 void gate_profile_free(struct gate_profile *p)
@@ -409,6 +414,7 @@ void gate_profile_free(struct gate_profile *p)
 	free(p->event);
 	free(p->runs);
 	free(p->kinds);
+	convert_stackset_release(&p->set);
 	free(p);
 }
 
@@ -465,6 +471,7 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	p = pgo_calloc(1, sizeof(*p));
 	if (!p)
 		return -1;
+	convert_stackset_init(&p->set);
 	p->names = a->names;
 	p->rate_hz = a->rate_hz;
 	p->nr_runs = a->nr_runs + b->nr_runs;
@@ -476,9 +483,11 @@ int gate_profile_merge(const struct gate_profile *a, const struct gate_profile *
 	    !(p->runs = pgo_calloc(p->nr_runs, sizeof(*p->runs))))
 		goto fail;
 	for (k = 0; k < GATE_VIEW_NR; k++)
-		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs,
+		if (gate_check_cells(a->views[k].nr_stacks + b->views[k].nr_stacks, p->nr_runs, GATE_MAX_CELLS,
 				     "distinct stacks", "the head profile with its confirmation runs"))
 			goto fail;
+	if (convert_stackset_append(&p->set, &a->set) || convert_stackset_append(&p->set, &b->set))
+		goto fail;
 	memcpy(p->runs, a->runs, a->nr_runs * sizeof(*p->runs));
 	memcpy(p->runs + a->nr_runs, b->runs, b->nr_runs * sizeof(*p->runs));
 	for (k = 0; k < 2; k++) {

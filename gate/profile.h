@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "convert/stackset.h"
 #include "lib/hashmap.h"
 
 enum gate_view_kind {
@@ -64,19 +65,23 @@ struct gate_view {
 };
 
 /*
- * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and
- * functions x runs in gate_compare(). Inputs beyond GATE_MAX_CELLS cells (2^25: 256 MiB
- * of counts) are refused before anything that size is allocated: a sparse file of a few
- * hundred KiB (many runs, many stacks each in one run) would otherwise ask for gigabytes.
- * Real profiles are far below (20 runs x 100,000 stacks is 2M cells).
+ * The gate keeps dense count matrices: stacks x runs per view (struct gate_view) and five
+ * of functions x runs in gate_compare() (own code self and inclusive, the same of own-leaf
+ * samples, unfolded self). Inputs beyond GATE_MAX_CELLS cells per view (2^25: 256 MiB of
+ * counts) or GATE_MAX_CMP_CELLS per comparison matrix (2^23: 320 MiB for the five) are
+ * refused before anything that size is allocated: a sparse file of a few hundred KiB
+ * (many runs, many stacks each in one run) would otherwise ask for gigabytes. Real
+ * profiles are far below (20 runs x 100,000 stacks is 2M cells).
  */
 #define GATE_MAX_CELLS ((size_t)1 << 25)
+#define GATE_MAX_CMP_CELLS ((size_t)1 << 23)
 
 /*
- * 0 if rows x cols <= GATE_MAX_CELLS, else -1 after reporting "WHAT is too large for the
- * gate: ROWS ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
+ * 0 if rows x cols <= max, else -1 after reporting "WHAT is too large for the gate: ROWS
+ * ROWS_NAME x COLS runs ..." (what: the input, quoted by the caller).
  */
-int gate_check_cells(size_t rows, size_t cols, const char *rows_name, const char *what);
+int gate_check_cells(size_t rows, size_t cols, size_t max, const char *rows_name,
+		     const char *what);
 
 struct gate_run {
 	int64_t run;
@@ -95,21 +100,31 @@ struct gate_profile {
 	struct pgo_strtab *names; /* borrowed: function names shared with the other side */
 	unsigned char *kinds;     /* name id -> enum gate_frame_kind; ids >= nr_kinds: unknown */
 	size_t nr_kinds, kinds_alloc;
+	/*
+	 * The stack set it was built from (ns, clone names as recorded, the DSOs of
+	 * frames), for the differential flamegraph and -b; a merged profile has both.
+	 */
+	struct convert_stackset set;
 };
+
+/* The function id of a frame name as recorded (clone suffixes folded), or -1. */
+long gate_profile_find_function(const struct gate_profile *p, const char *frame);
 
 /* The kind of function id f in profile p (GATE_FRAME_UNKNOWN if p does not know). */
 enum gate_frame_kind gate_profile_frame_kind(const struct gate_profile *p, uint32_t f);
 
 /*
- * Parse a profile from memory (data need not be NUL-terminated). label names the input
- * in error messages. names is the caller's table, shared by the profiles that will be
- * compared so function ids agree; it must outlive the profile. *out is new: free it with
- * gate_profile_free(). Returns 0 or -1 (reported).
+ * Build the gate's model of a stack set (gate/input.h reads files, perf.data and
+ * collections into one), taking the set: *set is empty afterwards, also on error. label
+ * names the input in error messages. names is the caller's table, shared by the
+ * profiles that will be compared so function ids agree; it must outlive the profile.
+ * *out is new: free it with gate_profile_free(). Returns 0 or -1 (reported).
  */
+int gate_profile_take(struct convert_stackset *set, const char *label,
+		      struct pgo_strtab *names, struct gate_profile **out);
+/* Same from profile JSON text in memory (a git note; need not be NUL-terminated). */
 int gate_profile_parse(const char *data, size_t len, const char *label,
 		       struct pgo_strtab *names, struct gate_profile **out);
-/* Same, from a file (at most 1 GiB). */
-int gate_profile_read(const char *path, struct pgo_strtab *names, struct gate_profile **out);
 void gate_profile_free(struct gate_profile *p);
 
 /*

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "gate/compare.h"
+#include "gate/verdict.h"
 
 #define GATE_VERDICT_FORMAT "pgo-verdict"
 #define GATE_VERDICT_VERSION 1
@@ -20,11 +20,13 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose);
 int gate_report_json(const struct gate_verdict *v, const char *path);
 /* A PR comment: verdict line, root causes, other flags, how to read it. */
 int gate_report_markdown(const struct gate_verdict *v, const char *path);
-/* One side's profile JSON texts (NUL-terminated): 1, or 2 for a head plus its confirmation runs. */
+/*
+ * One side's stack sets (borrowed; gate_profile.set): 1, or 2 for a head plus its
+ * confirmation runs.
+ */
 struct gate_svg_side {
-	const char *text[2];
+	const struct convert_stackset *set[2];
 	size_t nr;
-	const char *label;
 };
 
 /*
@@ -34,8 +36,5 @@ struct gate_svg_side {
  */
 int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *base,
 		    const struct gate_svg_side *head, const char *path);
-
-/* "one word" status used by all reports: "regression", "pass" */
-const char *gate_verdict_status(const struct gate_verdict *v);
 
 #endif

@@ -52,6 +52,8 @@ static json_t *result_json(const struct gate_result *r)
 	e |= set(o, "moved", json_boolean(r->moved));
 	e |= set(o, "outside", json_boolean(r->outside));
 	e |= set(o, "improved", json_boolean(r->improved));
+	e |= set(o, "drift", json_boolean(r->drift));
+	e |= set(o, "own_delta", num(r->own_delta));
 	e |= set(o, "role", json_string(gate_role_name(r->role)));
 	e |= set(o, "via", r->via && *r->via ? json_string(r->via) : json_null());
 	if (e) {
@@ -71,6 +73,101 @@ static json_t *prior_json(double alpha, const struct gate_prior *p)
 		return NULL;
 	}
 	return o;
+}
+
+static json_t *power_entry(const struct gate_power *p, const char *function)
+{
+	json_t *o = json_object();
+
+	if (!o || set(o, "function", function ? json_string(function) : json_null()) ||
+	    set(o, "share", num(p->share)) || set(o, "delta", num(p->mde)) ||
+	    set(o, "delta_pp", num(100 * p->mde)) || set(o, "rel", num(p->mde / p->share)) ||
+	    set(o, "floor_bound", json_boolean(p->at_floor)) ||
+	    set(o, "with_2x_runs", num(p->mde_runs2)) ||
+	    set(o, "with_4x_samples", num(p->mde_samples4))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "power": the 80%-detectable regressions (gate/power.h). */
+static json_t *power_json(const struct gate_verdict *v)
+{
+	json_t *o = json_object(), *a = json_array();
+	size_t i;
+	int e = 0;
+
+	if (!o || !a) {
+		json_decref(o);
+		json_decref(a);
+		return NULL;
+	}
+	e |= set(o, "probability", json_real(0.8));
+	e |= set(o, "samples_per_run", num(v->total_b));
+	for (i = 0; i < v->nr_power; i++)
+		e |= json_array_append_new(a, power_entry(&v->power[i], i ? v->power_top : NULL));
+	e |= json_object_set_new(o, "detectable", a);
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "drift": own functions flagged only through kernel or library frames, and those frames. */
+static json_t *drift_json(const struct gate_verdict *v)
+{
+	json_t *o = json_object(), *fn = json_array(), *fr = json_array();
+	size_t i;
+	int e = 0;
+
+	if (!o || !fn || !fr) {
+		json_decref(o);
+		json_decref(fn);
+		json_decref(fr);
+		return NULL;
+	}
+	e |= set(o, "warning", json_boolean(v->nr_drift > 0));
+	for (i = 0; i < v->nr_results; i++)
+		if (v->results[i].role == GATE_ROLE_DRIFT)
+			e |= json_array_append_new(fn, json_string(v->results[i].name));
+	for (i = 0; i < v->nr_drift_frames; i++) {
+		const struct gate_drift_frame *d = &v->drift_frames[i];
+		json_t *x = json_object();
+
+		if (!x || set(x, "function", json_string(d->name)) || set(x, "delta", num(d->delta)) ||
+		    set(x, "delta_pp", num(100 * d->delta)) || set(x, "base_pct", num(d->base_pct)) ||
+		    set(x, "head_pct", num(d->head_pct)) || set(x, "q", num(d->q))) {
+			json_decref(x);
+			e = -1;
+			break;
+		}
+		e |= json_array_append_new(fr, x);
+	}
+	e |= json_object_set_new(o, "functions", fn);
+	e |= json_object_set_new(o, "frames", fr);
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *globs_json(const struct gate_opts *o)
+{
+	json_t *a;
+	size_t i;
+
+	if (!o->nr_own_globs)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < o->nr_own_globs; i++)
+		if (json_array_append_new(a, json_string(o->own_globs[i]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
 }
 
 int gate_report_json(const struct gate_verdict *v, const char *path)
@@ -98,6 +195,7 @@ int gate_report_json(const struct gate_verdict *v, const char *path)
 	e |= set(root, "base", json_string(v->base_label));
 	e |= set(root, "head", json_string(v->head_label));
 	e |= set(root, "view", json_string(gate_view_name(v->opts.view)));
+	e |= set(root, "mode", json_string(gate_mode_name(v->mode)));
 	e |= set(root, "base_runs", json_integer((json_int_t)v->kb));
 	e |= set(root, "head_runs", json_integer((json_int_t)v->kh));
 	e |= set(root, "functions", json_integer((json_int_t)v->nr_funcs));
@@ -110,6 +208,7 @@ int gate_report_json(const struct gate_verdict *v, const char *path)
 	e |= set(opt, "program_floor", num(v->opts.program_floor));
 	e |= set(opt, "program_fail", json_boolean(v->opts.program_fail));
 	e |= set(opt, "ci_level", num(v->opts.ci_level));
+	e |= set(opt, "own_binaries", globs_json(&v->opts));
 	e |= json_object_set_new(root, "options", opt);
 	for (i = 0; i < v->kb + v->kh; i++)
 		e |= json_array_append_new(sf, num(v->sf[i]));
@@ -123,6 +222,8 @@ int gate_report_json(const struct gate_verdict *v, const char *path)
 	e |= set(prog, "p", num(v->program.p));
 	e |= set(prog, "flagged", json_boolean(v->program_flag));
 	e |= json_object_set_new(root, "program", prog);
+	e |= set(root, "power", power_json(v));
+	e |= set(root, "drift", drift_json(v));
 	for (i = 0; i < v->nr_results; i++) {
 		const struct gate_result *r = &v->results[i];
 		json_t *rj;

@@ -49,7 +49,8 @@ static int add_table(struct pgo_buf *b, const struct gate_verdict *v, int rank, 
 		int match = rank == 0 ? r->role == GATE_ROLE_ROOT :
 			    rank == 1 ? (r->role == GATE_ROLE_VIA || r->role == GATE_ROLE_ROOT_INCL) :
 			    rank == 2 ? r->role == GATE_ROLE_MOVED :
-			    rank == 4 ? r->role == GATE_ROLE_OUTSIDE : r->role == GATE_ROLE_IMPROVED;
+			    rank == 4 ? r->role == GATE_ROLE_OUTSIDE :
+			    rank == 5 ? r->role == GATE_ROLE_DRIFT : r->role == GATE_ROLE_IMPROVED;
 		const char *note = r->role == GATE_ROLE_ROOT ? "**root cause**" : gate_role_name(r->role);
 
 		if (!match)
@@ -61,6 +62,45 @@ static int add_table(struct pgo_buf *b, const struct gate_verdict *v, int rank, 
 		}
 		e |= add_row(b, r, note);
 	}
+	return e;
+}
+
+static int add_drift_frames(struct pgo_buf *b, const struct gate_verdict *v)
+{
+	size_t i;
+	int e = 0;
+
+	if (!v->nr_drift_frames)
+		return 0;
+	e |= pgo_buf_adds(b, "\nKernel and library frames that grew (folded into the own functions "
+			      "that call them; never a root cause):");
+	for (i = 0; i < v->nr_drift_frames && i < 5; i++) {
+		e |= pgo_buf_adds(b, i ? ", " : " ");
+		e |= add_code(b, v->drift_frames[i].name);
+		e |= pgo_buf_addf(b, " %+.2f pp", 100 * v->drift_frames[i].delta);
+	}
+	return e | pgo_buf_adds(b, ".\n");
+}
+
+static int add_power(struct pgo_buf *b, const struct gate_verdict *v)
+{
+	const struct gate_power *p = &v->power[0];
+	int e = 0;
+
+	e |= pgo_buf_addf(b, "\n**Power:** with %.0f samples a run and %zu + %zu runs (%s), a function at "
+			      "%.1f%% of the time is caught 80%% of the time once it adds %.2f%% of the "
+			      "total (%+.0f%% of itself)", v->total_b, v->kb, v->kh,
+			  gate_mode_name(v->mode), 100 * p->share, 100 * p->mde, 100 * p->mde / p->share);
+	if (v->nr_power > 1) {
+		e |= pgo_buf_adds(b, "; ");
+		e |= add_code(b, v->power_top);
+		e |= pgo_buf_addf(b, " (%.1f%%) once it adds %.2f%%", 100 * v->power[1].share,
+				  100 * v->power[1].mde);
+	}
+	e |= pgo_buf_addf(b, "%s. Smaller changes need more data: twice the runs gives %.2f%%, four "
+			      "times the samples a run (a higher `-F` or a longer benchmark) %.2f%%.\n",
+			  p->at_floor ? " (set by the floors)" : "", 100 * p->mde_runs2,
+			  100 * p->mde_samples4);
 	return e;
 }
 
@@ -79,11 +119,14 @@ int gate_report_markdown(const struct gate_verdict *v, const char *path)
 			      "≥ %.2g%% of baseline total and ≥ %.3g%% of the function's own time).\n",
 			  v->kb, v->kh, v->nr_funcs, v->nr_tests, v->opts.q, 100 * v->opts.abs_floor,
 			  100 * v->opts.rel_floor);
+	e |= add_power(&b, v);
 	e |= add_table(&b, v, 0, "Root causes");
 	e |= add_table(&b, v, 1, "Also flagged (inclusive time of a root cause, or its callers)");
 	e |= add_table(&b, v, 2, "Code motion (inlining or outlining; not failing)");
 	e |= add_table(&b, v, 4, "Not the benchmark's own code (no own caller in its stacks; not failing)");
+	e |= add_table(&b, v, 5, "Environment drift (only kernel or library frames below own code grew; not failing)");
 	e |= add_table(&b, v, 3, "Improvements");
+	e |= add_drift_frames(&b, v);
 	if (v->program_valid)
 		e |= pgo_buf_addf(&b, "\nProgram %s time per run: %+.2f%% (Welch p = %.3g)%s\n",
 				  gate_view_name(v->opts.view), 100 * v->program_rel, v->program.p,

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "convert/flamegraph.h"
-#include "convert/profile_json.h"
 #include "convert/stackset.h"
 #include "convert/wall.h"
 #include "gate/report.h"
@@ -49,31 +48,39 @@ static enum convert_flame_class classify(void *data, const char *name)
 	return id < 0 ? CONVERT_FLAME_UNFLAGGED : (enum convert_flame_class)c->cls[id];
 }
 
-static int load_side(const struct gate_svg_side *side, struct convert_stackset *set)
+/*
+ * The set to draw for a side: its only set as is, else a copy with the confirmation
+ * runs appended; in the wall view convert's wall set (on-CPU stacks get a "[running]"
+ * leaf, drawn as a CPU view). *tmp holds what was made.
+ */
+static int side_set(const struct gate_svg_side *side, enum gate_view_kind view,
+		    struct convert_stackset *tmp, const struct convert_stackset **out)
 {
+	struct convert_stackset all = CONVERT_STACKSET_INIT;
+	const struct convert_stackset *src = side->set[0];
 	size_t i;
+	int err = 0;
 
-	for (i = 0; i < side->nr; i++) {
-		struct convert_stackset one = CONVERT_STACKSET_INIT;
-		int err;
-
-		if (convert_profile_json_parse(side->text[i], strlen(side->text[i]), side->label, &one))
-			return -1;
-		err = i ? convert_stackset_append(set, &one) : 0;
-		if (!i)
-			*set = one;
-		else
-			convert_stackset_release(&one);
-		if (err)
-			return -1;
+	if (side->nr > 1) {
+		for (i = 0; i < side->nr && !err; i++)
+			err = convert_stackset_append(&all, side->set[i]);
+		src = &all;
 	}
-	return 0;
+	if (!err && view == GATE_VIEW_WALL) {
+		err = convert_stackset_wall(src, tmp);
+		convert_stackset_release(&all);
+	} else {
+		*tmp = all;
+	}
+	*out = side->nr > 1 || view == GATE_VIEW_WALL ? tmp : side->set[0];
+	return err;
 }
 
 int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *base,
 		    const struct gate_svg_side *head, const char *path)
 {
 	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
+	const struct convert_stackset *bp, *hp;
 	struct convert_flame_opts fo = CONVERT_FLAME_OPTS_INIT;
 	struct pgo_atomic_file af = PGO_ATOMIC_FILE_INIT;
 	struct classes c = { PGO_STRTAB_INIT, NULL, 0 };
@@ -90,23 +97,8 @@ int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *ba
 		if (r->role == GATE_ROLE_IMPROVED && class_set(&c, r->name, CONVERT_FLAME_IMPROVED))
 			goto out;
 	}
-	if (load_side(base, &bset) || load_side(head, &hset))
+	if (side_set(base, v->opts.view, &bset, &bp) || side_set(head, v->opts.view, &hset, &hp))
 		goto out;
-	if (v->opts.view == GATE_VIEW_WALL) {
-		/* convert's wall view: on-CPU stacks get a "[running]" leaf, drawn as CPU view. */
-		struct convert_stackset bw = CONVERT_STACKSET_INIT, hw = CONVERT_STACKSET_INIT;
-
-		if (convert_stackset_wall(&bset, &bw))
-			goto out;
-		if (convert_stackset_wall(&hset, &hw)) {
-			convert_stackset_release(&bw);
-			goto out;
-		}
-		convert_stackset_release(&bset);
-		convert_stackset_release(&hset);
-		bset = bw;
-		hset = hw;
-	}
 	snprintf(subtitle, sizeof(subtitle), "%s vs %s, %s view: %s (red: regressed, blue: "
 		 "improved, grey: within noise)", v->base_label, v->head_label,
 		 gate_view_name(v->opts.view), v->regression ? "REGRESSION" : "pass");
@@ -114,13 +106,13 @@ int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *ba
 	fo.subtitle = subtitle;
 	fo.view = v->opts.view == GATE_VIEW_OFFCPU ? CONVERT_VIEW_OFFCPU : CONVERT_VIEW_CPU;
 	fo.mean_per_run = 1;
-	fo.base = &bset;
+	fo.base = bp;
 	fo.classify = classify;
 	fo.classify_data = &c;
 	if (pgo_atomic_open(&af, path))
 		goto out;
 	/* a write error (ferror set, unreported) is reported by the commit, naming the file */
-	werr = convert_flamegraph_write(af.fp, &hset, &fo);
+	werr = convert_flamegraph_write(af.fp, hp, &fo);
 	if (werr && !ferror(af.fp)) {
 		pgo_atomic_abort(&af);
 		goto out;

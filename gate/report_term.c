@@ -6,11 +6,6 @@
 #include "gate/report.h"
 #include "lib/report.h"
 
-const char *gate_verdict_status(const struct gate_verdict *v)
-{
-	return v->regression ? "regression" : "pass";
-}
-
 static void fmt_rel(char *buf, size_t n, double rel)
 {
 	if (isinf(rel))
@@ -35,8 +30,43 @@ static const char *row_note(const struct gate_result *r)
 	case GATE_ROLE_ROOT: return "ROOT CAUSE";
 	case GATE_ROLE_MOVED: return "moved (warning: inlining/outlining)";
 	case GATE_ROLE_OUTSIDE: return "not own code (warning: no own caller in its stacks)";
+	case GATE_ROLE_DRIFT: return "drift (warning: only kernel/library frames below it grew)";
 	default: return gate_role_name(r->role);
 	}
+}
+
+static void power_line(const struct gate_verdict *v, FILE *out)
+{
+	const struct gate_power *p = &v->power[0];
+
+	fprintf(out, "power: %.0f samples a run, %zu + %zu runs: a function at %.1f%% of the time "
+		     "is caught 80%% of the time from %+.2f%% of total (%+.0f%% of itself)",
+		v->total_b, v->kb, v->kh, 100 * p->share, 100 * p->mde, 100 * p->mde / p->share);
+	if (v->nr_power > 1)
+		fprintf(out, ", %s (%.1f%%) from %+.2f%%", v->power_top, 100 * v->power[1].share,
+			100 * v->power[1].mde);
+	fprintf(out, "%s\n", p->at_floor ? " (the floors set it)" : "");
+	fprintf(out, "       smaller: 2x runs %+.2f%%, 4x samples a run (-F, a longer benchmark) %+.2f%%\n",
+		100 * p->mde_runs2, 100 * p->mde_samples4);
+}
+
+static void drift_lines(const struct gate_verdict *v, FILE *out)
+{
+	size_t i;
+
+	if (v->nr_drift_frames) {
+		fprintf(out, "kernel/library frames that grew (folded into their own callers; never a "
+			     "root cause):");
+		for (i = 0; i < v->nr_drift_frames && i < 5; i++)
+			fprintf(out, "%s %s %+.2f pp", i ? "," : "", v->drift_frames[i].name,
+				100 * v->drift_frames[i].delta);
+		fputc('\n', out);
+	}
+	if (v->nr_drift)
+		fprintf(out, "environment drift (warning): %zu flag%s grew only in kernel or library "
+			     "frames below own code; not failing (%s)\n", v->nr_drift,
+			v->nr_drift == 1 ? "" : "s", v->mode == GATE_MODE_NOTES ?
+			"the baseline note was recorded at another time" : "the sides were not run interleaved");
 }
 
 int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
@@ -49,6 +79,8 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 		v->opts.q, 100 * v->opts.abs_floor, 100 * v->opts.rel_floor);
 	fprintf(out, "noise model: self alpha %.3g d0 %.3g, inclusive alpha %.3g d0 %.3g\n",
 		v->alpha_self, v->prior_self.d0, v->alpha_incl, v->prior_incl.d0);
+	fprintf(out, "mode: %s\n", gate_mode_name(v->mode));
+	power_line(v, out);
 	fprintf(out, "\n%-32s %4s %7s %7s %8s %8s %19s %7s  %s\n", "function", "kind", "base%",
 		"head%", "delta_pp", "rel", "95% CI (pp)", "q", "");
 	for (i = 0; i < v->nr_results; i++) {
@@ -71,6 +103,7 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 	}
 	if (v->nr_flagged)
 		fprintf(out, "(intervals of flagged rows are false-coverage-rate adjusted for the selection)\n");
+	drift_lines(v, out);
 	if (v->program_valid)
 		fprintf(out, "\nprogram: %s time per run %+.2f%% (Welch t %.2f, df %.1f, p %.3g)%s\n",
 			gate_view_name(v->opts.view), 100 * v->program_rel, v->program.t,
@@ -82,8 +115,9 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 		fprintf(out, "\nverdict: REGRESSION in %zu root cause%s\n", v->nr_root,
 			v->nr_root == 1 ? "" : "s");
 	else
-		fprintf(out, "\nverdict: pass (no function regressed beyond noise%s)\n",
-			v->nr_moved ? "; code motion reported as a warning" : "");
+		fprintf(out, "\nverdict: pass (no function regressed beyond noise%s%s)\n",
+			v->nr_moved ? "; code motion reported as a warning" : "",
+			v->nr_drift ? "; environment drift reported as a warning" : "");
 	if (ferror(out))
 		return pgo_error("cannot write the report");
 	return 0;

@@ -40,8 +40,10 @@ test_expect_success 'a PR branch: unchanged code passes, a regressing commit fai
 	test_expect_code 0 pgo gate check --profile ../same.json >out &&
 	test_grep "baseline note on" out &&
 	git_commit regress &&
-	test_expect_code 1 pgo gate check --profile ../slow.json --markdown c.md >out &&
-	test_grep "^fn_003 .*ROOT CAUSE" out && test_grep "fn_003" c.md
+	test_expect_code 1 pgo gate check --profile ../slow.json --markdown c.md --json v.json >out &&
+	test_grep "^fn_003 .*ROOT CAUSE" out && test_grep "fn_003" c.md &&
+	test_grep "^mode: notes" out && test_grep "\"mode\": \"notes\"" v.json &&
+	test_grep "\(notes\)" c.md
 '
 test_expect_success 'the baseline is the nearest noted first-parent ancestor of the merge-base' '
 	cd repo && git checkout -q main && git_commit main4 &&

@@ -17,6 +17,10 @@
  *     --inject move     a function is inlined into its caller (time moves, no new work)
  *     --inject sleep:X  (with --offcpu) fn_001 sleeps X of the run's total time longer
  *     --offcpu          add an off-CPU view: fn_000..fn_002 block in [sleep] or [io]
+ *     --kernel X        the target calls into the kernel: X of total time in page faults
+ *                       (asm_exc_page_fault_[k];clear_page_erms_[k]) under it
+ *     --kernel-grow X   ... and those kernel frames gain X of total time (with --inject
+ *                       abs:Y, the target's own time grows too)
  *     --clone           the target is named "<name>.isra.0" (clone-folding check)
  *     --binary PATH     binary.path in the JSON (/opt/synth/bench)
  *     --print-target    print the target's and the hottest function's names and exit
@@ -39,6 +43,7 @@ struct synth_opts {
 	int clone;
 	const char *binary;
 	int offcpu;
+	double kernel, kernel_grow; /* kernel time under the target, and its growth */
 };
 
 #define SYNTH_TARGET 3  /* 0-based rank of the target: 5.0% share at 200 functions */
@@ -87,6 +92,23 @@ static double synth_poisson(uint64_t *s, double lambda)
 static void synth_name(char *buf, size_t n, int f, const struct synth_opts *o)
 {
 	snprintf(buf, n, "fn_%03d%s", f, (o->clone && f == SYNTH_TARGET) ? ".isra.0" : "");
+}
+
+/* The call chain of f, root first, "main;...;fn_f", into buf. */
+static void synth_chain(char *buf, size_t n, int f, const int *parent, const struct synth_opts *o)
+{
+	int a, depth = 0, chain[64];
+	size_t len;
+	char name[64];
+
+	for (a = f; a >= 0 && depth < 64; a = parent[a])
+		chain[depth++] = a;
+	snprintf(buf, n, "main");
+	while (depth-- > 0) {
+		synth_name(name, sizeof(name), chain[depth], o);
+		len = strlen(buf);
+		snprintf(buf + len, n - len, ";%s", name);
+	}
 }
 
 /* Writes one profile (o->runs runs). Returns 0, or -1 on a write error. */
@@ -166,6 +188,19 @@ static int synth_generate(const struct synth_opts *o, FILE *out)
 			fprintf(out, "\":%.0f", c * period);
 			first = 0;
 		}
+		if (o->kernel > 0) {
+			/* page faults under the target, with the machine's and their own noise */
+			double lam = o->hz * o->secs * (o->kernel + o->kernel_grow) * g *
+				     exp(fcv * synth_norm(&rs));
+			double c = synth_poisson(&rs, lam);
+			char chain[1024];
+
+			synth_chain(chain, sizeof(chain), SYNTH_TARGET, parent, o);
+			if (c > 0)
+				fprintf(out, "%s\"%s;asm_exc_page_fault_[k];clear_page_erms_[k]\":%.0f",
+					first ? "" : ",", chain, c * period);
+			samples += c;
+		}
 		fprintf(out, "}");
 		off_ns = 0;
 		if (o->offcpu) {
@@ -204,7 +239,7 @@ static int arg_is(const char *a, const char *name)
 
 int main(int argc, char **argv)
 {
-	struct synth_opts o = { 1, 1, 200, 5, 999, 10, 1, 0, 0, 0, NULL, 0 };
+	struct synth_opts o = { 1, 1, 200, 5, 999, 10, 1, 0, 0, 0, NULL, 0, 0, 0 };
 	const char *outpath = NULL;
 	FILE *out;
 	int i, print_target = 0;
@@ -241,6 +276,10 @@ int main(int argc, char **argv)
 			o.hz = atof(v);
 		else if (arg_is(a, "--secs"))
 			o.secs = atof(v);
+		else if (arg_is(a, "--kernel"))
+			o.kernel = atof(v);
+		else if (arg_is(a, "--kernel-grow"))
+			o.kernel_grow = atof(v);
 		else if (arg_is(a, "--binary"))
 			o.binary = v;
 		else if (arg_is(a, "--noise"))

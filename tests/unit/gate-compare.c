@@ -43,7 +43,7 @@ static int synth(const struct synth_opts *o, struct pgo_strtab *names, const cha
 /* Baseline with seed s, head with seed s + 1000 and the given injection. */
 static int run_pair(struct pair *pr, uint64_t s, char inject, double amount, int clone)
 {
-	struct synth_opts o = { 7, s, 200, 5, 999, 10, 1, 0, 0, 0, NULL, 0 };
+	struct synth_opts o = { 7, s, 200, 5, 999, 10, 1, 0, 0, 0, NULL, 0, 0, 0 };
 	struct gate_opts go = GATE_OPTS_INIT;
 
 	memset(pr, 0, sizeof(*pr));
@@ -180,7 +180,7 @@ static int test_drift_is_program_level(void)
 
 static int test_too_few_runs(void)
 {
-	struct synth_opts o = { 7, 1, 50, 1, 999, 1, 1, 0, 0, 0, NULL, 0 };
+	struct synth_opts o = { 7, 1, 50, 1, 999, 1, 1, 0, 0, 0, NULL, 0, 0, 0 };
 	struct gate_opts go = GATE_OPTS_INIT;
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
@@ -198,7 +198,7 @@ static int test_too_few_runs(void)
 
 static int test_other_binary(void)
 {
-	struct synth_opts o = { 7, 1, 50, 3, 999, 1, 1, 0, 0, 0, "/x/bench", 0 };
+	struct synth_opts o = { 7, 1, 50, 3, 999, 1, 1, 0, 0, 0, "/x/bench", 0, 0, 0 };
 	struct gate_opts go = GATE_OPTS_INIT;
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
