@@ -26,7 +26,13 @@ int gate_is_perf_data(const char *path)
 
 int gate_perf_to_json(const char *path, char **text)
 {
-	struct convert_options o = { .inputs = &path, .nr_inputs = 1, .want_stacks = 1 };
+	return gate_perfs_to_json(&path, 1, text);
+}
+
+int gate_perfs_to_json(const char *const *paths, size_t n, char **text)
+{
+	struct convert_options o = { .inputs = paths, .nr_inputs = n, .want_stacks = 1 };
+	const char *path = paths[0];
 	struct convert_stackset set = CONVERT_STACKSET_INIT;
 	struct convert_profile *p = NULL;
 	size_t len = 0;

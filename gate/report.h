@@ -35,6 +35,15 @@ struct gate_svg_side {
 int gate_report_svg(const struct gate_verdict *v, const struct gate_svg_side *base,
 		    const struct gate_svg_side *head, const char *path);
 
+/*
+ * How the gate obtained the two sides, said by the JSON ("mode") and Markdown reports:
+ * "interleaved" (base and head built and run alternately in this job), "notes" (the
+ * baseline is a git note recorded earlier), "profiles" (gate compare of two files). The
+ * command sets it before writing reports; NULL (the default) leaves it out.
+ */
+void gate_report_set_mode(const char *mode);
+const char *gate_report_mode(void);
+
 /* "one word" status used by all reports: "regression", "pass" */
 const char *gate_verdict_status(const struct gate_verdict *v);
 

@@ -10,6 +10,18 @@
 #include "lib/atomicfile.h"
 #include "lib/report.h"
 
+static const char *report_mode;
+
+void gate_report_set_mode(const char *mode)
+{
+	report_mode = mode;
+}
+
+const char *gate_report_mode(void)
+{
+	return report_mode;
+}
+
 /* JSON has no NaN or infinity: those become null (the "new" flag says why). */
 static json_t *num(double x)
 {
@@ -98,6 +110,8 @@ int gate_report_json(const struct gate_verdict *v, const char *path)
 	e |= set(root, "base", json_string(v->base_label));
 	e |= set(root, "head", json_string(v->head_label));
 	e |= set(root, "view", json_string(gate_view_name(v->opts.view)));
+	if (report_mode)
+		e |= set(root, "mode", json_string(report_mode));
 	e |= set(root, "base_runs", json_integer((json_int_t)v->kb));
 	e |= set(root, "head_runs", json_integer((json_int_t)v->kh));
 	e |= set(root, "functions", json_integer((json_int_t)v->nr_funcs));

@@ -2,6 +2,7 @@
 /* The gate's verdict as a Markdown PR comment. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gate/report.h"
 #include "lib/atomicfile.h"
@@ -79,6 +80,12 @@ int gate_report_markdown(const struct gate_verdict *v, const char *path)
 			      "≥ %.2g%% of baseline total and ≥ %.3g%% of the function's own time).\n",
 			  v->kb, v->kh, v->nr_funcs, v->nr_tests, v->opts.q, 100 * v->opts.abs_floor,
 			  100 * v->opts.rel_floor);
+	if (gate_report_mode())
+		e |= pgo_buf_addf(&b, "\nMode: %s.\n",
+				  !strcmp(gate_report_mode(), "interleaved") ?
+				  "interleaved (base and head built and run alternately in this job)" :
+				  !strcmp(gate_report_mode(), "notes") ?
+				  "notes (the baseline was recorded earlier, as a git note)" : gate_report_mode());
 	e |= add_table(&b, v, 0, "Root causes");
 	e |= add_table(&b, v, 1, "Also flagged (inclusive time of a root cause, or its callers)");
 	e |= add_table(&b, v, 2, "Code motion (inlining or outlining; not failing)");
