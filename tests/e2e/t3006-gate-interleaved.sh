@@ -43,13 +43,15 @@ test_expect_success 'setup: a repository with a Makefile, main and three branche
 	WORK(work_d, D_ITERS)
 	int main(int argc, char **argv)
 	{
-		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 40, r;
+		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 0, r;
+		if (!n)
+			n = 8; /* --fixed-work, as the CI examples run it */
 		for (r = 0; r < n; r++) { work_a(100); work_b(100); work_c(100); work_d(100); }
 		printf("%lu\n", sink);
 		return 0;
 	}
 	EOF
-	printf "bench: bench.c\n\tcc -O2 -g -fno-omit-frame-pointer \$(CFLAGS) -o bench bench.c\n" >Makefile &&
+	printf "bench: bench.c\n\tcc -O2 -g -fno-omit-frame-pointer \$(CFLAGS) -o bench bench.c\nbench-binary: bench\n" >Makefile &&
 	echo bench >.gitignore &&
 	commit base &&
 	git checkout -q -b slow && sed -i "s/define D_ITERS 15/define D_ITERS 24/" bench.c && commit slow &&
@@ -103,6 +105,41 @@ test_expect_success '--build with --profile, or on record, is a usage error (64)
 	test_expect_code 64 pgo gate record --build make -- ./bench 2>err &&
 	test_expect_code 64 pgo gate compare --build make a.json b.json 2>err
 '
+# The check command of a CI example, as written there (continuation lines joined), with
+# the target branch main: the Makefile above has its bench-binary target, bench.c takes
+# --fixed-work.
+example_check() {
+	python3 - "$PGO_ROOT/examples/ci/$1" <<-\EOF
+	import re, sys
+	lines = open(sys.argv[1]).read().split("\n")
+	i = next(i for i, l in enumerate(lines) if l.strip().lstrip("- ").startswith("pgo gate check --build"))
+	ind = len(lines[i]) - len(lines[i].lstrip())
+	cmd = lines[i].strip().lstrip("- ")
+	while cmd.endswith("\\") or (i + 1 < len(lines) and lines[i + 1].strip() and
+	        len(lines[i + 1]) - len(lines[i + 1].lstrip()) > ind and
+	        not lines[i + 1].lstrip().startswith("- ")):
+	    cmd = cmd.rstrip("\\").rstrip() + " " + lines[i + 1].strip()
+	    i += 1
+	cmd = re.sub(r"\|\| status=\$\?", "", cmd)
+	cmd = re.sub(r"origin/(\$\{\{ github.base_ref \}\}|\"?\$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\"?)", "main", cmd)
+	print(cmd)
+	EOF
+}
+for ex in github-actions.yml gitlab-ci.yml; do
+test_expect_success "examples/ci/$ex: its check fails a slow head (exit 1), a broken base is exit 2" '
+	cd repo && example_check '$ex' >cmd && cat cmd &&
+	test_grep "^pgo gate check --build .make bench-binary. .*--base main .*-- ./bench --fixed-work" cmd &&
+	git checkout -q slow && make -s bench-binary &&
+	test_expect_code 1 sh cmd >out 2>err &&
+	test_grep "^work_d +self .*ROOT CAUSE" out && test_grep "Mode: interleaved" gate.md &&
+	python3 -c "import json,sys; sys.exit(0 if json.load(open(\"gate.json\"))[\"mode\"] == \"interleaved\" else 1)" &&
+	test -s gate.svg &&
+	git checkout -q fix && make -s bench-binary &&
+	test_expect_code 2 sh cmd >out 2>err &&
+	test_grep "does not build" err && test_grep "syntax error here|expected" err &&
+	no_leftovers
+'
+done
 test_expect_success 'SIGTERM during the build ends it and removes the worktree (exit 2)' '
 	cd repo && git checkout -q same && make -s &&
 	{ pgo gate check --build "sleep 37" $RUN -- ./bench 8 2>err & } &&
