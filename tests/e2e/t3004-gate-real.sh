@@ -5,7 +5,7 @@
 # faster flags nothing; and the git flow records with a real collection, a regressing
 # commit is checked (exit 1) and the notes ref exists. perf.data files are gate inputs.
 # The comparisons use q = 0.01 (Q below): the test machine is shared with other jobs, and
-# at q = 0.05 an A/A false flag somewhere is expected in a few percent of runs (bench/gate.sh
+# at q = 0.05 an A/A false flag somewhere is expected in a few percent of runs (bench/gate-synth.sh
 # measures that rate); the regressions here are far above the q = 0.01 detection limit.
 . "$(dirname "$0")/lib.sh"
 W=$PGO_HELPERS/gate-work
