@@ -69,12 +69,17 @@ static int resolve_target(git_repository *repo, const char *base, git_oid *out)
 			return pgo_error("cannot resolve --base '%s': %s", base,
 					 e && e->message ? e->message : "unknown");
 		}
-		if (gate_git.object_peel(&obj, obj, GIT_OBJECT_COMMIT)) {
+		{
+			git_object *c = NULL;
+			int bad = gate_git.object_peel(&c, obj, GIT_OBJECT_COMMIT);
+
+			/* the peeled object is new: free both */
 			gate_git.object_free(obj);
-			return pgo_error("--base '%s' is not a commit", base);
+			if (bad)
+				return pgo_error("--base '%s' is not a commit", base);
+			gate_git.oid_cpy(out, gate_git.object_id(c));
+			gate_git.object_free(c);
 		}
-		gate_git.oid_cpy(out, gate_git.object_id(obj));
-		gate_git.object_free(obj);
 		return 0;
 	}
 	for (i = 0; i < PGO_ARRAY_SIZE(defaults); i++)
