@@ -38,7 +38,7 @@ DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-
               libjansson-dev libgsl-dev libxxhash-dev libzydis-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
               bpftool linux-perf git
 DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg
-DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
+DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf ccache
 #
 
 WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes \
