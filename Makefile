@@ -41,7 +41,7 @@ DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-
               bpftool linux-perf git
 DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq \
               mmdebstrap
-DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf
+DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf ccache
 #
 
 WARN       := -Wall -Wextra -Wformat=2 -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes \

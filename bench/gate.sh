@@ -1,228 +1,316 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The gate's evaluation protocol (shared/design/gate-evaluation.md) in miniature, on
-# synthetic programs from tests/helpers/gate-synth (the simulation model of
-# gate-statistics.md §9: Zipf(1.1) self shares, a random call tree, 3% machine and 3%
-# per-function run-to-run noise with heterogeneous per-function noisiness, Poisson
-# sampling at 999 Hz x 10 s, 5 runs per side). Every comparison uses fresh seeds, so the
-# trials are independent (true A/A in the simulation, not split A/A).
+# The gate on a real program it was not written for (shared/design/gate-evaluation.md §1-2):
+# Debian's lua5.4, built the default way (-O2 -g, 33 units, make -j2), running
+# bench/inputs/eval.lua, in a git repository as a CI job sees it. Every check is a real
+# `pgo gate check`, in two modes:
+#   interleaved  pgo gate check --build "make ..." --base main: the gate checks main out as a
+#                worktree, builds it and runs base and head alternately in one job;
+#   notes        pgo gate record on main (a note per trial), then, later, pgo gate check on
+#                the head: the head runs while the checks of other trials run in between
+#                (the "gap" column: minutes between the base's recording and the head's).
+# Heads (branches off main, each built once in its own worktree; the base is built
+# separately, so A/A is "same source, separate builds"):
+#   aa      an empty commit (true A/A);
+#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~10% of the
+#           time, a hash lookup called from the VM) spins N iterations (the counter is in the
+#           base too; only a constant in another unit differs). N is calibrated by counting
+#           (calls x iterations x a standalone iteration's CPU time = 1%, 2%, 5% of the base's
+#           CPU time); the size is then timed independently of the profiler: paired
+#           alternating CPU-time runs of base and head (min, and median of ratios with a
+#           bootstrap 95% interval).
+# Variants: "quiet" (the machine as it is) and "loaded" (plus one CPU-bound neighbour, a
+# shell busy loop at the benchmark's nice level: a shared CI runner). Trials are processed
+# in batches (both variants, all cells, per batch), so a partial run has numbers for every
+# cell; results are appended to $GATE_WORK/results/checks.tsv and `bench/gate.sh --summary`
+# prints the table from whatever has run. The cost cell compares a check (build excluded:
+# the build command copies a prebuilt binary) with the same 2 x runs bare runs, in wall and
+# CPU time, paired rounds.
 #
-# Part 1, synthetic (the shipped budget): 2 simulated programs. Part 2, real: the
-# tests/helpers/gate-work benchmark in two shapes ("flat": work_d 10% of a 40/25/15/10/5/5
-# mix; "hot": work_d 6% under a 70% function), collected with pgo collect at 1999 Hz,
-# 5 runs per side of ~0.2 s CPU each (~400 samples per run: 25x less data than
-# 999 Hz x 10 s, to keep the bench short); every trial is a fresh, independent pair of
-# collections (true A/A; 25 trials per program, 50 in all, by default), injections add
-# PCT% of total work to work_d's own loop.
-#
-# Prints, per program and cell: the failure rate of stage 1 and after the confirmation
-# stage (5 more head runs; fail only if the same function flags again), each with a 95%
-# Clopper-Pearson interval; "target": the injected function is a root cause; "clean": it
-# is the only one; "roots": root causes per trial (under A/A: falsely flagged functions);
-# "program": the program-level check fired. Cells: detection and attribution for +1%, +2% and
-# +5%-of-total regressions injected into the ~5% function, the two negative controls (the
-# hottest function 50% faster, the head machine 5% slower), and the gate's own cost.
-#
-#   bench/gate.sh [-n AA_TRIALS] [-m TRIALS_PER_CELL] [-t REAL_TRIALS] [--noise realistic|noisy]
-#                 [--no-real] [--no-synthetic]
-#   environment: PGO_BUILD (build dir with bin/pgo, tests/helpers/gate-synth, gate-work)
+#   bench/gate.sh [--summary] [--fresh]
+#   environment (defaults in brackets):
+#     GATE_AA [100]      A/A checks per mode and variant
+#     GATE_M [20]        checks per injected size, mode and variant
+#     GATE_RUNS [5]      runs per side (-r)   GATE_HZ [3999] sampling rate (-F)
+#     GATE_N [4]         eval.lua's repetitions (one run: ~0.5 s CPU here)
+#     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
+#     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
+#     GATE_BATCH [10]    trials per batch      GATE_COST_ROUNDS [5]
+#     GATE_CCACHE [1]    build with ccache (CCACHE_NOHASHDIR: the worktree's path does not
+#                        miss the cache), so a check's base build is seconds, not ~20 s
+#     GATE_WORK [$BENCH_WORK/gate]  repository, builds and results (BENCH_WORK: sources)
+#   quick numbers: GATE_AA=20 GATE_M=10 bench/gate.sh
 . "$(dirname "$0")/lib.sh"
-ROOT=$PGO_ROOT BUILD=$PGO_BUILD
-SYNTH=$BUILD/tests/helpers/gate-synth
-AA=60 M=30 NOISE=realistic REAL=1 SYN=1 RT=25
-WORKB=$BUILD/tests/helpers/gate-work
-while [ $# -gt 0 ]; do
-	case "$1" in
-	-n) AA=$2; shift 2 ;;
-	-m) M=$2; shift 2 ;;
-	-t) RT=$2; shift 2 ;;
-	--noise) NOISE=$2; shift 2 ;;
-	--no-real) REAL=0; shift ;;
-	--no-synthetic) SYN=0; shift ;;
-	*) echo "usage: bench/gate.sh [-n AA_TRIALS] [-m TRIALS_PER_CELL] [-t REAL_TRIALS] [--noise realistic|noisy] [--no-real] [--no-synthetic]" >&2; exit 64 ;;
+
+AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-5} HZ=${GATE_HZ:-3999} N=${GATE_N:-4}
+FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
+VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
+W=${GATE_WORK:-$BENCH_WORK/gate}
+TARGET=luaH_getshortstr
+CELLS="aa inj1 inj2 inj5"
+SUMMARY_ONLY=0 FRESH=0
+for a in "$@"; do
+	case $a in
+	--summary) SUMMARY_ONLY=1 ;;
+	--fresh) FRESH=1 ;;
+	-h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "usage: bench/gate.sh [--summary] [--fresh]" ;;
 	esac
 done
-[ -x "$PGO" ] && [ -x "$SYNTH" ] || { echo "bench/gate.sh: build first (make all $BUILD/tests/helpers/gate-synth)" >&2; exit 2; }
 PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgo-bench-gate.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-TARGET=fn_003 HOT=fn_000
-RUNS=5 HZ=999 SECS=10
+mkdir -p "$W/results"
+RES=$W/results/checks.tsv
 
-# One comparison: prints "exit nflagged_roots target_is_root clean" (clean: target is the
-# only root cause). Extra arguments go to the head's generator.
-trial() { # program-args seed head-args...
-	local prog=$1 seed=$2; shift 2
-	"$SYNTH" $prog --noise "$NOISE" --runs $RUNS --hz $HZ --secs $SECS --seed "$seed" -o "$WORK/b.json" &&
-	"$SYNTH" $prog --noise "$NOISE" --runs $RUNS --hz $HZ --secs $SECS --seed $((seed + 500000)) "$@" -o "$WORK/h.json" || exit 2
-	local rc=0 rc2=0
-	"$PGO" gate compare "$WORK/b.json" "$WORK/h.json" >"$WORK/out" 2>"$WORK/err" || rc=$?
-	if [ "$rc" -ge 2 ]; then echo "bench/gate.sh: gate error (exit $rc):" >&2; cat "$WORK/err" >&2; exit 2; fi
-	# Confirmation stage (gate-statistics.md §6.5): 5 fresh head runs; fail only if the
-	# same function flags again on all 10.
-	if [ "$rc" = 1 ]; then
-		"$SYNTH" $prog --noise "$NOISE" --runs $RUNS --hz $HZ --secs $SECS --seed $((seed + 900000)) "$@" -o "$WORK/h2.json" || exit 2
-		"$PGO" gate compare "$WORK/b.json" "$WORK/h.json" --confirm-profile "$WORK/h2.json" >"$WORK/out2" 2>"$WORK/err" || rc2=$?
-		if [ "$rc2" -ge 2 ]; then echo "bench/gate.sh: gate error (exit $rc2):" >&2; cat "$WORK/err" >&2; exit 2; fi
-	fi
-	local roots nr t c pf
-	roots=$(awk '/ROOT CAUSE/ { print $1 }' "$WORK/out" | sort -u | tr '\n' ' ')
-	nr=$(echo $roots | wc -w)
-	t=0; c=0
-	case " $roots" in *" $TARGET "*) t=1 ;; esac
-	[ "$roots" = "$TARGET " ] && c=1
-	pf=0; grep -qE '^program: .*(REGRESSION|slower)' "$WORK/out" && pf=1
-	echo "$rc $nr $t $c $pf $rc2"
+summary() {
+	"$PY" "$PGO_ROOT/bench/gate-summary.py" "$W/results"
+}
+if [ "$SUMMARY_ONLY" = 1 ]; then summary; exit; fi
+
+[ -x "$PGO" ] || die "build pgo first (make)"
+need_pkgs gcc make git ccache time
+[ "$FRESH" = 1 ] && rm -rf "$W/repo" "$W/heads" "$W/results" "$W/calib" && mkdir -p "$W/results"
+
+export CCACHE_DIR=$W/ccache CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G
+MAKE_CMD="make -s -j2"
+[ "${GATE_CCACHE:-1}" = 1 ] && MAKE_CMD="make -s -j2 CC='ccache gcc'"
+
+# ---- the repository: main = Debian's lua5.4 + a Makefile + the benchmark input ----
+make_repo() {
+	local src d=$W/repo
+	src=$(deb_source lua5.4) || exit 2
+	rm -rf "$d" && mkdir -p "$d"
+	ls "$src"/src/*.[ch] | grep -v '/luac\.c$' | xargs -I{} cp {} "$d/"
+	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$d/lua5.4-deb-multiarch.h"
+	cp "$PGO_ROOT/bench/inputs/eval.lua" "$d/bench.lua"
+	# The injection site: every 1024th call of luaH_getshortstr spins gate_inject_iters
+	# times. The count lives in gate_inject.c (another unit, no LTO), so ltable.o is the same
+	# code in base and heads: a head differs only in that constant (0 in the base), and the
+	# counter's own cost (a few % of the function) is on both sides.
+	awk '{ print } /^const TValue \*luaH_getshortstr \(Table \*t, TString \*key\) \{$/ {
+		print "  if ((++gate_inject_calls & 1023) == 0) { unsigned long gate_i;"
+		print "    for (gate_i = 0; gate_i < gate_inject_iters; gate_i++) __asm__ volatile(\"\"); }"
+	}' "$src/src/ltable.c" >"$d/ltable.c"
+	grep -q gate_inject_iters "$d/ltable.c" || die "no injection site in ltable.c"
+	sed -i '0,/^#include "lua.h"/s//#include "lua.h"\nextern unsigned long gate_inject_calls;\nextern const unsigned long gate_inject_iters;/' "$d/ltable.c"
+	cat >"$d/gate_inject.c" <<-'EOF'
+	/* bench/gate.sh's injection: how long luaH_getshortstr spins (-DGATE_INJECT_ITERS). */
+	#include <stdio.h>
+	#include <stdlib.h>
+	#ifndef GATE_INJECT_ITERS
+	#define GATE_INJECT_ITERS 0
+	#endif
+	unsigned long gate_inject_calls;
+	const unsigned long gate_inject_iters = GATE_INJECT_ITERS;
+	/* GATE_INJECT_COUNT=1: print the calls and the iterations spun (counting, not timing) */
+	__attribute__((destructor)) static void gate_inject_report(void)
+	{
+		if (getenv("GATE_INJECT_COUNT"))
+			fprintf(stderr, "gate_inject calls=%lu spins=%lu\n", gate_inject_calls,
+				(gate_inject_calls >> 10) * gate_inject_iters);
+	}
+	EOF
+	# (printf: a here-document with <<- would strip the recipes' tabs)
+	printf '%s\n' 'CC ?= gcc' 'CFLAGS = -O2 -g -I. -DLUA_COMPAT_5_3 -DLUA_USE_LINUX' 'INJECT =' \
+		'OBJS = $(patsubst %.c,%.o,$(wildcard *.c))' 'lua: $(OBJS)' '	$(CC) -o $@ $(OBJS) -lm -ldl' \
+		'%.o: %.c Makefile' '	$(CC) $(CFLAGS) -c $<' 'gate_inject.o: gate_inject.c Makefile' \
+		'	$(CC) $(CFLAGS) $(INJECT) -c $<' >"$d/Makefile"
+	printf 'lua\n*.o\n' >"$d/.gitignore"
+	(cd "$d" && git init -q -b main && git add -A &&
+		git -c user.name=bench -c user.email=bench@localhost commit -q -m "lua5.4 from Debian" &&
+		git branch aa && git -C "$d" worktree prune) || die "cannot make the repository"
+	(cd "$d" && git checkout -q aa && git -c user.name=bench -c user.email=bench@localhost \
+		commit -q --allow-empty -m "A/A: nothing changed" && git checkout -q --detach main) ||
+		die "git failed"
 }
 
-ci() { # k n -> "[lo, hi]" Clopper-Pearson 95%
-	"$PY" -c "
-import sys
-k, n = int(sys.argv[1]), int(sys.argv[2])
-try:
-    from scipy.stats import beta
-    lo = 0.0 if k == 0 else beta.ppf(0.025, k, n - k + 1)
-    hi = 1.0 if k == n else beta.ppf(0.975, k + 1, n - k)
-    print('[%.3f, %.3f]' % (lo, hi))
-except ImportError:
-    print('[no scipy]')
-" "$1" "$2"
-}
-
-cell() { # title program-args n seed0 head-args...
-	local title=$1 prog=$2 n=$3 seed0=$4; shift 4
-	local i fail=0 fail2=0 roots=0 correct=0 clean=0 prog_flag=0 line rc nr t c pf rc2
-	for i in $(seq 1 "$n"); do
-		line=$(trial "$prog" $((seed0 + i)) "$@") || exit 2
-		read -r rc nr t c pf rc2 <<<"$line"
-		[ "$rc" = 1 ] && fail=$((fail + 1))
-		[ "$rc2" = 1 ] && fail2=$((fail2 + 1))
-		roots=$((roots + nr)); correct=$((correct + t)); clean=$((clean + c)); prog_flag=$((prog_flag + pf))
-	done
-	printf '  %-32s n=%-3d fail %5.3f %-16s confirmed %5.3f %-16s target %5.3f clean %5.3f roots %5.3f program %5.3f\n' \
-		"$title" "$n" "$(echo "$fail / $n" | bc -l)" "$(ci $fail "$n")" "$(echo "$fail2 / $n" | bc -l)" "$(ci $fail2 "$n")" "$(echo "$correct / $n" | bc -l)" \
-		"$(echo "$clean / $n" | bc -l)" "$(echo "$roots / $n" | bc -l)" "$(echo "$prog_flag / $n" | bc -l)"
-}
-
-command -v bc >/dev/null || { echo "bench/gate.sh: needs bc" >&2; exit 2; }
-if [ "$SYN" = 1 ]; then
-echo "pgo gate evaluation (synthetic, $NOISE noise, $HZ Hz x ${SECS} s x $RUNS runs per side, q 0.05, floors 0.5%/5%)"
-t0=$(date +%s.%N)
-ncmp=0
-for spec in "flat-200:--program-seed 1 --funcs 200" "hot-40:--program-seed 2 --funcs 40"; do
-	name=${spec%%:*} prog=${spec#*:}
-	share=$("$PY" -c "
-import sys
-n = int(sys.argv[1]); z = sum((i + 1) ** -1.1 for i in range(n))
-print('%.1f%% (target %s), %.1f%% (hottest)' % (100 * 4 ** -1.1 / z, '$TARGET', 100 / z))" "${prog##* }")
-	echo "program $name: $share"
-	cell "A/A" "$prog" "$AA" 1000
-	cell "+1% of total in $TARGET" "$prog" "$M" 2000 --inject abs:0.01
-	cell "+2% of total in $TARGET" "$prog" "$M" 3000 --inject abs:0.02
-	cell "+5% of total in $TARGET" "$prog" "$M" 4000 --inject abs:0.05
-	cell "control: $HOT 50% faster" "$prog" "$M" 5000 --inject faster:0.5
-	cell "control: head machine 5% slower" "$prog" "$M" 6000 --inject drift:0.05
-	ncmp=$((ncmp + AA + 5 * M))
-done
-t1=$(date +%s.%N)
-"$PY" -c "
-import sys
-el, n, runs, secs = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-per = el / n
-bench = 2 * runs * secs
-print('cost: %d comparisons in %.1f s wall (generation included): %.3f s per comparison = %.4fx of the %g s of benchmark runs it judges (%d + %d runs x %g s)' % (n, el, per, per / bench, bench, runs, runs, secs))
-print('      (the gate\'s own computation only; the real-program part below measures collection cost)')
-" "$(echo "$t1 - $t0" | bc -l)" "$ncmp" "$RUNS" "$SECS"
-fi
-
-# ---- Part 2: real collections ----
-# score OUT RC: "nroots target_is_root clean program_flag" from a terminal report.
-score() {
-	local roots nr t=0 c=0 pf=0
-	roots=$(awk '/ROOT CAUSE/ { print $1 }' "$1" | sort -u | tr '\n' ' ')
-	nr=$(echo $roots | wc -w)
-	case " $roots" in *" work_d "*) t=1 ;; esac
-	[ "$roots" = "work_d " ] && c=1
-	grep -qE '^program: .*(REGRESSION|slower)' "$1" && pf=1
-	echo "$nr $t $c $pf"
-}
-
-real_program() { # name shape
-	local name=$1 shape=$2 i k rc rc2 nr t c pf args
-	local cells="aa inj1 inj2 inj5 fast"
-	declare -A fail conf roots tgt clean prog
-	for k in $cells; do fail[$k]=0; conf[$k]=0; roots[$k]=0; tgt[$k]=0; clean[$k]=0; prog[$k]=0; done
-	for i in $(seq 1 "$RT"); do
-		# Interleave the sides' collections in a shuffled order within the trial.
-		for k in $(printf '%s\n' base $cells | shuf); do
-			case $k in
-			base|aa) args="" ;; inj1) args="inject 1" ;; inj2) args="inject 2" ;;
-			inj5) args="inject 5" ;; fast) args="faster 2" ;;
-			esac
-			"$PGO" collect -q -r $RUNS -F 1999 -o "$WORK/$k.data" -- "$WORKB" -s "$shape" 20 $args ||
-				{ echo "bench/gate.sh: pgo collect failed" >&2; exit 2; }
-		done
-		for k in $cells; do
-			rc=0 rc2=0
-			"$PGO" gate compare "$WORK/base.data" "$WORK/$k.data" >"$WORK/out" 2>"$WORK/err" || rc=$?
-			if [ "$rc" -ge 2 ]; then cat "$WORK/err" >&2; exit 2; fi
-			read -r nr t c pf <<<"$(score "$WORK/out")"
-			[ "$rc" = 1 ] && fail[$k]=$((fail[$k] + 1))
-			if [ "$rc" = 1 ]; then
-				# Confirmation stage: 5 more head runs, same function must flag again.
-				case $k in
-				aa) args="" ;; inj1) args="inject 1" ;; inj2) args="inject 2" ;;
-				inj5) args="inject 5" ;; fast) args="faster 2" ;;
-				esac
-				"$PGO" collect -q -r $RUNS -F 1999 -o "$WORK/confirm.data" -- "$WORKB" -s "$shape" 20 $args ||
-					{ echo "bench/gate.sh: pgo collect failed" >&2; exit 2; }
-				"$PGO" gate compare "$WORK/base.data" "$WORK/$k.data" --confirm-profile "$WORK/confirm.data" \
-					>/dev/null 2>"$WORK/err" || rc2=$?
-				if [ "$rc2" -ge 2 ]; then cat "$WORK/err" >&2; exit 2; fi
-				[ "$rc2" = 1 ] && conf[$k]=$((conf[$k] + 1))
-			fi
-			roots[$k]=$((roots[$k] + nr)); tgt[$k]=$((tgt[$k] + t)); clean[$k]=$((clean[$k] + c)); prog[$k]=$((prog[$k] + pf))
-		done
-	done
-	for k in $cells; do
-		case $k in
-		aa) title="A/A (true: independent collections)" ;; inj1) title="+1% of total in work_d" ;;
-		inj2) title="+2% of total in work_d" ;; inj5) title="+5% of total in work_d" ;;
-		fast) title="control: work_a 2x faster" ;;
-		esac
-		printf '  %-38s n=%-3d fail %5.3f %-16s confirmed %5.3f %-16s target %5.3f clean %5.3f roots %5.3f program %5.3f\n' \
-			"$title" "$RT" "$(echo "${fail[$k]} / $RT" | bc -l)" "$(ci "${fail[$k]}" "$RT")" \
-			"$(echo "${conf[$k]} / $RT" | bc -l)" "$(ci "${conf[$k]}" "$RT")" \
-			"$(echo "${tgt[$k]} / $RT" | bc -l)" "$(echo "${clean[$k]} / $RT" | bc -l)" \
-			"$(echo "${roots[$k]} / $RT" | bc -l)" "$(echo "${prog[$k]} / $RT" | bc -l)"
-	done
-}
-
-cpu_of() { # command...: user+sys CPU seconds of the command and its children
-	/usr/bin/time -o "$WORK/time" -f "%U %S" "$@" >/dev/null 2>&1
-	awk '{ print $1 + $2 }' "$WORK/time"
-}
-
-if [ "$REAL" = 1 ]; then
-	if ! [ -x "$WORKB" ] || ! "$PGO" collect -q -r 1 -o "$WORK/probe.data" -- "$WORKB" 1 2>"$WORK/err"; then
-		echo "real programs: skipped (pgo collect cannot sample here: $(head -1 "$WORK/err"))"
+# worktree NAME [ITERS]: $W/heads/NAME checked out at branch NAME (made from main if new;
+# with ITERS, its commit defines GATE_INJECT_ITERS=ITERS in the Makefile), built once.
+worktree() {
+	local t=$W/heads/$1
+	[ -x "$t/lua" ] && return 0
+	rm -rf "$t"; git -C "$W/repo" worktree prune
+	if git -C "$W/repo" rev-parse -q --verify "refs/heads/$1" >/dev/null; then
+		git -C "$W/repo" worktree add -q "$t" "$1" || die "worktree $1"
 	else
-		echo "pgo gate evaluation (real: tests/helpers/gate-work, pgo collect -F 1999 -r $RUNS, ~0.2 s CPU per run, q 0.05, floors 0.5%/5%)"
-		echo "program gate-work flat (work_d 10%, work_a 40%):"
-		real_program flat flat
-		echo "program gate-work hot (work_d 6%, work_a 70%):"
-		real_program hot hot
-		# Cost on a pass: pgo collect -r 5 of both sides + compare, against the bare runs.
-		bare=0 gated=0
-		for i in 1 2 3; do
-			b=$(cpu_of sh -c "for j in 1 2 3 4 5 6 7 8 9 10; do '$WORKB' 20; done")
-			g=$(cpu_of sh -c "'$PGO' collect -q -r 5 -F 1999 -o '$WORK/c1.data' -- '$WORKB' 20 &&
-				'$PGO' collect -q -r 5 -F 1999 -o '$WORK/c2.data' -- '$WORKB' 20 &&
-				'$PGO' gate compare '$WORK/c1.data' '$WORK/c2.data' >/dev/null")
-			bare=$(echo "$bare + $b" | bc -l); gated=$(echo "$gated + $g" | bc -l)
-		done
-		printf 'cost (real, CPU time of 3 passes): bare 5+5 runs %.2f s, gated (collect 5+5 + compare) %.2f s = %.2fx the benchmark\n' \
-			"$bare" "$gated" "$(echo "$gated / $bare" | bc -l)"
+		git -C "$W/repo" worktree add -q -b "$1" "$t" main || die "worktree $1"
+		if [ -n "${2:-}" ]; then
+			(cd "$t" && sed -i "s/^INJECT =.*/INJECT = -DGATE_INJECT_ITERS=$2/" Makefile &&
+				git -c user.name=bench -c user.email=bench@localhost commit -q -am "inject $2") ||
+				die "cannot make branch $1"
+		fi
 	fi
+	(cd "$t" && sh -c "$MAKE_CMD") || die "build of $1 failed"
+}
+
+# cpu_pair A B ROUNDS: paired alternating CPU times of ./lua bench.lua N, prints the ratios B/A
+cpu_pair() {
+	local a=$1 b=$2 i ta tb
+	for i in $(seq 1 "$3"); do
+		if [ $((i % 2)) = 1 ]; then
+			ta=$("$CPUTIME" "$a" "$W/repo/bench.lua" "$N" | cut -d' ' -f1)
+			tb=$("$CPUTIME" "$b" "$W/repo/bench.lua" "$N" | cut -d' ' -f1)
+		else
+			tb=$("$CPUTIME" "$b" "$W/repo/bench.lua" "$N" | cut -d' ' -f1)
+			ta=$("$CPUTIME" "$a" "$W/repo/bench.lua" "$N" | cut -d' ' -f1)
+		fi
+		echo "$ta $tb"
+	done
+}
+
+if [ ! -d "$W/repo/.git" ]; then
+	say "gate bench: making the repository from Debian's lua5.4"
+	make_repo
 fi
+worktree main
+worktree aa
+BASE_LUA=$W/heads/main/lua
+
+# ---- calibration, by counting: the calls of luaH_getshortstr in one run, and the CPU time
+# of one spin iteration from a standalone loop of the same code (min of 5 runs of 10^9
+# iterations); iterations for +P% = P% of the base's CPU time (min of 9 runs) / (calls/1024 x
+# time per iteration). The sizes are then timed independently below.
+mkdir -p "$W/calib"
+if [ ! -s "$W/calib/iters" ]; then
+	say "gate bench: calibrating the injection (counting)"
+	calls=$(GATE_INJECT_COUNT=1 "$BASE_LUA" "$W/repo/bench.lua" "$N" 2>&1 >/dev/null |
+		sed -n 's/^gate_inject calls=\([0-9]*\).*/\1/p')
+	[ -n "$calls" ] || die "no call count from the base build"
+	printf '%s\n' '#include <stdlib.h>' 'int main(int c, char **v) { unsigned long i, n = strtoul(v[1], 0, 10);' \
+		'for (i = 0; i < n; i++) __asm__ volatile(""); return 0; }' >"$W/calib/spin.c"
+	gcc -O2 -o "$W/calib/spin" "$W/calib/spin.c" || die "cannot build the spin loop"
+	t_iter=$(for i in 1 2 3 4 5; do "$CPUTIME" "$W/calib/spin" 1000000000 | cut -d' ' -f1; done | sort -g | head -1)
+	base_cpu=$(for i in 1 2 3 4 5 6 7 8 9; do "$CPUTIME" "$BASE_LUA" "$W/repo/bench.lua" "$N" | cut -d' ' -f1; done | sort -g | head -1)
+	echo "$calls $t_iter $base_cpu" >"$W/calib/count"
+	"$PY" - "$calls" "$t_iter" "$base_cpu" >"$W/calib/iters" <<-'EOF' || die "calibration failed"
+	import sys
+	calls, t_iter, base = int(sys.argv[1]), float(sys.argv[2]) / 1e9, float(sys.argv[3])
+	for pct in (1, 2, 5):
+	    print(pct, max(1, round(pct / 100 * base / ((calls >> 10) * t_iter))))
+	EOF
+fi
+read -r calls t_iter base_cpu <"$W/calib/count"
+while read -r pct iters; do
+	if [ ! -x "$W/heads/inj$pct/lua" ]; then
+		worktree "inj$pct" "$iters"
+	fi
+done <"$W/calib/iters"
+# The injected sizes, measured: paired CPU-time runs of base and head, median ratio, bootstrap CI.
+if [ ! -s "$W/results/sizes.txt" ]; then
+	say "gate bench: measuring the injected sizes (paired CPU time, 21 rounds each)"
+	for c in inj1 inj2 inj5; do
+		cpu_pair "$BASE_LUA" "$W/heads/$c/lua" 21 >"$W/calib/$c.pairs"
+		"$PY" - "$W/calib/$c.pairs" "$c" "$(grep "^${c#inj} " "$W/calib/iters" | cut -d' ' -f2)" "$calls" "$(echo "$t_iter / 1000000000" | bc -l)" <<-'EOF' >>"$W/results/sizes.txt"
+		import sys, statistics, random
+		p = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+		r = [b / a - 1 for a, b in p]
+		random.seed(1)
+		bs = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
+		base = min(a for a, b in p)
+		calls, t_iter = float(sys.argv[4]), float(sys.argv[5])
+		counted = (int(calls) >> 10) * int(sys.argv[3]) * t_iter / base
+		print("%s iters=%s timed: min %+.2f%%, median of ratios %+.2f%% [%+.2f%%, %+.2f%%]; "
+		      "counted: %d spins x %.3f ns = %+.2f%% (base %.3f s CPU, %d rounds)" % (
+		    sys.argv[2], sys.argv[3], 100 * (min(b for a, b in p) / base - 1),
+		    100 * statistics.median(r), 100 * bs[50], 100 * bs[1949],
+		    (int(calls) >> 10) * int(sys.argv[3]), 1e9 * t_iter, 100 * counted, base, len(p)))
+		EOF
+	done
+fi
+cat "$W/results/sizes.txt" >&2
+
+# ---- one check ----
+# own function names of the benchmark (a root cause outside them is a library or kernel frame)
+[ -s "$W/results/own.txt" ] || nm "$BASE_LUA" | awk '$2 ~ /^[tTwW]$/ { print $3 }' | sort -u >"$W/results/own.txt"
+
+NEIGHBOUR=""
+neighbour_start() { sh -c 'while :; do :; done' & NEIGHBOUR=$!; }
+neighbour_stop() { [ -n "$NEIGHBOUR" ] && kill "$NEIGHBOUR" 2>/dev/null; wait "$NEIGHBOUR" 2>/dev/null; NEIGHBOUR=""; }
+trap 'neighbour_stop' EXIT
+trap 'neighbour_stop; exit 130' INT TERM
+
+# record_note VARIANT CELL TRIAL: the notes mode's baseline, on main, under its own ref.
+record_note() {
+	local ref=refs/notes/gate-$1-$2-$3
+	(cd "$W/heads/main" && "$PGO" gate record -r "$RUNS" -F "$HZ" --ref "$ref" -- ./lua bench.lua "$N") \
+		>/dev/null 2>"$W/results/err.tmp" || { cat "$W/results/err.tmp" >&2; die "gate record failed"; }
+	date +%s.%N >"$W/results/rec-$1-$2-$3.t"
+}
+
+# check MODE VARIANT CELL TRIAL: one gate check, one line in checks.tsv
+check() {
+	local mode=$1 var=$2 cell=$3 trial=$4 rc=0 t0 t1 gap=nan
+	local j="$W/results/json/$mode-$var-$cell-$trial.json" e="$W/results/err/$mode-$var-$cell-$trial.txt"
+	mkdir -p "$W/results/json" "$W/results/err"
+	t0=$(date +%s.%N)
+	if [ "$mode" = interleaved ]; then
+		(cd "$W/heads/$cell" && "$PGO" gate check --build "$MAKE_CMD" --base main -r "$RUNS" -F "$HZ" \
+			$FLAGS --json "$j" -- ./lua bench.lua "$N") >/dev/null 2>"$e" || rc=$?
+	else
+		(cd "$W/heads/$cell" && "$PGO" gate check --ref "refs/notes/gate-$var-$cell-$trial" --base main \
+			-r "$RUNS" -F "$HZ" $FLAGS --json "$j" -- ./lua bench.lua "$N") >/dev/null 2>"$e" || rc=$?
+		gap=$(echo "$t0 - $(cat "$W/results/rec-$var-$cell-$trial.t")" | bc -l)
+		git -C "$W/repo" update-ref -d "refs/notes/gate-$var-$cell-$trial" 2>/dev/null
+	fi
+	t1=$(date +%s.%N)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$var" "$cell" "$trial" "$rc" \
+		"$(echo "$t1 - $t0" | bc -l)" "$gap" "$(cut -d' ' -f1 /proc/loadavg)" "$(date +%s)" >>"$RES"
+	[ "$rc" -ge 2 ] && { say "check $mode $var $cell $trial: exit $rc"; tail -5 "$e" >&2; }
+	return 0
+}
+
+# done_check MODE VARIANT CELL TRIAL: already in checks.tsv (a resumed run skips it)
+done_check() { [ -s "$RES" ] && grep -q "^$1	$2	$3	$4	" "$RES"; }
+
+# ---- the cost of interleaved mode: a check vs the same runs bare ----
+cost() {
+	local i b0 b1 g0 g1 k
+	[ -s "$W/results/cost.tsv" ] && return 0
+	say "gate bench: cost of interleaved mode ($COST_ROUNDS paired rounds)"
+	for i in $(seq 1 "$COST_ROUNDS"); do
+		b0=$(date +%s.%N)
+		/usr/bin/time -o "$W/results/bare.time" -f "%U %S" sh -c "
+			for k in \$(seq 1 $RUNS); do '$BASE_LUA' '$W/repo/bench.lua' $N; '$W/heads/aa/lua' '$W/repo/bench.lua' $N; done" >/dev/null
+		b1=$(date +%s.%N)
+		g0=$(date +%s.%N)
+		(cd "$W/heads/aa" && /usr/bin/time -o "$W/results/gate.time" -f "%U %S" "$PGO" gate check \
+			--build "cp '$BASE_LUA' lua" --base main -r "$RUNS" -F "$HZ" -- ./lua bench.lua "$N") >/dev/null 2>&1
+		g1=$(date +%s.%N)
+		printf '%s\t%s\t%s\t%s\n' "$(echo "$b1 - $b0" | bc -l)" "$(awk '{ print $1 + $2 }' "$W/results/bare.time")" \
+			"$(echo "$g1 - $g0" | bc -l)" "$(awk '{ print $1 + $2 }' "$W/results/gate.time")" >>"$W/results/cost.tsv.tmp"
+	done
+	mv "$W/results/cost.tsv.tmp" "$W/results/cost.tsv"
+}
+
+cat >"$W/results/config.txt" <<EOF
+program: Debian lua5.4 $(ls -d "$BENCH_WORK"/src/lua5.4-*/ | xargs basename), -O2 -g, bench.lua = bench/inputs/eval.lua $N
+gate: $("$PGO" --version 2>/dev/null | head -1) ($(git -C "$PGO_ROOT" rev-parse --short HEAD 2>/dev/null)), -r $RUNS -F $HZ $FLAGS
+target: $TARGET; build: $MAKE_CMD; cores: $(nproc)
+EOF
+cost
+trials=$AA; [ "$M" -gt "$trials" ] && trials=$M
+for ((b0 = 1; b0 <= trials; b0 += BATCH)); do
+	b1=$((b0 + BATCH - 1)); [ "$b1" -gt "$trials" ] && b1=$trials
+	for var in $VARIANTS; do
+		[ "$var" = loaded ] && neighbour_start
+		cells_of() { local c; for c in $CELLS; do
+			if [ "$c" = aa ]; then [ "$1" -le "$AA" ] && echo aa; else [ "$1" -le "$M" ] && echo "$c"; fi; done; }
+		case " $MODES " in *" notes "*)
+			for ((t = b0; t <= b1; t++)); do for c in $(cells_of $t); do
+				done_check notes "$var" "$c" "$t" || record_note "$var" "$c" "$t"
+			done; done ;;
+		esac
+		case " $MODES " in *" interleaved "*)
+			for ((t = b0; t <= b1; t++)); do for c in $(cells_of $t); do
+				done_check interleaved "$var" "$c" "$t" || check interleaved "$var" "$c" "$t"
+			done; done ;;
+		esac
+		case " $MODES " in *" notes "*)
+			for ((t = b0; t <= b1; t++)); do for c in $(cells_of $t); do
+				done_check notes "$var" "$c" "$t" || check notes "$var" "$c" "$t"
+			done; done ;;
+		esac
+		neighbour_stop
+	done
+	say "gate bench: trials $b0-$b1 done ($(date +%T), load $(cut -d' ' -f1-3 /proc/loadavg))"
+done
+summary

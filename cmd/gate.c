@@ -7,6 +7,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/gate_collect.h"
+#include "cmd/gate_interleave.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
 #include "gate/libgit.h"
@@ -25,6 +26,7 @@ static const char usage[] =
 	"       pgo gate check [-r N] [--base REV] [--ref REF] [--confirm] [-F HZ] [off-CPU options]\n"
 	"                      [options]\n"
 	"                      (--profile FILE [--confirm-profile FILE] | -- CMD [ARGS])\n"
+	"       pgo gate check --build BUILD_CMD [-r N] [--base REV] [options] -- ./BENCH [ARGS]\n"
 	"\n"
 	"Fail a change only when a function regressed beyond run-to-run noise, and name it.\n"
 	"BASE and HEAD are profile JSON files (pgo convert --to json) or perf.data files\n"
@@ -37,7 +39,13 @@ static const char usage[] =
 	"              note on HEAD\n"
 	"  check       collect N runs at HEAD, find the baseline note on the merge-base with the\n"
 	"              target (--base, default origin/main, else main) or the nearest first-parent\n"
-	"              ancestor with one, compare, report\n"
+	"              ancestor with one, compare, report (notes mode)\n"
+	"  check --build CMD   interleaved mode: check the merge-base out as a git worktree in a\n"
+	"              temporary directory, build it there with 'sh -c CMD', then run base and\n"
+	"              head alternately (A B B A ..., N runs each) in this job, so drift of the\n"
+	"              machine cancels and the program-level check fails the gate too; ./BENCH is\n"
+	"              taken in each side's tree (head: the current work tree, built by you). A\n"
+	"              base that does not build is an error (exit 2, with its log's tail)\n"
 	"\n"
 	"options:\n"
 	"  --json FILE          write the full verdict (\"pgo-verdict\" v1) to FILE ('-': stdout)\n"
@@ -86,12 +94,13 @@ static const char usage[] =
 	"  pgo gate compare base.json head.json --markdown comment.md\n"
 	"  pgo gate record -r 5 -- ./bench            # on main, after merge\n"
 	"  git push origin refs/notes/pgo\n"
-	"  pgo gate check -r 5 --confirm -- ./bench   # on a PR\n";
+	"  pgo gate check -r 5 --confirm -- ./bench   # on a PR\n"
+	"  make && pgo gate check --build make -r 5 -- ./bench   # on a PR, no notes\n";
 
 enum {
 	OPT_JSON = 256, OPT_MD, OPT_SVG, OPT_Q, OPT_ABS, OPT_REL, OPT_PROGFLOOR, OPT_PROGFAIL,
 	OPT_VIEW, OPT_OTHERBIN, OPT_REF, OPT_BASE, OPT_CONFIRM, OPT_NOCONFIRM, OPT_PROFILE,
-	OPT_CPROFILE,
+	OPT_CPROFILE, OPT_BUILD,
 	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
 };
 #define OFFCPU_OPTS_MAX 16
@@ -99,7 +108,7 @@ enum {
 struct gate_cmd {
 	struct gate_opts o;
 	const char *json, *markdown, *svg;
-	const char *ref, *base, *profile, *confirm_profile;
+	const char *ref, *base, *profile, *confirm_profile, *build;
 	unsigned int freq;
 	struct collect_offcpu_request offcpu;
 	int argc_self;
@@ -141,6 +150,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		{ "no-confirm", no_argument, NULL, OPT_NOCONFIRM },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
+		{ "build", required_argument, NULL, OPT_BUILD },
 		{ "runs", required_argument, NULL, 'r' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -200,6 +210,7 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 		case OPT_NOCONFIRM: g->confirm = 0; break;
 		case OPT_PROFILE: g->profile = optarg; break;
 		case OPT_CPROFILE: g->confirm_profile = optarg; break;
+		case OPT_BUILD: g->build = optarg; break;
 		case 'r':
 			if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
 				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
@@ -420,6 +431,37 @@ out:
 	return ret;
 }
 
+/* check --build: base and head collected alternately in this job (cmd/gate_interleave.h) */
+static int gate_check_interleaved(struct gate_cmd *g)
+{
+	struct cmd_gate_interleave_opts io = {
+		.build = g->build, .base = g->base,
+		.collect = { .argv = g->cmdv, .runs = (unsigned int)g->runs, .freq = g->freq,
+			     .argc_self = g->argc_self, .argv_self = g->argv_self, .offcpu = g->offcpu },
+	};
+	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
+	struct pgo_strtab names = PGO_STRTAB_INIT;
+	struct gate_profile *b = NULL, *h = NULL;
+	char commit[GATE_OID_HEX], label[64];
+	int ret = PGO_EXIT_ERROR;
+
+	g->o.mode = GATE_MODE_INTERLEAVED;
+	if (cmd_gate_interleave(&io, &bset, &hset, commit))
+		goto out;
+	snprintf(label, sizeof(label), "base %.12s (built, interleaved)", commit);
+	if (gate_profile_take(&bset, label, &names, &b) ||
+	    gate_profile_take(&hset, "head (interleaved)", &names, &h))
+		goto out;
+	ret = judge(g, b, h);
+out:
+	convert_stackset_release(&bset);
+	convert_stackset_release(&hset);
+	gate_profile_free(b);
+	gate_profile_free(h);
+	pgo_strtab_release(&names);
+	return ret;
+}
+
 static int gate_check_cmd(struct gate_cmd *g)
 {
 	struct pgo_strtab names = PGO_STRTAB_INIT;
@@ -427,6 +469,8 @@ static int gate_check_cmd(struct gate_cmd *g)
 	char *btext = NULL, commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
+	if (g->build)
+		return gate_check_interleaved(g);
 	if (gate_baseline_find(".", g->ref, g->base, 1000, &btext, commit))
 		goto out;
 	g->o.mode = GATE_MODE_NOTES;
@@ -471,8 +515,13 @@ int cmd_gate(int argc, char **argv)
 		return PGO_EXIT_USAGE;
 	argc -= optind + 1;
 	argv += optind + 1;
-	if (!strcmp(sub, "compare"))
+	if (!strcmp(sub, "compare")) {
+		if (g.build) {
+			pgo_error("--build is an option of check");
+			return PGO_EXIT_USAGE;
+		}
 		return gate_compare_cmd(&g, argc, argv);
+	}
 
 	/* record/check: everything left is the benchmark ("--" was consumed by getopt). */
 	g.cmdv = argv;
@@ -487,8 +536,16 @@ int cmd_gate(int argc, char **argv)
 		pgo_error("give either --profile FILE or a benchmark command, not both");
 		return PGO_EXIT_USAGE;
 	}
+	if (g.build && (g.profile || g.confirm_profile || !g.cmdc)) {
+		pgo_error("--build runs the benchmark on both sides: give '-- ./BENCH [ARGS]', not "
+			  "--profile or --confirm-profile");
+		return PGO_EXIT_USAGE;
+	}
+	/* Interleaved runs make the program-level check valid: it fails the gate too. */
+	if (g.build)
+		g.o.program_fail = 1;
 	if (!strcmp(sub, "record") && (g.base || g.confirm >= 0 || g.confirm_profile || g.json ||
-				       g.markdown || g.svg)) {
+				       g.markdown || g.svg || g.build)) {
 		pgo_error("record takes -r, --ref, -F and --profile or a command");
 		return PGO_EXIT_USAGE;
 	}

@@ -10,18 +10,15 @@
 #include "gate/input.h"
 #include "lib/report.h"
 
-int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set)
+int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *data,
+			  struct cmd_gate_collect_stats *stats)
 {
 	struct collect_opts o = { 0 };
 	struct collect_result r = { 0 };
 	int offcpu;
 	struct collect_offcpu_stats st;
-	char dir[] = "/tmp/pgo-gate.XXXXXX", data[sizeof(dir) + 16];
 	int err = -1;
 
-	if (!mkdtemp(dir))
-		return pgo_error_errno("cannot create a temporary directory");
-	snprintf(data, sizeof(data), "%s/pgo.data", dir);
 	o.argv = opts->argv;
 	o.output = data;
 	o.freq = opts->freq;
@@ -43,13 +40,17 @@ int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_st
 	if (r.lost || r.lost_samples)
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
 			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
-	pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %.2f s CPU)", r.runs,
-		 (unsigned long long)r.samples, r.event, r.freq, r.cpu_ns / 1e9);
+	if (!opts->quiet)
+		pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %.2f s CPU)", r.runs,
+			 (unsigned long long)r.samples, r.event, r.freq, r.cpu_ns / 1e9);
+	if (stats)
+		*stats = (struct cmd_gate_collect_stats){ r.runs, r.samples, r.cpu_ns, r.duration_ns };
 	if (offcpu) {
-		pgo_info("off-CPU: %.2f s in %llu samples; %llu intervals under --off-cpu-min, "
-			 "%llu switch-outs sampled out", st.total_ns / 1e9,
-			 (unsigned long long)st.samples, (unsigned long long)st.k.short_blocks,
-			 (unsigned long long)st.k.sampled_out);
+		if (!opts->quiet)
+			pgo_info("off-CPU: %.2f s in %llu samples; %llu intervals under --off-cpu-min, "
+				 "%llu switch-outs sampled out", st.total_ns / 1e9,
+				 (unsigned long long)st.samples, (unsigned long long)st.k.short_blocks,
+				 (unsigned long long)st.k.sampled_out);
 		if (st.k.ustack_dropped || st.k.kstack_dropped || st.k.map_full || st.k.storage_failed ||
 		    st.k.tgid_full)
 			pgo_warn("off-CPU losses: %llu user stacks, %llu kernel stacks, %llu map-full, "
@@ -60,8 +61,24 @@ int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_st
 				 (unsigned long long)st.k.storage_failed,
 				 (unsigned long long)st.k.tgid_full);
 	}
-	err = gate_input_from_perf(data, set);
+	err = 0;
 out:
+	if (err)
+		unlink(data);
+	return err;
+}
+
+int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set)
+{
+	char dir[] = "/tmp/pgo-gate.XXXXXX", data[sizeof(dir) + 16];
+	int err;
+
+	if (!mkdtemp(dir))
+		return pgo_error_errno("cannot create a temporary directory");
+	snprintf(data, sizeof(data), "%s/pgo.data", dir);
+	err = cmd_gate_collect_data(opts, data, NULL);
+	if (!err)
+		err = gate_input_from_perf(data, set);
 	unlink(data);
 	rmdir(dir);
 	return err;

@@ -7,17 +7,28 @@
 #ifndef PGO_CMD_GATE_COLLECT_H
 #define PGO_CMD_GATE_COLLECT_H
 
+#include <stdint.h>
+
+#include <stdint.h>
+
 #include "collect/offcpu.h"
 #include "convert/stackset.h"
 
 struct cmd_gate_collect_opts {
 	char *const *argv;      /* the benchmark, NULL-terminated */
-	unsigned int runs;      /* >= 2 */
+	unsigned int runs;      /* >= 2 (>= 1 for cmd_gate_collect_data()) */
 	unsigned int freq;      /* Hz; 0: the collector's default (999) */
 	int argc_self;          /* pgo's command line, recorded in the perf.data */
 	char *const *argv_self;
 	struct collect_offcpu_request offcpu; /* off-CPU time and its options, as pgo collect
 						 takes them (collect_offcpu_option()) */
+	int quiet;              /* no "collected N runs" line (the caller summarises) */
+};
+
+/* What one collection recorded. */
+struct cmd_gate_collect_stats {
+	unsigned int runs;
+	uint64_t samples, cpu_ns, duration_ns;
 };
 
 /*
@@ -28,5 +39,21 @@ struct cmd_gate_collect_opts {
  * judges partial data.
  */
 int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set);
+
+/*
+ * The same collection (opts->runs >= 1), written to the perf.data file `path`, not
+ * symbolized: several files are symbolized together (gate_input_from_perfs()). st may be
+ * NULL. On error no file is left at path.
+ */
+int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *path,
+			  struct cmd_gate_collect_stats *st);
+
+/*
+ * The same collection, written to the perf.data file `path` (not symbolized: several
+ * files are symbolized together with gate_perfs_to_json()). st may be NULL. On error no
+ * file is left at path.
+ */
+int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *path,
+			  struct cmd_gate_collect_stats *st);
 
 #endif

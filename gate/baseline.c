@@ -69,12 +69,17 @@ static int resolve_target(git_repository *repo, const char *base, git_oid *out)
 			return pgo_error("cannot resolve --base '%s': %s", base,
 					 e && e->message ? e->message : "unknown");
 		}
-		if (gate_git.object_peel(&obj, obj, GIT_OBJECT_COMMIT)) {
+		{
+			git_object *c = NULL;
+			int bad = gate_git.object_peel(&c, obj, GIT_OBJECT_COMMIT);
+
+			/* the peeled object is new: free both */
 			gate_git.object_free(obj);
-			return pgo_error("--base '%s' is not a commit", base);
+			if (bad)
+				return pgo_error("--base '%s' is not a commit", base);
+			gate_git.oid_cpy(out, gate_git.object_id(c));
+			gate_git.object_free(c);
 		}
-		gate_git.oid_cpy(out, gate_git.object_id(obj));
-		gate_git.object_free(obj);
 		return 0;
 	}
 	for (i = 0; i < PGO_ARRAY_SIZE(defaults); i++)
@@ -155,6 +160,55 @@ int gate_baseline_find(const char *repo_path, const char *notes_ref, const char 
 		  "(git fetch origin %s:%s)", hex, n + 1, notes_ref, notes_ref, notes_ref);
 out:
 	gate_git.commit_free(c);
+	gate_git.repository_free(repo);
+	return err;
+}
+
+int gate_baseline_merge_base(const char *repo_path, const char *base, char commit[GATE_OID_HEX],
+			     char *workdir, size_t workdir_size)
+{
+	git_repository *repo = NULL;
+	git_commit *h = NULL;
+	git_oid head, target, at;
+	const char *wd;
+	int err = -1, r;
+
+	if (open_repo(repo_path, &repo))
+		return -1;
+	wd = gate_git.repository_workdir(repo);
+	if (!wd || strlen(wd) >= workdir_size) {
+		pgo_error("the repository at '%s' has no work tree to build a base next to", repo_path);
+		goto out;
+	}
+	strcpy(workdir, wd);
+	if (gate_git.reference_name_to_id(&head, repo, "HEAD")) {
+		git_fail("cannot resolve HEAD");
+		goto out;
+	}
+	r = resolve_target(repo, base, &target);
+	if (r < 0)
+		goto out;
+	if (r == 0 && gate_git.merge_base(&at, repo, &head, &target)) {
+		git_fail("no merge-base between HEAD and the target branch");
+		goto out;
+	}
+	if (r == 1 || gate_git.oid_equal(&at, &head)) {
+		if (gate_git.commit_lookup(&h, repo, &head)) {
+			git_fail("cannot read HEAD");
+			goto out;
+		}
+		if (!gate_git.commit_parentcount(h)) {
+			pgo_error("no base to build: HEAD has no parent and %s (use --base REV)",
+				  r == 1 ? "there is no main or origin/main branch" :
+					   "is the merge-base with the target");
+			goto out;
+		}
+		gate_git.oid_cpy(&at, gate_git.commit_parent_id(h, 0));
+	}
+	gate_git.oid_tostr(commit, GATE_OID_HEX, &at);
+	err = 0;
+out:
+	gate_git.commit_free(h);
 	gate_git.repository_free(repo);
 	return err;
 }

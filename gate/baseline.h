@@ -34,4 +34,14 @@ int gate_baseline_store(const char *repo_path, const char *notes_ref, const char
 int gate_baseline_find(const char *repo_path, const char *notes_ref, const char *base,
 		       size_t max_walk, char **data, char commit[GATE_OID_HEX]);
 
+/*
+ * The commit an interleaved check builds as its base: merge-base(HEAD, target), target as
+ * for gate_baseline_find(); HEAD's first parent when there is no target or HEAD is the
+ * merge-base itself (a check on the target branch: the last commit is the change).
+ * commit gets its hex id; workdir (PATH_MAX) the repository's work tree, with a trailing
+ * '/' (a bare repository is an error).
+ */
+int gate_baseline_merge_base(const char *repo_path, const char *base, char commit[GATE_OID_HEX],
+			     char *workdir, size_t workdir_size);
+
 #endif

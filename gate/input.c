@@ -109,7 +109,13 @@ static int canonical_copy(const struct convert_stackset *in, struct convert_stac
 
 int gate_input_from_perf(const char *path, struct convert_stackset *set)
 {
-	struct convert_options o = { .inputs = &path, .nr_inputs = 1, .want_stacks = 1 };
+	return gate_input_from_perfs(&path, 1, set);
+}
+
+int gate_input_from_perfs(const char *const *paths, size_t n, struct convert_stackset *set)
+{
+	struct convert_options o = { .inputs = paths, .nr_inputs = n, .want_stacks = 1 };
+	const char *path = paths[0];
 	struct convert_stackset raw = CONVERT_STACKSET_INIT;
 	struct convert_profile *p = NULL;
 	int err = -1;

@@ -17,6 +17,8 @@
 #ifndef PGO_GATE_INPUT_H
 #define PGO_GATE_INPUT_H
 
+#include <stddef.h>
+
 #include "convert/stackset.h"
 
 /* 1 if the file is a recording convert reads (perf.data or pprof), 0 if not (JSON, unreadable). */
@@ -24,6 +26,11 @@ int gate_input_is_perf_data(const char *path);
 
 /* Symbolize a perf.data file (with >= 1 run) into set. */
 int gate_input_from_perf(const char *path, struct convert_stackset *set);
+/*
+ * Symbolize n >= 1 perf.data files into one set: the runs of paths[0], then those of
+ * paths[1], ... (each run stays separate), e.g. one side's blocks of an interleaved check.
+ */
+int gate_input_from_perfs(const char *const *paths, size_t n, struct convert_stackset *set);
 
 /* A profile file: perf.data (by its magic) or profile JSON (at most 1 GiB). */
 int gate_input_load(const char *path, struct convert_stackset *set);

@@ -21,7 +21,8 @@
 	X(signature_now) X(signature_free) X(note_create) X(note_read) X(note_message)  \
 	X(note_free) X(oid_tostr) X(oid_cpy) X(revparse_single) X(object_peel)          \
 	X(object_id) X(object_free) X(commit_lookup) X(commit_free)                     \
-	X(commit_parentcount) X(commit_parent_id) X(merge_base)
+	X(commit_parentcount) X(commit_parent_id) X(merge_base)    \
+	X(repository_workdir) X(oid_equal)
 
 struct gate_git {
 #define GATE_GIT_PTR(name) __typeof__(git_##name) *name;

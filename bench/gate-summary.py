@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+# The table of bench/gate.sh from its results directory (checks.tsv, json/, err/, sizes.txt,
+# cost.tsv, own.txt): per mode, variant and cell, the failure rate (exit 1) with its 95%
+# Clopper-Pearson interval, the stage-1 rate (before confirmation, when the gate confirmed),
+# the right root cause named, any other / non-own root cause, the program-level flag and,
+# if the gate's verdict JSON carries one, its power line. Reads the verdicts with .get():
+# works with gate versions that add or drop keys.
+import json
+import math
+import os
+import statistics
+import sys
+
+TARGET = "luaH_getshortstr"
+CELLS = {"aa": "A/A (same source, separate builds)", "inj1": "+1% of total in " + TARGET,
+         "inj2": "+2% of total in " + TARGET, "inj5": "+5% of total in " + TARGET}
+
+
+def binom_cdf(k, n, p):
+    if p <= 0:
+        return 1.0
+    if p >= 1:
+        return 0.0 if k < n else 1.0
+    lp, lq = math.log(p), math.log1p(-p)
+    return min(1.0, sum(math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
+                                 + i * lp + (n - i) * lq) for i in range(0, k + 1)))
+
+
+def bisect(f, target):
+    """p in [0, 1] where the decreasing function f crosses target."""
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if f(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def cp_interval(k, n):
+    """Clopper-Pearson 95%: P(X >= k | lo) = 0.025, P(X <= k | hi) = 0.025."""
+    if n == 0:
+        return float("nan"), float("nan")
+    lo = 0.0 if k == 0 else bisect(lambda p: binom_cdf(k - 1, n, p), 0.975)
+    hi = 1.0 if k == n else bisect(lambda p: binom_cdf(k, n, p), 0.025)
+    return lo, hi
+
+
+def find_power(v):
+    """Any number under a key naming power or a minimum detectable effect (a newer gate)."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            if any(w in k.lower() for w in ("power", "mde", "detectable")):
+                if isinstance(x, (int, float)):
+                    return k, x
+                if isinstance(x, dict):
+                    for k2, x2 in x.items():
+                        if isinstance(x2, (int, float)) and not isinstance(x2, bool):
+                            return k + "." + k2, x2
+            r = find_power(x)
+            if r:
+                return r
+    return None
+
+
+def main(d):
+    own = set()
+    if os.path.exists(os.path.join(d, "own.txt")):
+        own = set(l.strip() for l in open(os.path.join(d, "own.txt")) if l.strip())
+    rows = {}
+    gaps = {}
+    loads = []
+    if not os.path.exists(os.path.join(d, "checks.tsv")):
+        print("no checks yet (%s/checks.tsv)" % d)
+        return
+    for line in open(os.path.join(d, "checks.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 9:
+            continue
+        mode, var, cell, trial, rc, wall, gap, load = f[0], f[1], f[2], f[3], int(f[4]), float(f[5]), f[6], f[7]
+        loads.append(float(load))
+        key = (mode, var, cell)
+        r = rows.setdefault(key, {"n": 0, "fail": 0, "err": 0, "stage1": 0, "target": 0, "other": 0,
+                                  "notown": 0, "prog": 0, "wall": [], "power": [], "names": {},
+                                  "delta": []})
+        base = "%s-%s-%s-%s" % (mode, var, cell, trial)
+        if rc >= 2:
+            r["err"] += 1
+            continue
+        r["n"] += 1
+        r["wall"].append(wall)
+        if gap != "nan":
+            gaps.setdefault((mode, var), []).append(float(gap))
+        err = ""
+        try:
+            err = open(os.path.join(d, "err", base + ".txt")).read()
+        except OSError:
+            pass
+        v = {}
+        try:
+            v = json.load(open(os.path.join(d, "json", base + ".json")))
+        except (OSError, ValueError):
+            pass
+        roots = v.get("root_causes") or []
+        if rc == 1:
+            r["fail"] += 1
+            if TARGET in roots:
+                r["target"] += 1
+            if any(x != TARGET for x in roots):
+                r["other"] += 1
+            if any((x not in own) for x in roots):
+                r["notown"] += 1
+            for x in roots:
+                r["names"][x] = r["names"].get(x, 0) + 1
+        if rc == 1 or "stage 1 flagged" in err:
+            r["stage1"] += 1
+        prog = v.get("program") or {}
+        if prog.get("flagged"):
+            r["prog"] += 1
+        for res in v.get("results") or []:
+            if res.get("function") == TARGET and res.get("kind") == "self" and res.get("delta") is not None:
+                r["delta"].append(100 * res["delta"])
+        p = find_power(v)
+        if p:
+            r["power"].append(p)
+    cfg = os.path.join(d, "config.txt")
+    if os.path.exists(cfg):
+        print(open(cfg).read().rstrip())
+    sizes = os.path.join(d, "sizes.txt")
+    if os.path.exists(sizes):
+        print("injected sizes, measured by paired CPU time (median of ratios, bootstrap 95%):")
+        for l in open(sizes):
+            print("  " + l.rstrip())
+    if loads:
+        print("machine load (1-min average at each check): median %.1f, range %.1f-%.1f on %d cores"
+              % (statistics.median(loads), min(loads), max(loads), os.cpu_count()))
+    for (mode, var), g in sorted(gaps.items()):
+        print("notes mode, %s: gap between the base's recording and the head's check: median %.1f min "
+              "(%.1f-%.1f)" % (var, statistics.median(g) / 60, min(g) / 60, max(g) / 60))
+    print()
+    hdr = ("| mode | variant | cell | n | fails (exit 1) | 95% CI | stage 1 | right root cause | other root "
+           "| non-own root | program flag | Δ̂ target (pp) | s/check |")
+    print(hdr)
+    print("|" + "---|" * 13)
+    for mode in ("interleaved", "notes"):
+        for var in ("quiet", "loaded"):
+            for cell in ("aa", "inj1", "inj2", "inj5"):
+                r = rows.get((mode, var, cell))
+                if not r or not r["n"]:
+                    continue
+                n, k = r["n"], r["fail"]
+                lo, hi = cp_interval(k, n)
+                right = ("%d/%d" % (r["target"], k)) if k else "-"
+                dl = ("%+.2f" % statistics.median(r["delta"])) if r["delta"] else "-"
+                print("| %s | %s | %s | %d | %d (%.1f%%) | [%.1f%%, %.1f%%] | %d | %s | %d | %d | %d | %s | %.0f |%s"
+                      % (mode, var, CELLS[cell], n, k, 100 * k / n, 100 * lo, 100 * hi, r["stage1"], right,
+                         r["other"], r["notown"], r["prog"], dl, statistics.median(r["wall"]),
+                         (" errors: %d" % r["err"]) if r["err"] else ""))
+    print()
+    for key, r in sorted(rows.items()):
+        if r["names"] and key[2] == "aa":
+            print("A/A false root causes, %s %s: %s" % (key[0], key[1], ", ".join(
+                "%s x%d" % (x, c) for x, c in sorted(r["names"].items(), key=lambda t: -t[1]))))
+        elif r["names"]:
+            others = {x: c for x, c in r["names"].items() if x != TARGET}
+            if others:
+                print("other root causes, %s %s %s: %s" % (key[0], key[1], key[2], ", ".join(
+                    "%s x%d" % (x, c) for x, c in sorted(others.items(), key=lambda t: -t[1]))))
+        if r["power"]:
+            ks = r["power"][0][0]
+            print("power line (%s), %s %s %s: median %.3g" % (ks, key[0], key[1], key[2],
+                                                             statistics.median(x for _, x in r["power"])))
+    cost = os.path.join(d, "cost.tsv")
+    if os.path.exists(cost):
+        c = [list(map(float, l.split())) for l in open(cost) if l.strip()]
+        if c:
+            wall = statistics.median(g / b for b, _, g, _ in c)
+            cpu = statistics.median(gc / bc for _, bc, _, gc in c)
+            print("\ncost of interleaved mode (build excluded; %d paired rounds, medians): wall %.2fx, "
+                  "CPU %.2fx the same runs bare (bare wall %.1f s, check %.1f s)"
+                  % (len(c), wall, cpu, statistics.median(x[0] for x in c), statistics.median(x[2] for x in c)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")
