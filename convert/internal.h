@@ -101,6 +101,8 @@ struct convert_profile {
 	uint64_t inline_max_size;      /* convert_options.inline_max_size */
 	struct symbolize_ksyms *ksyms;   /* loaded at the first kernel frame */
 	int join_runs;                 /* loading a pprof input without runs: join joined_run */
+	int weight_is_count;           /* loading a translated pprof input: a sample's
+					  PERF_SAMPLE_WEIGHT is the number of samples it stands for */
 	uint32_t joined_run;           /* index + 1 of the run such inputs share, 0 before one */
 };
 

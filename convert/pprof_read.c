@@ -255,8 +255,9 @@ static int add_attrs(struct reader *R)
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
 	a.size = sizeof(a);
+	/* WEIGHT: how many samples the record stands for (read back as a count, pprof_read.h) */
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_WEIGHT;
 	a.sample_id_all = 1;
 	/* a period in time units is a rate, as perf record -F gives it */
 	period_ns = pf_period_ns(R);
@@ -444,44 +445,55 @@ static int run_of(const struct reader *R, const Perftools__Profiles__Sample *s, 
 	return 0;
 }
 
-/* `count` records of one sample whose periods add up to `total`. */
-static int emit_samples(struct reader *R, int off, uint32_t pid, uint32_t tid, uint64_t count,
-			uint64_t total, size_t nr, uint16_t misc, unsigned state)
+/* The first address of the chain: the sampled IP. */
+static uint64_t chain_ip(const struct reader *R, size_t nr)
 {
-	uint64_t k, per = total / count, rest = total % count;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (R->chain[i] < (uint64_t)PERF_CONTEXT_MAX)
+			return R->chain[i];
+	return 0;
+}
+
+/*
+ * Off-CPU: `count` offcpu-time records whose periods add up to `total` (pgo's own off-CPU
+ * samples are one record per aggregated stack, so the counts come back the same).
+ */
+static int emit_offcpu(struct reader *R, uint32_t pid, uint32_t tid, uint64_t count, uint64_t total,
+		       size_t nr, unsigned state)
+{
+	uint64_t k, per = total / count, rest = total % count, ip = chain_ip(R, nr);
 
 	for (k = 0; k < count; k++) {
-		uint64_t period = per + (k < rest), ip = 0, n = 0, i;
+		struct collect_offcpu_sample os = { pid, tid, state, per + (k < rest), 1, 0, ip, R->chain,
+						    (uint32_t)nr };
 
 		R->time += R->step;
-		for (i = 0; i < nr; i++)
-			if (R->chain[i] < (uint64_t)PERF_CONTEXT_MAX) {
-				ip = R->chain[i];
-				break;
-			}
-		if (off) {
-			struct collect_offcpu_sample os = { pid, tid, state, period, 1, 0, ip, R->chain,
-							    (uint32_t)nr };
-
-			pgo_buf_reset(&R->rec);
-			if (collect_offcpu_encode(&os, R->id_off, R->time, &R->rec) < 0 || emit(R) < 0)
-				return -1;
-			continue;
-		}
-		{
-			struct perf_event_header h = { PERF_RECORD_SAMPLE, misc, 0 };
-			uint32_t pt[2] = { pid, tid };
-
-			n = nr;
-			pgo_buf_reset(&R->rec);
-			if (pgo_buf_add(&R->rec, &h, sizeof(h)) || pgo_buf_add(&R->rec, &R->id_cpu, 8) ||
-			    pgo_buf_add(&R->rec, &ip, 8) || pgo_buf_add(&R->rec, pt, 8) ||
-			    pgo_buf_add(&R->rec, &R->time, 8) || pgo_buf_add(&R->rec, &period, 8) ||
-			    pgo_buf_add(&R->rec, &n, 8) || pgo_buf_add(&R->rec, R->chain, nr * 8) || emit(R) < 0)
-				return -1;
-		}
+		pgo_buf_reset(&R->rec);
+		if (collect_offcpu_encode(&os, R->id_off, R->time, &R->rec) < 0 || emit(R) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* On-CPU: one record of period `total` that stands for `count` samples (its WEIGHT). */
+static int emit_oncpu(struct reader *R, uint32_t pid, uint32_t tid, uint64_t count, uint64_t total,
+		      size_t nr, uint16_t misc)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, misc, 0 };
+	uint32_t pt[2] = { pid, tid };
+	uint64_t ip = chain_ip(R, nr), n = nr;
+
+	R->time += R->step * count;
+	pgo_buf_reset(&R->rec);
+	if (pgo_buf_add(&R->rec, &h, sizeof(h)) || pgo_buf_add(&R->rec, &R->id_cpu, 8) ||
+	    pgo_buf_add(&R->rec, &ip, 8) || pgo_buf_add(&R->rec, pt, 8) ||
+	    pgo_buf_add(&R->rec, &R->time, 8) || pgo_buf_add(&R->rec, &total, 8) ||
+	    pgo_buf_add(&R->rec, &n, 8) || pgo_buf_add(&R->rec, R->chain, nr * 8) ||
+	    pgo_buf_add(&R->rec, &count, 8))
+		return -1;
+	return emit(R);
 }
 
 static uint64_t value(const Perftools__Profiles__Sample *s, int idx)
@@ -533,8 +545,8 @@ static int one_sample(struct reader *R, const Perftools__Profiles__Sample *s, co
 		return -1;
 	R->st->samples_in++;
 	if (off && !cpu)
-		return emit_samples(R, 1, pid, tid, count, off, nr, misc, state_of(R, s));
-	return emit_samples(R, 0, pid, tid, count, cpu, nr, misc, 0);
+		return emit_offcpu(R, pid, tid, count, off, nr, state_of(R, s));
+	return emit_oncpu(R, pid, tid, count, cpu, nr, misc);
 }
 
 /* The recorded command line: the profile's first comment (pgo's is its collect command). */

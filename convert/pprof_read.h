@@ -10,10 +10,11 @@
  * The translation:
  *  - each mapping becomes an MMAP2 with its build-id (start, limit, file offset, path);
  *    the kernel ("[kernel.kallsyms]", or addresses in the kernel half) needs none;
- *  - each sample becomes `count` samples (the samples/count value; else the time value
- *    divided by the period) whose periods add up to its time value (cpu/nanoseconds, or
- *    count x period in the period type's unit), with the location addresses as the call
- *    chain (leaf first, kernel part first);
+ *  - each sample becomes one sample record whose period is its time value (cpu/nanoseconds,
+ *    or count x period in the period type's unit) and whose PERF_SAMPLE_WEIGHT is the
+ *    number of samples it stands for (the samples/count value; else the time value over
+ *    the period), with the location addresses as the call chain (leaf first, kernel part
+ *    first); convert reads that weight back as a count, for translated files only;
  *  - off-CPU time (offcpu/nanoseconds, as pgo writes it) becomes offcpu-time samples with
  *    the "thread state" label's state;
  *  - a "run" label (pgo's) makes each run a process of its own, so a pgo profile keeps

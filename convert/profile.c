@@ -148,7 +148,7 @@ static int addr_counts_grow(struct convert_addr_counts *t)
 }
 
 /* One more sample at key. */
-static inline int addr_counts_add(struct convert_addr_counts *t, uint64_t key)
+static inline int addr_counts_add(struct convert_addr_counts *t, uint64_t key, uint64_t n)
 {
 	size_t i;
 
@@ -158,7 +158,7 @@ static inline int addr_counts_add(struct convert_addr_counts *t, uint64_t key)
 		struct convert_addr_count *e = &t->slots[i];
 
 		if (e->n && e->key == key) {
-			e->n++;
+			e->n += n;
 			return 0;
 		}
 		if (!e->n)
@@ -171,7 +171,7 @@ static inline int addr_counts_add(struct convert_addr_counts *t, uint64_t key)
 			;
 	}
 	t->slots[i].key = key;
-	t->slots[i].n = 1;
+	t->slots[i].n = n;
 	t->count++;
 	return 0;
 }
@@ -292,7 +292,7 @@ static struct stack_rec *stack_find(const struct loader *L, size_t idx, uint64_t
 
 /* A new stack of L->frame_buf's nr frames, first of the chain of its hash. 0 or -1. */
 static int stack_new(struct loader *L, uint64_t nr, const struct collect_pd_sample *s, const struct proc *pr,
-		     uint32_t view, uint64_t weight, uint64_t hash, size_t next)
+		     uint32_t view, uint64_t weight, uint64_t n, uint64_t hash, size_t next)
 {
 	struct convert_profile *p = L->p;
 	struct stack_rec *st;
@@ -311,7 +311,7 @@ static int stack_new(struct loader *L, uint64_t nr, const struct collect_pd_samp
 	st->nr = nr;
 	st->first = p->nr_frames;
 	st->weight = weight;
-	st->samples = 1;
+	st->samples = n;
 	st->hash = hash;
 	st->next = next;
 	/* the slot may have moved while interning */
@@ -329,7 +329,7 @@ static int stack_new(struct loader *L, uint64_t nr, const struct collect_pd_samp
 }
 
 static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct proc *pr,
-		     uint32_t view, uint64_t weight)
+		     uint32_t view, uint64_t weight, uint64_t n)
 {
 	struct convert_profile *p = L->p;
 	uint64_t nr, hash, *slot;
@@ -348,10 +348,10 @@ static int add_stack(struct loader *L, const struct collect_pd_sample *s, struct
 	st = stack_find(L, ret ? 0 : *slot, nr, s, pr, view);
 	if (st) {
 		st->weight += weight;
-		st->samples++;
+		st->samples += n;
 		return 0;
 	}
-	return stack_new(L, nr, s, pr, view, weight, hash, ret ? 0 : *slot);
+	return stack_new(L, nr, s, pr, view, weight, n, hash, ret ? 0 : *slot);
 }
 
 /*
@@ -414,7 +414,7 @@ static int add_branches(struct convert_profile *p, const struct collect_pd_sampl
  * end is the sampled IP itself, so it says through which call site that sample came.
  */
 static int add_calls(struct convert_profile *p, const struct collect_pd_sample *s,
-		     struct proc *pr, int user_ip, int unwound)
+		     struct proc *pr, int user_ip, int unwound, uint64_t n)
 {
 	/* chains pgo collect unwound with the CFI: their edges are DWARF-unwound ones */
 	struct pairmap *calls = unwound ? &p->ucalls : &p->calls;
@@ -453,11 +453,11 @@ static int add_calls(struct convert_profile *p, const struct collect_pd_sample *
 			}
 			continue;
 		}
-		if (have_inner && pairmap_add(calls, key, inner, 1) < 0)
+		if (have_inner && pairmap_add(calls, key, inner, n) < 0)
 			return -1;
 		/* the first user entry is the IP only when the sample was taken in user mode */
 		if (have_inner && nr_user == 2 && user_ip && s->callchain[i - 1] == s->ip &&
-		    pairmap_add(leaf_calls, key, inner, 1) < 0)
+		    pairmap_add(leaf_calls, key, inner, n) < 0)
 			return -1;
 		inner = key;
 		have_inner = 1;
@@ -498,9 +498,12 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	struct convert_run_info *ru;
 	struct proc *pr;
 	uint64_t weight = s->period;
+	/* a translated pprof sample stands for PERF_SAMPLE_WEIGHT samples (pprof_read.h) */
+	uint64_t n = p->weight_is_count && (s->sample_type & PERF_SAMPLE_WEIGHT) && s->weight ?
+		     s->weight : 1;
 	uint32_t view;
 
-	p->info.samples++;
+	p->info.samples += n;
 	if (!(s->sample_type & PERF_SAMPLE_PERIOD))
 		weight = s->attr->attr.freq ? 1 : s->attr->attr.sample_period;
 	/* convert_proc_find()'s shortcut, here without the calls */
@@ -522,30 +525,30 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 	if (view == CONVERT_STACK_OFFCPU) {
 		ru->offcpu_ns += weight;
 	} else {
-		ru->samples++;
+		ru->samples += n;
 		ru->cpu_ns += weight;
 	}
 	if (s->attr == L->sel && (s->sample_type & PERF_SAMPLE_IP)) {
 		int kernel = classify_kernel(s->cpumode, s->ip);
 
 		if (kernel) {
-			p->info.samples_kernel++;
+			p->info.samples_kernel += n;
 		} else {
 			const struct mapent *m = maptab_lookup(&pr->maps, s->ip);
 			uint64_t off = m ? s->ip - m->start + m->pgoff : 0;
 
 			if (!m || off >= (1ULL << 40)) {
-				p->info.samples_unmapped++;
+				p->info.samples_unmapped += n;
 			} else {
-				if (addr_counts_add(&p->addr_counts, ADDR_KEY(m->dso, off)) < 0)
+				if (addr_counts_add(&p->addr_counts, ADDR_KEY(m->dso, off), n) < 0)
 					return -1;
-				p->dsos[m->dso].samples++;
+				p->dsos[m->dso].samples += n;
 			}
 		}
 		if ((s->sample_type & PERF_SAMPLE_BRANCH_STACK) && add_branches(p, s, pr) < 0)
 			return -1;
 		if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) &&
-		    add_calls(p, s, pr, !kernel, L->chains_unwound) < 0)
+		    add_calls(p, s, pr, !kernel, L->chains_unwound, n) < 0)
 			return -1;
 		/* stacks unwind in add_stack; compiler profiles only need the edges */
 		if (L->uw && !p->want_stacks && !kernel &&
@@ -554,7 +557,7 @@ static int on_sample(struct loader *L, const struct collect_pd_event *ev)
 			return -1;
 	}
 	if (p->want_stacks)
-		return add_stack(L, s, pr, view, weight);
+		return add_stack(L, s, pr, view, weight, n);
 	return 0;
 }
 
@@ -681,8 +684,9 @@ static int load_pprof(struct convert_profile *p, const char *path)
 			pgo_debug(1, "'%s': %llu user addresses without a mapping", path,
 				  (unsigned long long)st.no_mapping);
 		p->join_runs = !st.has_runs;
+		p->weight_is_count = 1;
 		err = load_one(p, data);
-		p->join_runs = 0;
+		p->join_runs = p->weight_is_count = 0;
 	}
 	unlink(data);
 	rmdir(dir);

@@ -144,10 +144,10 @@ test_expect_success 'SIGTERM during the build ends it and removes the worktree (
 	cd repo && git checkout -q same && make -s &&
 	{ pgo gate check --build "sleep 37" $RUN -- ./bench 24 2>err & } &&
 	pid=$! &&
-	for i in $(seq 1 100); do ls "$TRASH"/tmp/pgo-gate-base.*/tree/bench.c >/dev/null 2>&1 && break; sleep 0.1; done &&
+	test_wait_until 100 "ls \"$TRASH\"/tmp/pgo-gate-base.*/tree/bench.c >/dev/null 2>&1" &&
 	sleep 0.3 && kill -TERM $pid &&
-	rc=0 && wait $pid || rc=$? &&
-	test "$rc" = 2 && test_grep "interrupted" err &&
+	test_expect_code 2 wait $pid &&
+	test_grep "interrupted" err &&
 	! pgrep -f "sleep 37" >/dev/null &&
 	no_leftovers
 '
