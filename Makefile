@@ -214,7 +214,7 @@ compilers:
 	$(Q)tests/tools/compilers.sh $(COMPILERS)
 
 test-compilers: compilers
-	$(Q)$(MAKE) --no-print-directory test T=t259
+	$(Q)PGO_TEST_COMPILERS=1 $(MAKE) --no-print-directory test T=t259
 
 demo: all $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh

@@ -75,8 +75,8 @@ static int expand_dir(struct list *l, const char *dir)
 	closedir(d);
 	pgo_buf_release(&b);
 	if (l->nr == first)
-		return pgo_error("'%s' holds no pprof profiles (and is no perf record --threads "
-				 "directory)", dir);
+		return pgo_error("'%s' is not a perf.data directory (perf record --threads writes "
+				 "DIR/data) and holds no pprof profiles", dir);
 	qsort(l->v + first, l->nr - first, sizeof(*l->v), cmp_str);
 	return 0;
 fail:

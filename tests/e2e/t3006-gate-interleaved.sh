@@ -67,7 +67,7 @@ test_expect_success 'an unchanged head passes (exit 0); the verdict says interle
 	test_grep "^verdict: pass" out &&
 	test_grep "interleaved: base $(git rev-parse --short=12 main~1) .*5 \+ 5 runs alternating" err &&
 	python3 -c "import json,sys; v=json.load(open(\"v.json\")); ok = v[\"mode\"]==\"interleaved\" and v[\"base_runs\"]==5 and v[\"head_runs\"]==5 and v[\"options\"][\"program_fail\"]; print(\"verdict JSON:\", v[\"mode\"], v[\"base_runs\"], v[\"head_runs\"], v[\"options\"]); sys.exit(0 if ok else 1)" &&
-	test_grep "^Mode: interleaved" c.md &&
+	test_grep "runs \(interleaved\)" c.md &&
 	no_leftovers
 '
 test_expect_success 'a head with work_d 60% slower fails (exit 1) naming work_d' '
@@ -131,7 +131,7 @@ test_expect_success "examples/ci/$ex: its check fails a slow head (exit 1), a br
 	test_grep "^pgo gate check --build .make bench-binary. .*--base main .*-- ./bench --fixed-work" cmd &&
 	git checkout -q slow && make -s bench-binary &&
 	test_expect_code 1 sh cmd >out 2>err &&
-	test_grep "^work_d +self .*ROOT CAUSE" out && test_grep "Mode: interleaved" gate.md &&
+	test_grep "^work_d +self .*ROOT CAUSE" out && test_grep "runs \(interleaved\)" gate.md &&
 	python3 -c "import json,sys; sys.exit(0 if json.load(open(\"gate.json\"))[\"mode\"] == \"interleaved\" else 1)" &&
 	test -s gate.svg &&
 	git checkout -q fix && make -s bench-binary &&
