@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* pgo convert --to folded|svg|json: options and output of the stack-set writers. */
-#include <ctype.h>
-#include <getopt.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd/builtin.h"
 #include "cmd/convert_render.h"
 #include "convert/flamegraph.h"
 #include "convert/folded.h"
-#include "convert/profile.h"
+#include "convert/input.h"
 #include "convert/profile_json.h"
 #include "convert/wall.h"
 #include "lib/atomicfile.h"
@@ -146,42 +144,6 @@ int cmd_render_write(const struct convert_stackset *set, const struct cmd_render
 	return pgo_atomic_commit(&af) || err ? -1 : 0;
 }
 
-/* A profile JSON starts with '{' (after blanks); perf.data with "PERFILE2". */
-static int is_json(const char *path)
-{
-	FILE *fp;
-	int ch;
-
-	if (!strcmp(path, "-"))
-		return 1;
-	fp = fopen(path, "rb");
-	if (!fp)
-		return 0; /* the perf.data loader reports the error */
-	do
-		ch = getc(fp);
-	while (ch != EOF && isspace(ch));
-	fclose(fp);
-	return ch == '{';
-}
-
-static int load_json(const struct convert_options *co, struct convert_stackset *set)
-{
-	size_t i;
-
-	for (i = 0; i < co->nr_inputs; i++) {
-		struct convert_stackset one = CONVERT_STACKSET_INIT;
-		int err;
-
-		if (convert_profile_json_load(co->inputs[i], &one))
-			return -1;
-		err = convert_stackset_append(set, &one);
-		convert_stackset_release(&one);
-		if (err)
-			return -1;
-	}
-	return 0;
-}
-
 int cmd_render_run(struct convert_options *co, const struct cmd_render_opts *o)
 {
 	struct convert_stackset set = CONVERT_STACKSET_INIT;
@@ -189,37 +151,15 @@ int cmd_render_run(struct convert_options *co, const struct cmd_render_opts *o)
 	int ret = PGO_EXIT_ERROR;
 
 	for (i = 0; i < co->nr_inputs; i++)
-		nr_json += is_json(co->inputs[i]);
+		nr_json += convert_input_kind(co->inputs[i]) == CONVERT_INPUT_PROFILE_JSON;
 	if (nr_json && nr_json != co->nr_inputs) {
 		pgo_error("cannot mix profile JSON and perf.data inputs");
 		return PGO_EXIT_USAGE;
 	}
-	if (nr_json) {
-		if (load_json(co, &set))
-			goto out;
-	} else {
-		struct convert_profile *p = NULL;
-		const struct convert_info *in;
-		int err;
-
-		co->want_stacks = 1;
-		if (convert_profile_load(co, &p) < 0)
-			goto out;
-		in = convert_profile_info(p);
-		if (in->lost)
-			pgo_warn("%llu samples were lost during the recording; weights are lower than "
-				 "the truth", (unsigned long long)in->lost);
-		if (in->samples && !in->has_callchain)
-			pgo_warn("the recording has no call stacks (perf record -g); stacks are "
-				 "the sampled function only");
-		err = convert_stackset_from_profile(p, &set);
-		convert_profile_free(p);
-		if (err)
-			goto out;
-	}
-	if (!cmd_render_write(&set, o))
+	if (!convert_input_load_stacks(co, nr_json ? CONVERT_INPUT_PROFILE_JSON : CONVERT_INPUT_PERF_DATA,
+				       &set) &&
+	    !cmd_render_write(&set, o))
 		ret = PGO_EXIT_OK;
-out:
 	convert_stackset_release(&set);
 	return ret;
 }

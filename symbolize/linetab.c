@@ -667,7 +667,7 @@ l_skip:
 	} while (0)
 /* the held row's line, written back on the way out of a loop */
 #define HELD_LINE() (t->keep.held.line = (int32_t)(uint32_t)(hlb - 0x80000000ULL))
-#define S_NEXT() SKIP_NEXT(s_end, s_special, s_column, s_next, s_row, s_line, s_const, s_exit)
+#define S_NEXT() SKIP_NEXT(skip_end, s_special, s_column, s_next, s_row, s_line, s_const, skip_exit)
 	hlb = lineb;
 s_next:
 	S_NEXT();
@@ -687,22 +687,25 @@ s_row:
 s_column:
 	if (column_short(&p, end))
 		S_NEXT();
-	goto s_exit;
+	goto skip_exit;
 s_line:
 	op_end = line_short(p, end, &lineb);
 	if (op_end) {
 		p = op_end;
 		S_NEXT();
 	}
-	goto s_exit;
+	goto skip_exit;
 s_const:
 	addr += const_add;
 	S_NEXT();
-s_end:
+	/*
+	 * Both loops leave here: at the program's end, or for any other opcode (or a long
+	 * operand), its operands still to read.
+	 */
+skip_end:
 	HELD_LINE();
 	goto done;
-s_exit:
-	/* any other opcode (or a long operand), its operands still to read */
+skip_exit:
 	HELD_LINE();
 	goto l_other;
 #undef S_NEXT
@@ -713,7 +716,7 @@ l_keep:
 	 * only go up here, so none is out of order (sqlite3's unit with a longer recording's
 	 * ranges, 52k rows kept: 7% fewer instructions in all, the time within noise).
 	 */
-#define K_NEXT() SKIP_NEXT(k_end, k_special, k_column, k_next, k_row, k_line, k_const, k_exit)
+#define K_NEXT() SKIP_NEXT(skip_end, k_special, k_column, k_next, k_row, k_line, k_const, skip_exit)
 	hlb = lineb;
 k_next:
 	K_NEXT();
@@ -737,23 +740,17 @@ k_row:
 k_column:
 	if (column_short(&p, end))
 		K_NEXT();
-	goto k_exit;
+	goto skip_exit;
 k_line:
 	op_end = line_short(p, end, &lineb);
 	if (op_end) {
 		p = op_end;
 		K_NEXT();
 	}
-	goto k_exit;
+	goto skip_exit;
 k_const:
 	addr += const_add;
 	K_NEXT();
-k_end:
-	HELD_LINE();
-	goto done;
-k_exit:
-	HELD_LINE();
-	goto l_other;
 #undef K_NEXT
 #undef HELD_LINE
 #undef SKIP_NEXT
