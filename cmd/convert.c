@@ -15,7 +15,7 @@
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
 #include "convert/afdo_version.h"
-#include "convert/inputs.h"
+#include "convert/input.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
 #include "convert/sampleprof.h"
@@ -480,14 +480,14 @@ static int run_writer(struct convert_cmd *cc)
 			return PGO_EXIT_ERROR;
 		cc->inputs[cc->nr_in++] = default_input();
 	}
-	if (convert_inputs_expand(cc->inputs, cc->nr_in, &expanded, &nr_expanded) < 0)
+	if (convert_input_expand(cc->inputs, cc->nr_in, &expanded, &nr_expanded) < 0)
 		return PGO_EXIT_ERROR;
 	cc->o.inputs = (const char *const *)expanded;
 	cc->o.nr_inputs = nr_expanded;
 	cc->o.binaries = cc->bins;
 	cc->o.nr_binaries = cc->nr_bins;
 	ret = w->write(cc);
-	convert_inputs_free(expanded, nr_expanded);
+	convert_input_list_free(expanded, nr_expanded);
 	return ret;
 }
 
