@@ -27,9 +27,9 @@ if [ ! -x "$W/lua" ]; then
 	gcc -o "$W/lua" "$W"/obj/*.o -lm -ldl || die "lua5.4: link failed"
 fi
 
-# one host's profile: about 10k samples at 999 Hz (train.lua repeated)
+# one host's profile: about 10k samples at 999 Hz (train.lua, 40 repetitions)
 if [ ! -s "$W/one.pb.gz" ]; then
-	"$PGO" collect -q -F 999 --no-off-cpu -o "$W/one.data" -- "$W/lua" "$PGO_ROOT/bench/inputs/train.lua" 12 \
+	"$PGO" collect -q -F 999 --no-off-cpu -o "$W/one.data" -- "$W/lua" "$PGO_ROOT/bench/inputs/train.lua" 40 \
 		>/dev/null || die "pgo collect failed"
 	"$PGO" convert -q --to pprof -i "$W/one.data" -o "$W/one.pb.gz" || die "pgo convert --to pprof failed"
 fi

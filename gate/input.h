@@ -32,7 +32,7 @@ int gate_input_from_perf(const char *path, struct convert_stackset *set);
  */
 int gate_input_from_perfs(const char *const *paths, size_t n, struct convert_stackset *set);
 
-/* A profile file: perf.data (by its magic) or profile JSON (at most 1 GiB). */
+/* A profile file: perf.data or pprof (by their first bytes), or profile JSON (at most 1 GiB). */
 int gate_input_load(const char *path, struct convert_stackset *set);
 
 /* The profile JSON text of set (what a note stores); *text is new (free()). */

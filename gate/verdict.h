@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The gate's verdict policy: stage 1 is gate_compare(); a stage-1 regression may be
- * confirmed on more head runs (gate-statistics.md §6.5), and fails only if the same
+ * confirmed on more head runs (docs/gate-method.md §6.5), and fails only if the same
  * function flags again on all head runs; otherwise the verdict is "inconclusive, not
  * reproduced" and passes with a warning. Collecting the runs is the caller's (cmd/).
  */
