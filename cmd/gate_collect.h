@@ -9,7 +9,6 @@
 
 #include <stdint.h>
 
-
 #include "collect/offcpu.h"
 #include "convert/stackset.h"
 
