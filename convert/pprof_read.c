@@ -115,6 +115,8 @@ struct reader {
 	uint64_t cpu_scale;            /* ns per unit of the time column or of the period */
 	struct pgo_u64map loc_of;      /* location id -> index + 1 */
 	struct pgo_u64map map_of;      /* mapping id -> index + 1 */
+	uint8_t *loc_kind;             /* per location index: LOC_USER, LOC_KERNEL, LOC_UNMAPPED */
+	int dense_locs;                /* location ids are 1..n in order: loc_of stays empty */
 	int64_t key_tid, key_run, key_state; /* label key string ids, -1 if absent */
 	uint64_t time;                 /* synthetic clock */
 	uint64_t step;                 /* between records: the duration spread over them */
@@ -124,6 +126,8 @@ struct reader {
 	struct pgo_u64map runs_done;   /* run -> 1 once its process was announced */
 	struct convert_pprof_read_stats *st;
 };
+
+enum { LOC_USER, LOC_KERNEL, LOC_UNMAPPED };
 
 static const char *str(const struct reader *R, int64_t i)
 {
@@ -156,6 +160,36 @@ static uint64_t unit_ns(const char *u)
 	return 0;
 }
 
+static int is_kernel_mapping(const struct reader *R, const Perftools__Profiles__Mapping *m);
+
+/* Each location's kind, once: kernel (by address or mapping), user, or user without a mapping. */
+static int location_kinds(struct reader *R)
+{
+	size_t i;
+
+	R->loc_kind = pgo_calloc(R->pf->n_location + 1, 1);
+	if (!R->loc_kind)
+		return -1;
+	for (i = 0; i < R->pf->n_location; i++) {
+		const Perftools__Profiles__Location *l = R->pf->location[i];
+		const uint64_t *mi = l->mapping_id ? pgo_u64map_find(&R->map_of, l->mapping_id) : NULL;
+
+		if (l->address >= KERNEL_HALF || (mi && is_kernel_mapping(R, R->pf->mapping[*mi - 1])))
+			R->loc_kind[i] = LOC_KERNEL;
+		else
+			R->loc_kind[i] = mi ? LOC_USER : LOC_UNMAPPED;
+	}
+	return 0;
+}
+
+/* The index of location id (known to exist): ids are mostly 1..n in order. */
+static size_t location_index(const struct reader *R, uint64_t id)
+{
+	if (id && id <= R->pf->n_location && R->pf->location[id - 1]->id == id)
+		return (size_t)(id - 1);
+	return (size_t)(*pgo_u64map_find(&R->loc_of, id) - 1);
+}
+
 /* Every reference in the profile points inside it. */
 static int check_refs(struct reader *R)
 {
@@ -178,11 +212,16 @@ static int check_refs(struct reader *R)
 			return pgo_error("'%s': mapping %zu is malformed (id 0 or repeated, a bad "
 					 "string index, or limit below start)", R->path, i);
 	}
+	/* ids 1..n in order (pgo's, go's) need no map: location_index() finds them in place */
+	for (i = 0; i < pf->n_location && pf->location[i]->id == i + 1; i++)
+		;
+	R->dense_locs = i == pf->n_location;
 	for (i = 0; i < pf->n_location; i++) {
 		const Perftools__Profiles__Location *l = pf->location[i];
 
 		if (!l->id || (l->mapping_id && !pgo_u64map_find(&R->map_of, l->mapping_id)) ||
-		    pgo_u64map_find(&R->loc_of, l->id) || pgo_u64map_put(&R->loc_of, l->id, i + 1) < 0)
+		    (!R->dense_locs && (pgo_u64map_find(&R->loc_of, l->id) ||
+					pgo_u64map_put(&R->loc_of, l->id, i + 1) < 0)))
 			return pgo_error("'%s': location %zu is malformed (id 0 or repeated, or an "
 					 "unknown mapping)", R->path, i);
 	}
@@ -193,7 +232,8 @@ static int check_refs(struct reader *R)
 			return pgo_error("'%s': sample %zu has %zu values for %zu sample types", R->path,
 					 i, s->n_value, pf->n_sample_type);
 		for (k = 0; k < s->n_location_id; k++)
-			if (!pgo_u64map_find(&R->loc_of, s->location_id[k]))
+			if (R->dense_locs ? !s->location_id[k] || s->location_id[k] > pf->n_location :
+			    !pgo_u64map_find(&R->loc_of, s->location_id[k]))
 				return pgo_error("'%s': sample %zu refers to location %llu, which is not "
 						 "in the profile", R->path, i,
 						 (unsigned long long)s->location_id[k]);
@@ -395,11 +435,9 @@ static int build_chain(struct reader *R, const Perftools__Profiles__Sample *s, s
 		int first = 1;
 
 		for (k = 0; k < s->n_location_id; k++) {
-			const Perftools__Profiles__Location *l =
-				R->pf->location[*pgo_u64map_find(&R->loc_of, s->location_id[k]) - 1];
-			const uint64_t *mi = l->mapping_id ? pgo_u64map_find(&R->map_of, l->mapping_id) : NULL;
-			int kern = l->address >= KERNEL_HALF ||
-				   (mi && is_kernel_mapping(R, R->pf->mapping[*mi - 1]));
+			size_t li = location_index(R, s->location_id[k]);
+			const Perftools__Profiles__Location *l = R->pf->location[li];
+			int kern = R->loc_kind[li] == LOC_KERNEL;
 
 			if (kern != !pass)
 				continue;
@@ -409,7 +447,7 @@ static int build_chain(struct reader *R, const Perftools__Profiles__Sample *s, s
 				if (kern && k == 0)
 					*misc = PERF_RECORD_MISC_KERNEL;
 			}
-			if (!kern && !mi)
+			if (R->loc_kind[li] == LOC_UNMAPPED)
 				R->st->no_mapping++;
 			R->chain[n++] = l->address;
 		}
@@ -585,7 +623,8 @@ static int translate(struct reader *R)
 	uint64_t total = 0;
 	size_t i;
 
-	if (check_refs(R) < 0 || pick_columns(R) < 0 || add_attrs(R) < 0 || set_cmdline(R) < 0)
+	if (check_refs(R) < 0 || location_kinds(R) < 0 || pick_columns(R) < 0 || add_attrs(R) < 0 ||
+	    set_cmdline(R) < 0)
 		return -1;
 	R->key_tid = find_str(R->pf, "tid");
 	R->key_run = find_str(R->pf, "run");
@@ -642,6 +681,7 @@ out:
 		perftools__profiles__profile__free_unpacked(pf, NULL);
 	free(bytes);
 	free(R.chain);
+	free(R.loc_kind);
 	pgo_buf_release(&R.rec);
 	pgo_u64map_release(&R.loc_of);
 	pgo_u64map_release(&R.map_of);
