@@ -131,38 +131,38 @@ static int parse_fraction(const char *opt, const char *s, double lo, double hi, 
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
-{
-	static const struct option fixed[] = {
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "markdown", required_argument, NULL, OPT_MD },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "q", required_argument, NULL, OPT_Q },
-		{ "abs-floor", required_argument, NULL, OPT_ABS },
-		{ "rel-floor", required_argument, NULL, OPT_REL },
-		{ "program-floor", required_argument, NULL, OPT_PROGFLOOR },
-		{ "fail-on-program", no_argument, NULL, OPT_PROGFAIL },
-		{ "view", required_argument, NULL, OPT_VIEW },
-		{ "allow-other-binary", no_argument, NULL, OPT_OTHERBIN },
-		{ "ref", required_argument, NULL, OPT_REF },
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ "confirm", no_argument, NULL, OPT_CONFIRM },
-		{ "no-confirm", no_argument, NULL, OPT_NOCONFIRM },
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
-		{ "build", required_argument, NULL, OPT_BUILD },
-		{ "runs", required_argument, NULL, 'r' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "own", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-	};
-	/* then pgo collect's off-CPU options, from its table, and the terminator */
-	struct option longopts[PGO_ARRAY_SIZE(fixed) + OFFCPU_OPTS_MAX + 1];
-	size_t n = PGO_ARRAY_SIZE(fixed);
-	int c, view;
+static const struct option fixed_opts[] = {
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "markdown", required_argument, NULL, OPT_MD },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "q", required_argument, NULL, OPT_Q },
+	{ "abs-floor", required_argument, NULL, OPT_ABS },
+	{ "rel-floor", required_argument, NULL, OPT_REL },
+	{ "program-floor", required_argument, NULL, OPT_PROGFLOOR },
+	{ "fail-on-program", no_argument, NULL, OPT_PROGFAIL },
+	{ "view", required_argument, NULL, OPT_VIEW },
+	{ "allow-other-binary", no_argument, NULL, OPT_OTHERBIN },
+	{ "ref", required_argument, NULL, OPT_REF },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "confirm", no_argument, NULL, OPT_CONFIRM },
+	{ "no-confirm", no_argument, NULL, OPT_NOCONFIRM },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "confirm-profile", required_argument, NULL, OPT_CPROFILE },
+	{ "build", required_argument, NULL, OPT_BUILD },
+	{ "runs", required_argument, NULL, 'r' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "own", required_argument, NULL, 'b' },
+	{ "help", no_argument, NULL, 'h' },
+};
 
-	memcpy(longopts, fixed, sizeof(fixed));
+/* longopts: fixed_opts, then pgo collect's off-CPU options, from its table, and the terminator. */
+static void build_longopts(struct option *longopts)
+{
+	size_t n = PGO_ARRAY_SIZE(fixed_opts);
+	int c;
+
+	memcpy(longopts, fixed_opts, sizeof(fixed_opts));
 	for (c = 0; collect_offcpu_optnames[c].name; c++) {
 		if (c >= OFFCPU_OPTS_MAX)
 			PGO_BUG("too many off-CPU options");
@@ -172,78 +172,96 @@ static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
 						 NULL, OPT_OFFCPU_BASE + c };
 	}
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+}
 
+/* One option c (its value in optarg): 0, 1 after --help, -1 after an error. */
+static int parse_opt(int c, char **argv, struct gate_cmd *g)
+{
+	int view;
+
+	switch (c) {
+	case OPT_JSON: g->json = optarg; break;
+	case OPT_MD: g->markdown = optarg; break;
+	case OPT_SVG: g->svg = optarg; break;
+	case OPT_Q:
+		if (parse_fraction("--q", optarg, 1e-12, 0.5, &g->o.q))
+			return -1;
+		break;
+	case OPT_ABS:
+		if (parse_fraction("--abs-floor", optarg, 0, 1, &g->o.abs_floor))
+			return -1;
+		break;
+	case OPT_REL:
+		if (parse_fraction("--rel-floor", optarg, 0, 100, &g->o.rel_floor))
+			return -1;
+		break;
+	case OPT_PROGFLOOR:
+		if (parse_fraction("--program-floor", optarg, 0, 100, &g->o.program_floor))
+			return -1;
+		break;
+	case OPT_PROGFAIL: g->o.program_fail = 1; break;
+	case OPT_VIEW:
+		view = gate_view_parse(optarg);
+		if (view < 0)
+			return pgo_error("--view: '%s' is not cpu, offcpu or wall", optarg);
+		g->o.view = view;
+		break;
+	case OPT_OTHERBIN: g->o.allow_other_binary = 1; break;
+	case OPT_REF: g->ref = optarg; break;
+	case OPT_BASE: g->base = optarg; break;
+	case OPT_CONFIRM: g->confirm = 1; break;
+	case OPT_NOCONFIRM: g->confirm = 0; break;
+	case OPT_PROFILE: g->profile = optarg; break;
+	case OPT_CPROFILE: g->confirm_profile = optarg; break;
+	case OPT_BUILD: g->build = optarg; break;
+	case 'r':
+		if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
+			return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
+					 "(the gate needs at least 2 runs per side)", optarg);
+		break;
+	case 'F': {
+		uint64_t hz;
+
+		if (pgo_parse_u64_range(optarg, 1, 100000, &hz))
+			return pgo_error("-F: '%s' is not a sampling rate in Hz (1..100000)", optarg);
+		g->freq = (unsigned int)hz;
+		break;
+	}
+	case 'v': g->verbose++; break;
+	case 'b':
+		if (g->o.nr_own_globs == PGO_ARRAY_SIZE(g->own))
+			return pgo_error("-b: at most %zu globs", PGO_ARRAY_SIZE(g->own));
+		g->own[g->o.nr_own_globs++] = optarg;
+		g->o.own_globs = g->own;
+		break;
+	case 'h':
+		fputs(usage, stdout);
+		return 1;
+	default:
+		if (c >= OPT_OFFCPU_BASE && c < OPT_OFFCPU_BASE + OFFCPU_OPTS_MAX) {
+			if (collect_offcpu_option(&g->offcpu,
+						  collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name,
+						  optarg) <= 0)
+				return -1;
+			break;
+		}
+		return pgo_error("unknown option '%s'; see 'pgo gate --help'", argv[optind - 1]);
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, int permute, struct gate_cmd *g)
+{
+	struct option longopts[PGO_ARRAY_SIZE(fixed_opts) + OFFCPU_OPTS_MAX + 1];
+	int c, ret;
+
+	build_longopts(longopts);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, permute ? "r:F:b:vh" : "+r:F:b:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON: g->json = optarg; break;
-		case OPT_MD: g->markdown = optarg; break;
-		case OPT_SVG: g->svg = optarg; break;
-		case OPT_Q:
-			if (parse_fraction("--q", optarg, 1e-12, 0.5, &g->o.q))
-				return -1;
-			break;
-		case OPT_ABS:
-			if (parse_fraction("--abs-floor", optarg, 0, 1, &g->o.abs_floor))
-				return -1;
-			break;
-		case OPT_REL:
-			if (parse_fraction("--rel-floor", optarg, 0, 100, &g->o.rel_floor))
-				return -1;
-			break;
-		case OPT_PROGFLOOR:
-			if (parse_fraction("--program-floor", optarg, 0, 100, &g->o.program_floor))
-				return -1;
-			break;
-		case OPT_PROGFAIL: g->o.program_fail = 1; break;
-		case OPT_VIEW:
-			view = gate_view_parse(optarg);
-			if (view < 0)
-				return pgo_error("--view: '%s' is not cpu, offcpu or wall", optarg);
-			g->o.view = view;
-			break;
-		case OPT_OTHERBIN: g->o.allow_other_binary = 1; break;
-		case OPT_REF: g->ref = optarg; break;
-		case OPT_BASE: g->base = optarg; break;
-		case OPT_CONFIRM: g->confirm = 1; break;
-		case OPT_NOCONFIRM: g->confirm = 0; break;
-		case OPT_PROFILE: g->profile = optarg; break;
-		case OPT_CPROFILE: g->confirm_profile = optarg; break;
-		case OPT_BUILD: g->build = optarg; break;
-		case 'r':
-			if (pgo_parse_u64_range(optarg, 2, 10000, &g->runs))
-				return pgo_error("-r: '%s' is not a number of runs from 2 to 10000 "
-						 "(the gate needs at least 2 runs per side)", optarg);
-			break;
-		case 'F': {
-			uint64_t hz;
-
-			if (pgo_parse_u64_range(optarg, 1, 100000, &hz))
-				return pgo_error("-F: '%s' is not a sampling rate in Hz (1..100000)", optarg);
-			g->freq = (unsigned int)hz;
-			break;
-		}
-		case 'v': g->verbose++; break;
-		case 'b':
-			if (g->o.nr_own_globs == PGO_ARRAY_SIZE(g->own))
-				return pgo_error("-b: at most %zu globs", PGO_ARRAY_SIZE(g->own));
-			g->own[g->o.nr_own_globs++] = optarg;
-			g->o.own_globs = g->own;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 1;
-		default:
-			if (c >= OPT_OFFCPU_BASE && c < OPT_OFFCPU_BASE + OFFCPU_OPTS_MAX) {
-				if (collect_offcpu_option(&g->offcpu,
-							  collect_offcpu_optnames[c - OPT_OFFCPU_BASE].name,
-							  optarg) <= 0)
-					return -1;
-				break;
-			}
-			return pgo_error("unknown option '%s'; see 'pgo gate --help'", argv[optind - 1]);
-		}
+		ret = parse_opt(c, argv, g);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -197,73 +197,80 @@ static int base_path(const struct state *s, const char *prefix, const char *argv
 	return 0;
 }
 
-int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert_stackset *bset,
-			struct convert_stackset *hset, char commit[GATE_OID_HEX])
+/* The work tree of the merge-base's repository, and the current directory below its top. */
+static int find_workdir(struct state *s, const char *base, char commit[GATE_OID_HEX], char *cwd,
+			size_t cwd_size, const char **prefix)
 {
-	struct state s = { .dir = "" };
-	char cwd[PATH_MAX], wd[PATH_MAX], bdir[PATH_MAX], bbench[PATH_MAX], log[PATH_MAX + 16];
-	char *bargv0 = NULL, **bargv = NULL, **paths[2] = { NULL, NULL };
-	size_t npaths[2] = { 0, 0 }, argc, wl, i;
-	const char *prefix, *tmp;
-	struct cmd_gate_collect_stats tot[2] = { { 0 } }, st;
-	struct sigaction sa;
-	double t0, build_s;
-	unsigned int runs = o->collect.runs, k;
-	int err = -1, r, side;
+	char wd[PATH_MAX];
+	size_t wl;
 
-	if (gate_baseline_merge_base(".", o->base, commit, wd, sizeof(wd)))
+	if (gate_baseline_merge_base(".", base, commit, wd, sizeof(wd)))
 		return -1;
-	if (!realpath(wd, s.workdir) || !getcwd(cwd, sizeof(cwd)))
+	if (!realpath(wd, s->workdir) || !getcwd(cwd, cwd_size))
 		return pgo_error_errno("cannot resolve the work tree '%s'", wd);
-	wl = strlen(s.workdir);
-	if (strncmp(cwd, s.workdir, wl) || (cwd[wl] != '/' && cwd[wl]))
+	wl = strlen(s->workdir);
+	if (strncmp(cwd, s->workdir, wl) || (cwd[wl] != '/' && cwd[wl]))
 		return pgo_error("the current directory '%s' is not inside the work tree '%s'", cwd,
-				 s.workdir);
-	prefix = cwd[wl] ? cwd + wl + 1 : "";
+				 s->workdir);
+	*prefix = cwd[wl] ? cwd + wl + 1 : "";
+	return 0;
+}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	interrupted = 0;
-	for (i = 0; i < 3; i++)
-		sigaction(caught[i], &sa, &s.old[i]);
+/* The temporary directory and the base checked out in a worktree there. */
+static int add_worktree(struct state *s, const char *commit)
+{
+	char log[PATH_MAX + 16];
+	const char *tmp;
+	int r;
 
 	tmp = getenv("TMPDIR");
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
-	if (snprintf(s.dir, sizeof(s.dir), "%s/pgo-gate-base.XXXXXX", tmp) >= (int)sizeof(s.dir) ||
-	    !mkdtemp(s.dir)) {
+	if (snprintf(s->dir, sizeof(s->dir), "%s/pgo-gate-base.XXXXXX", tmp) >= (int)sizeof(s->dir) ||
+	    !mkdtemp(s->dir)) {
 		pgo_error_errno("cannot create a temporary directory under '%s'", tmp);
-		s.dir[0] = 0;
-		goto out;
+		s->dir[0] = 0;
+		return -1;
 	}
-	if (snprintf(s.tree, sizeof(s.tree), "%s/tree", s.dir) >= (int)sizeof(s.tree) ||
-	    snprintf(log, sizeof(log), "%s/git.log", s.dir) >= (int)sizeof(log)) {
-		pgo_error("the temporary directory '%s' has too long a name", s.dir);
-		goto out;
+	if (snprintf(s->tree, sizeof(s->tree), "%s/tree", s->dir) >= (int)sizeof(s->tree) ||
+	    snprintf(log, sizeof(log), "%s/git.log", s->dir) >= (int)sizeof(log)) {
+		pgo_error("the temporary directory '%s' has too long a name", s->dir);
+		return -1;
 	}
 	{
-		const char *add[] = { "git", "-C", s.workdir, "worktree", "add", "--detach", "--quiet",
-				s.tree, commit, NULL };
+		const char *add[] = { "git", "-C", s->workdir, "worktree", "add", "--detach", "--quiet",
+				s->tree, commit, NULL };
 
 		r = run_logged(add, NULL, log);
 		if (r < 0)
-			goto out;
+			return -1;
 		/* an entry may exist even when git failed halfway: remove it either way */
-		s.have_worktree = 1;
+		s->have_worktree = 1;
 		if (r) {
 			pgo_error("cannot check out the base %.12s: git worktree add exited with %d",
 				  commit, r);
 			print_tail(log);
-			goto out;
+			return -1;
 		}
 	}
-	if (base_path(&s, prefix, o->collect.argv[0], bbench, sizeof(bbench)))
-		goto out;
-	if (snprintf(bdir, sizeof(bdir), "%s%s%s", s.tree, *prefix ? "/" : "", prefix) >=
-	    (int)sizeof(bdir) || snprintf(log, sizeof(log), "%s/build.log", s.dir) >= (int)sizeof(log)) {
-		pgo_error("the base tree's path is too long ('%s')", s.tree);
-		goto out;
+	return 0;
+}
+
+/* Run the build in the base tree; bbench: the base's benchmark, executable after it. */
+static int build_base(const struct state *s, const struct cmd_gate_interleave_opts *o,
+		      const char *prefix, const char *commit, char *bbench, size_t bbench_size,
+		      double *build_s)
+{
+	char bdir[PATH_MAX], log[PATH_MAX + 16];
+	double t0;
+	int r;
+
+	if (base_path(s, prefix, o->collect.argv[0], bbench, bbench_size))
+		return -1;
+	if (snprintf(bdir, sizeof(bdir), "%s%s%s", s->tree, *prefix ? "/" : "", prefix) >=
+	    (int)sizeof(bdir) || snprintf(log, sizeof(log), "%s/build.log", s->dir) >= (int)sizeof(log)) {
+		pgo_error("the base tree's path is too long ('%s')", s->tree);
+		return -1;
 	}
 	pgo_info("interleaved: building the base %.12s in a worktree with '%s'", commit, o->build);
 	t0 = now_s();
@@ -272,25 +279,104 @@ int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert
 
 		r = run_logged(sh, bdir, log);
 	}
-	build_s = now_s() - t0;
+	*build_s = now_s() - t0;
 	if (r < 0)
-		goto out;
+		return -1;
 	if (interrupted) {
 		pgo_error("interrupted while building the base");
-		goto out;
+		return -1;
 	}
 	if (r) {
 		pgo_error("the base %.12s does not build: '%s' exited with %d after %.1f s; "
 			  "the gate cannot judge a change without its base", commit, o->build, r,
-			  build_s);
+			  *build_s);
 		print_tail(log);
-		goto out;
+		return -1;
 	}
 	if (access(bbench, X_OK)) {
 		pgo_error("the build of the base left no executable '%s' (%s)", bbench,
 			  strerror(errno));
-		goto out;
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * A B B A A B B A ...: pair j runs base then head when j is even, head then base when
+ * odd; consecutive runs of one side are one collection (a block of 1 or 2 runs).
+ * paths[side] gets each collection's file, tot[side] the totals.
+ */
+static int run_interleaved(const struct state *s, const struct cmd_gate_interleave_opts *o,
+			   char **bargv, char **paths[2], size_t npaths[2],
+			   struct cmd_gate_collect_stats tot[2])
+{
+	struct cmd_gate_collect_stats st;
+	unsigned int runs = o->collect.runs, k;
+	size_t i;
+	int side;
+
+	k = 0;
+	for (i = 0; i < 2 * (size_t)runs; i += k) {
+		struct cmd_gate_collect_opts c = o->collect;
+		size_t j = i / 2;
+		char path[PATH_MAX + 32];
+
+		side = (int)((i % 2) ^ (j % 2)); /* 0 base, 1 head */
+		k = 1;
+		if (i + 1 < 2 * (size_t)runs && (int)(((i + 1) % 2) ^ (((i + 1) / 2) % 2)) == side)
+			k = 2;
+		if (interrupted) {
+			pgo_error("interrupted after %zu of %u runs", i, 2 * runs);
+			return -1;
+		}
+		if (snprintf(path, sizeof(path), "%s/%s-%zu.data", s->dir, side ? "head" : "base",
+			     npaths[side]) >= (int)sizeof(path)) {
+			pgo_error("the temporary directory '%s' has too long a name", s->dir);
+			return -1;
+		}
+		c.argv = side ? o->collect.argv : bargv;
+		c.runs = k;
+		c.quiet = 1;
+		if (cmd_gate_collect_data(&c, path, &st))
+			return -1;
+		if (!(paths[side][npaths[side]] = pgo_strdup(path)))
+			return -1;
+		npaths[side]++;
+		tot[side].runs += st.runs;
+		tot[side].samples += st.samples;
+		tot[side].cpu_ns += st.cpu_ns;
+		tot[side].duration_ns += st.duration_ns;
+	}
+	return 0;
+}
+
+int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert_stackset *bset,
+			struct convert_stackset *hset, char commit[GATE_OID_HEX])
+{
+	struct state s = { .dir = "" };
+	char cwd[PATH_MAX], bbench[PATH_MAX];
+	char *bargv0 = NULL, **bargv = NULL, **paths[2] = { NULL, NULL };
+	size_t npaths[2] = { 0, 0 }, argc, i;
+	const char *prefix = "";
+	struct cmd_gate_collect_stats tot[2] = { { 0 } };
+	struct sigaction sa;
+	double build_s;
+	unsigned int runs = o->collect.runs;
+	int err = -1, side;
+
+	if (find_workdir(&s, o->base, commit, cwd, sizeof(cwd), &prefix))
+		return -1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	for (i = 0; i < 3; i++)
+		sigaction(caught[i], &sa, &s.old[i]);
+
+	if (add_worktree(&s, commit) ||
+	    build_base(&s, o, prefix, commit, bbench, sizeof(bbench), &build_s))
+		goto out;
 
 	/* The base's argv: the head's, with the benchmark path mapped into the base tree. */
 	for (argc = 0; o->collect.argv[argc]; argc++)
@@ -305,42 +391,8 @@ int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert
 	for (i = 1; i < argc; i++)
 		bargv[i] = o->collect.argv[i];
 
-	/*
-	 * A B B A A B B A ...: pair j runs base then head when j is even, head then base when
-	 * odd; consecutive runs of one side are one collection (a block of 1 or 2 runs).
-	 */
-	k = 0;
-	for (i = 0; i < 2 * (size_t)runs; i += k) {
-		struct cmd_gate_collect_opts c = o->collect;
-		size_t j = i / 2;
-		char path[PATH_MAX + 32];
-
-		side = (int)((i % 2) ^ (j % 2)); /* 0 base, 1 head */
-		k = 1;
-		if (i + 1 < 2 * (size_t)runs && (int)(((i + 1) % 2) ^ (((i + 1) / 2) % 2)) == side)
-			k = 2;
-		if (interrupted) {
-			pgo_error("interrupted after %zu of %u runs", i, 2 * runs);
-			goto out;
-		}
-		if (snprintf(path, sizeof(path), "%s/%s-%zu.data", s.dir, side ? "head" : "base",
-			     npaths[side]) >= (int)sizeof(path)) {
-			pgo_error("the temporary directory '%s' has too long a name", s.dir);
-			goto out;
-		}
-		c.argv = side ? o->collect.argv : bargv;
-		c.runs = k;
-		c.quiet = 1;
-		if (cmd_gate_collect_data(&c, path, &st))
-			goto out;
-		if (!(paths[side][npaths[side]] = pgo_strdup(path)))
-			goto out;
-		npaths[side]++;
-		tot[side].runs += st.runs;
-		tot[side].samples += st.samples;
-		tot[side].cpu_ns += st.cpu_ns;
-		tot[side].duration_ns += st.duration_ns;
-	}
+	if (run_interleaved(&s, o, bargv, paths, npaths, tot))
+		goto out;
 	pgo_info("interleaved: base %.12s (built in %.1f s) and head, %u + %u runs alternating "
 		 "(A B B A ...): %llu + %llu samples, %.2f + %.2f s CPU", commit, build_s,
 		 tot[0].runs, tot[1].runs, (unsigned long long)tot[0].samples,

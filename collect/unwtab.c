@@ -453,7 +453,8 @@ static void set_reg(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
 /*
  * Run a CFA program from `pc` (fde != NULL: emitting rows up to fde->end), on st.
  * Returns 0, or 1 when an instruction is not understood (the state becomes unsupported
- * from there on), or -1 when out of memory.
+ * from there on), or -1 when out of memory. Over 100 lines: one switch over the DW_CFA
+ * opcodes, each case a few lines, reads best as one (as in the DWARF spec's table).
  */
 static int run_cfa(struct builder *b, const struct cie *c, const uint8_t *p, const uint8_t *end,
 		   struct state *st, const struct state *init, const struct fde *fde, uint64_t base_off,
