@@ -66,12 +66,12 @@ traces_folded() {
 		/^ *[a-z]+: / { next }
 		/^ *[0-9]+(ns)? +[^ ]/ { w = $1; sub(/ns$/, "", w); sub(/^ *[0-9]+(ns)? +/, ""); sub(/ \(inline\)$/, ""); f[++n] = $0; next }
 		/^ +[^ ]/ { sub(/^ +/, ""); sub(/ \(inline\)$/, ""); f[++n] = $0; next }
-		END { flush(); for (k in sum) printf "%s %.0f\n", k, sum[k] }' | sort
+		END { flush(); for (k in sum) printf "%s %.0f\n", k, sum[k] }' | test_stable_ksyms | sort
 }
 
 test_expect_success 'go tool pprof -traces agrees with pgo folded: perf record -g' '
 	traces_folded cs.pb.gz cpu 0 >traces &&
-	pgo convert -q --to folded -i perf.data | sort >folded &&
+	pgo convert -q --to folded -i perf.data | test_stable_ksyms | sort >folded &&
 	test -s folded && test_cmp folded traces
 '
 
@@ -79,7 +79,7 @@ test_expect_success 'go tool pprof -traces agrees with pgo folded: processes and
 	pgo collect -q -r 2 --no-off-cpu -o mp.data "$PGO_BUILD_DIR/examples/forks" >/dev/null &&
 	pgo convert -q --to pprof -i mp.data -o mp.pb.gz &&
 	traces_folded mp.pb.gz cpu 0 >traces &&
-	pgo convert -q --to folded -i mp.data | sort >folded &&
+	pgo convert -q --to folded -i mp.data | test_stable_ksyms | sort >folded &&
 	test "$(go tool pprof -raw mp.pb.gz 2>/dev/null | grep -o "pid:\[[0-9]*\]" | sort -u | wc -l)" -ge 4 &&
 	test -s folded && test_cmp folded traces
 '
@@ -100,10 +100,10 @@ test_expect_success BPF 'off-CPU: offcpu and wall columns, thread state labels, 
 	test_cmp expect actual &&
 	test_grep "thread state:\[" raw2 &&
 	traces_folded sleep.pb.gz offcpu 1 >traces.off &&
-	pgo convert -q --to folded --view offcpu -i sleep.data | sort >folded.off &&
+	pgo convert -q --to folded --view offcpu -i sleep.data | test_stable_ksyms | sort >folded.off &&
 	test -s folded.off && test_cmp folded.off traces.off &&
 	traces_folded sleep.pb.gz cpu 0 >traces.on &&
-	pgo convert -q --to folded -i sleep.data | sort >folded.on &&
+	pgo convert -q --to folded -i sleep.data | test_stable_ksyms | sort >folded.on &&
 	test_cmp folded.on traces.on &&
 	test_grep "run:\[0\]" raw2 && test_grep "run:\[1\]" raw2
 '

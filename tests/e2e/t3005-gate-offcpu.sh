@@ -85,7 +85,7 @@ test_expect_success 'cpu view: the doubled hold passes and blames none of conten
 test_expect_success 'git flow: record stores the off-CPU view, check --view offcpu exits 1 (hold x3)' '
 	mkdir repo && cd repo && git init -q -b main &&
 	echo base >f && git add f && git -c user.name=t -c user.email=t@t commit -q -m base &&
-	pgo gate record $RUN -- "$L" 16 10000 10000 io 2>err &&
+	{ pgo gate record $RUN -- "$L" 16 10000 10000 io 2>err || { cat err; false; }; } &&
 	test_grep "off-CPU: .* s in [0-9]+ samples" err &&
 	test_grep "stored a 5-run profile" err &&
 	git checkout -q -b pr &&
