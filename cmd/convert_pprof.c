@@ -5,6 +5,7 @@
 
 #include "cmd/builtin.h"
 #include "cmd/convert_pprof.h"
+#include "convert/input.h"
 #include "convert/pprof.h"
 #include "convert/profile.h"
 #include "convert/threads.h"
@@ -53,7 +54,9 @@ int cmd_convert_pprof(struct convert_options *o, const char *out)
 	o->want_stacks = 1;
 	if (convert_profile_load(o, &p) < 0)
 		goto out;
-	if (thread_names(o->inputs[0], &tt, &nr, &names) < 0)
+	/* names come from perf.data's COMM records; a pprof input has its own labels only */
+	if (convert_input_kind(o->inputs[0]) == CONVERT_INPUT_PERF_DATA &&
+	    thread_names(o->inputs[0], &tt, &nr, &names) < 0)
 		goto out;
 	po.threads = names;
 	po.nr_threads = nr;

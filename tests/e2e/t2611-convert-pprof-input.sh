@@ -95,6 +95,9 @@ test_expect_success BPF 'pgo collect --call-graph dwarf -r 2, off-CPU: same outp
 	pgo convert -q --to folded --view wall -i s.data >w1 &&
 	pgo convert -q --to folded --view wall -i s.pb.gz >w2 &&
 	test_cmp w1 w2 &&
+	pgo convert -q --to pprof -i s.pb.gz -o again.pb.gz &&
+	pgo convert -q --to folded -i again.pb.gz >w3 &&
+	pgo convert -q --to folded -i s.data >f1 && test_cmp f1 w3 &&
 	pgo convert -q --to json -i s.pb.gz -o s.json &&
 	test "$(jq ".runs | length" s.json)" = 2
 '
