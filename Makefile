@@ -9,7 +9,9 @@
 #   make demo       collect, convert, rebuild with -fauto-profile, show the speedup and the flamegraph
 #   make bench      benchmarks against perf record, create_gcov and instrumented PGO
 #   make deps       install the Debian packages the build, tests and demo need (idempotent)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (the program, manual pages, bash completion)
+#   make deb        build/deb/pgo_VERSION_ARCH.deb (dpkg-buildpackage on a copy of the tree in build/deb)
+#   make deb-check  install that .deb with apt in a clean Debian 12 chroot and run the README's example
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
@@ -38,9 +40,9 @@ ZYDIS_SONAME   := $(shell objdump -p /usr/lib/$$(gcc -print-multiarch 2>/dev/nul
 #
 DEB_BUILD  := build-essential pkg-config clang llvm libbpf-dev libelf-dev libdw-dev libgit2-dev \
               libjansson-dev libgsl-dev libxxhash-dev libzydis-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev libzstd-dev liblzma-dev libbz2-dev \
-              bpftool linux-perf git
+              bpftool linux-perf git scdoc bash-completion
 DEB_TEST   := valgrind chromium binutils libxml2-utils time libc6-dbg golang-go google-perftools libgoogle-perftools-dev jq \
-              mmdebstrap
+              mmdebstrap man-db debhelper lintian fakeroot
 DEB_BENCH  := hyperfine autofdo dpkg-dev bison libonig-dev autoconf ccache
 #
 
@@ -113,13 +115,27 @@ HELPER_BINS:= $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/helpers/%,$(HELPER_SR
 EXAMPLE_SRCS:= $(wildcard examples/*.c)
 EXAMPLE_BINS:= $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EXAMPLE_SRCS))
 ALIASES    := pgo-collect pgo-convert pgo-gate
+# Manual pages: docs/man/NAME.SECTION.scd, turned into roff by scdoc
+MAN_SRCS   := $(wildcard docs/man/*.scd)
+MANS       := $(patsubst docs/man/%.scd,$(OUTPUT)/man/%,$(MAN_SRCS))
+MANDIR     ?= $(PREFIX)/share/man
+# bash-completion's directory, under PREFIX (bash-completion also looks in /usr/local/share)
+BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=datadir=$(PREFIX)/share \
+                 --variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps \
-	compilers test-compilers
+	compilers test-compilers man deb deb-check
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: deps $(BIN)/pgo $(addprefix $(BIN)/,$(ALIASES))
+all: deps $(BIN)/pgo $(addprefix $(BIN)/,$(ALIASES)) $(MANS)
+
+man: $(MANS)
+
+$(OUTPUT)/man/%: docs/man/%.scd
+	$(call msg,SCDOC,$@)
+	@mkdir -p $(@D)
+	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
 
 # Install what is missing, quietly when nothing is. Runs apt-get only as root (or through sudo).
 deps:
@@ -244,9 +260,24 @@ fuzz-smoke: $(FUZZ_BINS)
 	$(Q)tests/fuzz/run.sh $(or $(FUZZ_SECONDS),8) $(FUZZ_BINS)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 $(BIN)/pgo $(DESTDIR)$(PREFIX)/bin/pgo
 	for a in $(ALIASES); do ln -sf pgo $(DESTDIR)$(PREFIX)/bin/$$a; done
+	install -m 0644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(filter %.5,$(MANS)) $(DESTDIR)$(MANDIR)/man5
+	install -m 0644 completion/pgo.bash $(DESTDIR)$(BASHCOMPDIR)/pgo
+	for a in $(ALIASES); do ln -sf pgo $(DESTDIR)$(BASHCOMPDIR)/$$a; done
+
+# The Debian package, built by dpkg-buildpackage from a copy of the tree (it writes the .deb
+# into the parent directory): build/deb/pgo_$(VERSION)_ARCH.deb. debian/ says how.
+deb:
+	$(Q)tests/tools/deb.sh build
+
+# Install that package with apt in a clean Debian 12 chroot (mmdebstrap, cached in
+# PGO_DEB_CHECK_DIR, default /var/cache/pgo-deb-check) and run pgo --version, man pgo-collect
+# and the README's collect -> convert -> gcc example there.
+deb-check: deb
+	$(Q)tests/tools/deb.sh check
 
 clean:
 	rm -rf build
