@@ -124,7 +124,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=datadir=$(PREFIX)/sh
                  --variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all deps test test-unit test-e2e demo bench fuzz fuzz-smoke install clean vmlinux check-deps \
-	compilers test-compilers man deb deb-check
+	compilers test-compilers man deb deb-check print-sonames
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -138,7 +138,9 @@ $(OUTPUT)/man/%: docs/man/%.scd
 	$(Q)scdoc <$< >$@.tmp && mv $@.tmp $@
 
 # Install what is missing, quietly when nothing is. Runs apt-get only as root (or through sudo).
+# NO_DEPS=1 skips it (debian/rules: Build-Depends are dpkg-buildpackage's business).
 deps:
+ifndef NO_DEPS
 	$(Q)missing=""; for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -150,6 +152,11 @@ deps:
 		  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; } || \
 		{ echo "make deps: apt-get install failed for:$$missing" >&2; exit 2; }; \
 	fi
+endif
+
+# The sonames pgo loads with dlopen when it needs them (debian/rules: Recommends)
+print-sonames:
+	@echo $(LIBGIT2_SONAME) $(ZYDIS_SONAME)
 
 $(BIN)/pgo: $(CMD_OBJS) $(LIBPGO)
 	$(call msg,LINK,$@)
