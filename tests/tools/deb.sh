@@ -7,7 +7,7 @@
 #   tests/tools/deb.sh check   in a clean Debian 12 chroot: apt install ./pgo_*.deb (dependencies
 #                              from the mirror), pgo --version, man pgo-collect, and the README's
 #                              collect -> convert -> gcc -fauto-profile example
-# The chroot (mmdebstrap --variant=apt bookworm, with man-db, gcc, libc6-dev) is cached in
+# The chroot (mmdebstrap --variant=apt bookworm, with man-db, gcc, libc6-dev, bash-completion) is cached in
 # $PGO_DEB_CHECK_DIR (default /var/cache/pgo-deb-check) with its apt lists (refreshed when a day
 # old) and the downloaded .debs; every check runs on a throw-away overlay of it, in a private mount
 # namespace with the host's /proc, /sys and /dev (perf_event_open, BPF) mounted.
@@ -21,7 +21,7 @@ deb=$out/pgo_${version}_${arch}.deb
 dir=${PGO_DEB_CHECK_DIR:-/var/cache/pgo-deb-check}
 mirror=${PGO_DEB_CHECK_MIRROR:-http://deb.debian.org/debian}
 security=${PGO_DEB_CHECK_SECURITY:-http://deb.debian.org/debian-security}
-base_pkgs="man-db gcc libc6-dev"
+base_pkgs="man-db gcc libc6-dev bash-completion"
 
 die() { echo "deb.sh: $*" >&2; exit 2; }
 
@@ -105,21 +105,21 @@ check() {
 		mount --bind "$dir/archives" "$r/var/cache/apt/archives"
 		cp /etc/resolv.conf "$r/etc/resolv.conf"
 		mkdir -p "$r/check" && cp "$run/$deb" "$run/shares.c" "$r/check/"
-		in() { chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"; }
+		inch() { chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 "$@"; }
 		echo "  APT     apt install ./$deb"
-		in sh -c "cd /check && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$deb" >"$run/apt.log" 2>&1 ||
+		inch sh -c "cd /check && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ./$deb" >"$run/apt.log" 2>&1 ||
 			{ tail -20 "$run/apt.log"; exit 1; }
 		grep -E "^(Get|Setting up|Unpacking)" "$run/apt.log" | sed "s/^/          /" | grep -E "pgo|libgit2|libzydis|libbpf" || true
 		echo "  RUN     pgo --version"
-		in pgo --version
+		inch pgo --version
 		echo "  RUN     man pgo-collect"
-		in sh -c "MANPAGER=cat MANWIDTH=80 man pgo-collect" >"$run/man.txt"
+		inch sh -c "MANPAGER=cat MANWIDTH=80 man pgo-collect" >"$run/man.txt"
 		grep -q "^ *pgo-collect - run a benchmark" "$run/man.txt" || { head "$run/man.txt"; exit 1; }
 		grep -qE "^ *-F, --freq HZ" "$run/man.txt" || exit 1
-		in sh -c ". /usr/share/bash-completion/bash_completion 2>/dev/null; __load_completion pgo && complete -p pgo" |
+		inch bash -c ". /usr/share/bash-completion/bash_completion 2>/dev/null; __load_completion pgo && complete -p pgo" |
 			grep -q "_pgo pgo" || { echo "no bash completion for pgo"; exit 1; }
 		echo "  RUN     the README example: collect -> convert -> gcc -fauto-profile"
-		in sh -exc "cd /check && cp shares.c bench.c && gcc -O2 -g -o bench bench.c &&
+		inch sh -exc "cd /check && cp shares.c bench.c && gcc -O2 -g -o bench bench.c &&
 			pgo collect -F 4999 ./bench 20 >bench.out &&
 			pgo-convert --to autofdo &&
 			pgo convert --dump bench.afdo >dump.txt &&
