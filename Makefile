@@ -115,11 +115,14 @@ HELPER_BINS:= $(patsubst tests/helpers/%.c,$(OUTPUT)/tests/helpers/%,$(HELPER_SR
 EXAMPLE_SRCS:= $(wildcard examples/*.c)
 EXAMPLE_BINS:= $(patsubst examples/%.c,$(OUTPUT)/examples/%,$(EXAMPLE_SRCS))
 ALIASES    := pgo-collect pgo-convert pgo-gate
-# Manual pages: docs/man/NAME.SECTION.scd, turned into roff by scdoc
+# Manual pages: docs/man/NAME.SECTION.scd, turned into roff by scdoc (a small C program in
+# Debian; its markup reads as plain text, and it needs no Ruby or Haskell as asciidoctor and
+# pandoc do). tests/e2e/t0004 checks that every option of every --help is in its page.
 MAN_SRCS   := $(wildcard docs/man/*.scd)
 MANS       := $(patsubst docs/man/%.scd,$(OUTPUT)/man/%,$(MAN_SRCS))
 MANDIR     ?= $(PREFIX)/share/man
-# bash-completion's directory, under PREFIX (bash-completion also looks in /usr/local/share)
+# bash-completion's directory, under PREFIX (bash-completion also looks in /usr/local/share);
+# completion/pgo.bash, checked against --help by tests/e2e/t0005
 BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=datadir=$(PREFIX)/share \
                  --variable=completionsdir bash-completion 2>/dev/null),$(PREFIX)/share/bash-completion/completions)
 
