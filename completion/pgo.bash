@@ -77,9 +77,15 @@ _pgo_value()
 
 _pgo()
 {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev="" cmd="" sub="" i=1 w
+	local cur=${COMP_WORDS[COMP_CWORD]} prev="" cmd="" sub="" i=1 w eq=""
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
+	# bash splits --opt=value at the '=' (COMP_WORDBREAKS): --opt, =, value
+	if [ "$cur" = = ] && [[ "$prev" == -* ]]; then
+		eq=1 cur=""
+	elif [ "$prev" = = ] && [ "$COMP_CWORD" -gt 1 ]; then
+		eq=1 prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
 
 	# the command: the dashed form's name, else the first word after pgo
 	case "${COMP_WORDS[0]##*/}" in
@@ -112,10 +118,13 @@ _pgo()
 		fi
 	done
 
-	# --opt=value
-	if [[ "$cur" == --*=* ]]; then
-		local opt=${cur%%=*}
-		_pgo_value "$cmd" "$opt" "${cur#*=}" || return 0
+	# the value of --opt=VALUE, or of the option before
+	if [ -n "$eq" ]; then
+		if [ "$cmd:$prev" = convert:--offline-nested ]; then
+			_pgo_words "$_pgo_values_offline_nested" "$cur"
+		else
+			_pgo_value "$cmd" "$prev" "$cur"
+		fi
 		return 0
 	fi
 	_pgo_value "$cmd" "$prev" "$cur" && return 0

@@ -16,7 +16,8 @@ complete_line() {
 	bash --norc --noprofile -c '
 		. "$1" || exit 3
 		line=$2
-		read -r -a COMP_WORDS <<<"$line"
+		# words as bash splits them: at blanks, and "=" is a word of its own (COMP_WORDBREAKS)
+		read -r -a COMP_WORDS <<<"${line//=/ = }"
 		case "$line" in *" ") COMP_WORDS+=("") ;; esac
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMP_LINE=$line COMP_POINT=${#line}
 		__load_completion "${COMP_WORDS[0]}" || { echo "no completion for ${COMP_WORDS[0]}" >&2; exit 4; }
@@ -49,7 +50,9 @@ test_expect_success BASHCOMP 'pgo convert --to <TAB> offers the formats of --hel
 	complete_line "pgo convert -i x.data --to ll" >actual &&
 	test "$(cat actual)" = llvm &&
 	complete_line "pgo-convert --to=sv" >actual &&
-	test "$(cat actual)" = svg
+	test "$(cat actual)" = svg &&
+	complete_line "pgo convert --to=" >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success BASHCOMP 'pgo gate <TAB> offers its subcommands' '
@@ -84,7 +87,12 @@ test_expect_success BASHCOMP '--view and --call-graph values are those of --help
 	complete_line "pgo gate check --view " >actual && test_cmp expect actual &&
 	pgo collect --help | help_values --call-graph >expect &&
 	test "$(wc -l <expect)" = 5 &&
-	complete_line "pgo collect --call-graph " >actual && test_cmp expect actual
+	complete_line "pgo collect --call-graph " >actual && test_cmp expect actual &&
+	pgo convert --help | sed -n "/^  --offline-nested/,/^  --dump/p" | sed "\$d" | tr -s "\n " "  " |
+		grep -oE "[a-z]+ \((the default|the option alone)\)|or [a-z]+ *\$" |
+		sed -e "s/^or //" -e "s/ .*//" | sort -u >expect &&
+	test "$(wc -l <expect)" = 3 &&
+	complete_line "pgo convert --offline-nested=" >actual && test_cmp expect actual
 '
 
 test_expect_success BASHCOMP 'file names after -i, -o, -b; commands after --' '
