@@ -32,6 +32,11 @@ const volatile __u32 sample_every = 1;
 const volatile __u32 kstack_skip = 0;
 /* tests: act as if the switch-ins that end sleeps went unreported */
 const volatile bool hide_sleep_ends = false;
+/* the sched_* programs are the tp_btf variants: thread slots are task storage */
+const volatile bool btf_slots = true;
+
+/* intervals waiting in their thread's slot for a second unwind (struct switch_out) */
+__u64 retries_waiting;
 
 struct offcpu_counters counters[OFFCPU_MAX_CPUS];
 
@@ -44,7 +49,9 @@ struct switch_out {
 	__s32 ustack_id;
 	__s32 kstack_id;
 	__u32 state;
-	__u32 pad;
+	__u32 retry;      /* the user stack ran into a mapping not known yet, in a system call */
+	__u64 pending_ns; /* with retry: the interval, accounted when the call returns */
+	__u64 pending_end; /* its end; 0: none pending */
 };
 
 struct {
@@ -515,7 +522,7 @@ static int unwind_step(__u32 i, void *data)
  * stack could not be stored). Every stack ends with a reason, counted.
  */
 static __always_inline __u64 unwind_user(struct offcpu_counters *c, struct task_struct *task,
-					 __u32 tgid)
+					 __u32 tgid, __u32 *endp)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct offcpu_ustack *old;
@@ -541,6 +548,7 @@ static __always_inline __u64 unwind_user(struct offcpu_counters *c, struct task_
 	u->st.end = OFFCPU_UNW_DEPTH;
 	bpf_loop(OFFCPU_MAX_FRAMES + 1, unwind_step, &zero, 0);
 	end = u->st.end;
+	*endp = end;
 	if (end < OFFCPU_UNW_NR)
 		c->unwind_end[end]++;
 	if (end == OFFCPU_UNW_NO_MAPPING)
@@ -674,11 +682,31 @@ static __always_inline void close_unseen(struct offcpu_counters *c, struct switc
 	s->ts = 0;
 }
 
+/* An interval kept for a second unwind that never came: account it with the stack it has. */
+static __always_inline void flush_pending(struct offcpu_counters *c, struct switch_out *s,
+					  __u32 tgid, __u32 tid)
+{
+	if (!s->pending_end)
+		return;
+	account(c, s, tgid, tid, s->pending_ns, s->pending_end);
+	s->pending_end = 0;
+	__sync_fetch_and_add(&retries_waiting, -1);
+}
+
+/* task is inside a system call (its saved user registers are those of the call). */
+static __always_inline bool in_syscall(struct task_struct *task)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+	return regs && (long)BPF_CORE_READ(regs, orig_ax) >= 0;
+}
+
 static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, struct task_struct *prev,
 				       bool preempt, unsigned int prev_state, bool btf)
 {
+	struct task_struct *cur;
 	struct switch_out *s;
-	__u32 tgid, tid;
+	__u32 tgid, tid, end;
 	long id;
 
 	/* a dying task's last switch-out never gets a switch-in */
@@ -693,6 +721,8 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	/* still off the CPU as far as we know: its switch-in went unreported */
 	if (s && s->ts)
 		close_unseen(c, s, prev, bpf_ktime_get_ns());
+	if (s)
+		flush_pending(c, s, tgid, tid);
 	if (sample_every > 1 && bpf_get_prandom_u32() % sample_every) {
 		c->sampled_out++;
 		return;
@@ -707,9 +737,16 @@ static __always_inline void switch_out(void *ctx, struct offcpu_counters *c, str
 	s->kstack_id = -1;
 	s->caller_ip = 0;
 	s->ustack_hash = 0;
+	s->retry = 0;
 	if (user_stacks && dwarf) {
 		/* prev is current here; raw_tp gets its BTF pointer from the helper */
-		s->ustack_hash = unwind_user(c, btf ? prev : bpf_get_current_task_btf(), tgid);
+		cur = btf ? prev : bpf_get_current_task_btf();
+		s->ustack_hash = unwind_user(c, cur, tgid, &end);
+		/*
+		 * A library mapped a moment ago (the loader has been asked for it): a wait in a
+		 * system call is unwound again when the call returns, and accounted then.
+		 */
+		s->retry = end == OFFCPU_UNW_NO_MAPPING && in_syscall(cur);
 	} else if (user_stacks) {
 		id = get_stackid(ctx, BPF_F_USER_STACK);
 		if (id < 0)
@@ -741,6 +778,13 @@ static __always_inline void switch_in(struct offcpu_counters *c, struct task_str
 	if (!s || !s->ts || (hide_sleep_ends && s->state == OFFCPU_SLEEP))
 		return;
 	now = bpf_ktime_get_ns();
+	if (s->retry && !s->pending_end) {
+		s->pending_ns = now - s->ts;
+		s->pending_end = now;
+		s->ts = 0;
+		__sync_fetch_and_add(&retries_waiting, 1);
+		return;
+	}
 	account(c, s, BPF_CORE_READ(next, tgid), tid, now - s->ts, now);
 	s->ts = 0;
 }
@@ -859,12 +903,45 @@ int BPF_PROG(sched_exec_raw, struct task_struct *task)
  * that runs into the library. raw_syscalls:sys_exit runs for every system call on the
  * machine: the syscall number is tested first, the followed set only for these calls.
  */
+/*
+ * The current thread returns from the system call it waited in: unwind its stack again (the
+ * mapping that stopped the first unwind is known by now, or it never will be) and account
+ * the interval kept for it.
+ */
+static __always_inline void retry_unwind(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid(), key;
+	__u32 tgid = id >> 32, tid = (__u32)id, end = OFFCPU_UNW_NO_MAPPING;
+	struct offcpu_counters *c;
+	struct switch_out *s;
+
+	if (!bpf_map_lookup_elem(&tgids, &tgid))
+		return;
+	s = slot_of(task, tid, btf_slots, false);
+	c = cpu_counters();
+	if (!s || !s->pending_end || !c)
+		return;
+	key = unwind_user(c, task, tgid, &end);
+	if (key)
+		s->ustack_hash = key;
+	/* count each stack's end once: the second unwind's */
+	c->unwind_end[OFFCPU_UNW_NO_MAPPING]--;
+	c->unwind_retried++;
+	account(c, s, tgid, tid, s->pending_ns, s->pending_end);
+	s->pending_end = 0;
+	s->retry = 0;
+	__sync_fetch_and_add(&retries_waiting, -1);
+}
+
 SEC("raw_tp/sys_exit")
 int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
 {
 	long nr = BPF_CORE_READ(regs, orig_ax);
 	__u32 tgid;
 
+	if (dwarf && retries_waiting)
+		retry_unwind();
 	if (!dwarf || ret < 0 || (nr != 9 && nr != 10) || !(BPF_CORE_READ(regs, dx) & 4))
 		return 0;
 	tgid = bpf_get_current_pid_tgid() >> 32;
@@ -895,6 +972,8 @@ static __always_inline int on_exit(struct task_struct *task, bool btf)
 	c = cpu_counters();
 	if (s && s->ts && c)
 		close_unseen(c, s, task, bpf_ktime_get_ns());
+	if (s && c)
+		flush_pending(c, s, tgid, tid);
 	if (!btf)
 		bpf_map_delete_elem(&pid_starts, &tid);
 	if (BPF_CORE_READ(task, signal, live.counter) == 0) {

@@ -127,6 +127,7 @@ static struct offcpu_bpf *load(const struct collect_offcpu_opts *opts, int raw_t
 	skel->rodata->hide_sleep_ends = !!opts->hide_sleep_ends;
 	skel->rodata->sample_every = opts->sample_every > 1 ? opts->sample_every : 1;
 	skel->rodata->kstack_skip = raw_tp ? KSTACK_SKIP_RAW : KSTACK_SKIP_BTF;
+	skel->rodata->btf_slots = !raw_tp;
 	bpf_map__set_max_entries(skel->maps.stacks, opts->max_stacks ? opts->max_stacks : 16384);
 	bpf_map__set_max_entries(skel->maps.totals_a, opts->max_entries ? opts->max_entries : 65536);
 	bpf_map__set_max_entries(skel->maps.totals_b, opts->max_entries ? opts->max_entries : 65536);
@@ -720,6 +721,7 @@ void collect_offcpu_get_stats(const struct collect_offcpu *o, struct collect_off
 			st->k.unwind_end[j] += c[i].unwind_end[j];
 		st->k.ustacks_full += c[i].ustacks_full;
 		st->k.maps_requests += c[i].maps_requests;
+		st->k.unwind_retried += c[i].unwind_retried;
 	}
 	if (o->dwarf) {
 		pthread_mutex_lock((pthread_mutex_t *)&o->unw.lock);

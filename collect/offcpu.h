@@ -154,6 +154,7 @@ struct offcpu_counters {
 	__u64 unwind_end[OFFCPU_UNW_NR]; /* DWARF-unwound user stacks by how they ended */
 	__u64 ustacks_full;    /* the ustacks map had no room: the stack is lost */
 	__u64 maps_requests;   /* requests to read a process's mappings */
+	__u64 unwind_retried;  /* stacks unwound again when their system call returned */
 };
 
 #define OFFCPU_MAX_CPUS 512
