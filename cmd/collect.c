@@ -350,10 +350,16 @@ static void report_run(const struct collect_opts *o, const struct collect_result
 	} else if (r->interrupted) {
 		pgo_info("interrupted; kept what was recorded");
 	}
-	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r->runs,
-		 r->runs == 1 ? "" : "s", (unsigned long long)r->samples,
-		 (unsigned long long)(r->lost + r->lost_samples), r->event, r->freq, r->duration_ns / 1e9,
-		 r->cpu_ns / 1e9, o->output ? o->output : "pgo.data");
+	/* attached to -a or a cgroup: the processes' CPU time is not known */
+	if (o->attach && !o->attach->pids)
+		pgo_info("%llu samples, %llu lost, %s @ %u Hz, %.2f s -> %s",
+			 (unsigned long long)r->samples, (unsigned long long)(r->lost + r->lost_samples),
+			 r->event, r->freq, r->duration_ns / 1e9, o->output ? o->output : "pgo.data");
+	else
+		pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r->runs,
+			 r->runs == 1 ? "" : "s", (unsigned long long)r->samples,
+			 (unsigned long long)(r->lost + r->lost_samples), r->event, r->freq,
+			 r->duration_ns / 1e9, r->cpu_ns / 1e9, o->output ? o->output : "pgo.data");
 }
 
 /* The output file: its size against what -z would make of it, or the compression ratio. */

@@ -378,8 +378,15 @@ int session_attach_run(struct session *s)
 		s->open_flags = PERF_FLAG_PID_CGROUP;
 		if (session_open_events(s, cgfd))
 			goto out;
-	} else if (session_open_events(s, -1)) {
-		goto out;
+	} else {
+		/*
+		 * Every task's samples reach the rings, the followed ones' only are kept: with
+		 * 16 KiB stack copies of a busy machine, twice the ring a process needs.
+		 */
+		if (s->ring_pages > RING_PAGES && s->ring_pages < 4096)
+			s->ring_pages *= 2;
+		if (session_open_events(s, -1))
+			goto out;
 	}
 	if (init_sources(s))
 		goto out;
@@ -400,6 +407,9 @@ int session_attach_run(struct session *s)
 		goto out;
 	if (!s->at->followed && a->binary)
 		pgo_info("no process runs %s yet; waiting for one", a->binary);
+	else
+		pgo_info("recording %u process%s%s", s->at->followed, s->at->followed == 1 ? "" : "es",
+			 a->duration_ns ? "" : " until SIGINT or SIGTERM");
 	if (start_new(s) || record(s, t0))
 		goto out;
 	for (k = 0; k < a->nr_pids; k++)

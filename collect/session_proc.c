@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "collect/buildid.h"
 #include "collect/collect.h"
 #include "collect/pdwrite.h"
 #include "collect/session_internal.h"
@@ -28,10 +29,9 @@
 
 /* The sample_id_all trailer (session_drain.c's struct trailer): {pid,tid} {time} {cpu,res} {id}. */
 #define TRAILER_SIZE 32
-#define BUILD_ID_MAX 20
+#define BUILD_ID_MAX COLLECT_BUILD_ID_MAX
 
-/* The GNU build-id note of the ELF file open at fd: its size (1..20), or 0. */
-static size_t elf_build_id(int fd, uint8_t *id)
+size_t collect_elf_build_id(int fd, uint8_t id[COLLECT_BUILD_ID_MAX])
 {
 	Elf *elf;
 	size_t n = 0, nph, i;
@@ -88,7 +88,7 @@ static size_t mapping_build_id(pid_t pid, unsigned long long start, unsigned lon
 	}
 	if (fd < 0)
 		return 0;
-	n = elf_build_id(fd, id);
+	n = collect_elf_build_id(fd, id);
 	close(fd);
 	return n;
 }

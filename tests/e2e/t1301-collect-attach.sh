@@ -124,7 +124,7 @@ test_expect_success 'SIGINT ends an open-ended recording; the file is whole' '
 
 test_expect_success 'a process that exits midway ends the recording, written whole' '
 	start_server short 2 &&
-	{ (./loadgen load "$(cat short.port)" 1 1 >/dev/null; kill "$(cat short.pid)") & } &&
+	{ (./loadgen load "$(cat short.port)" 1 1 >/dev/null && kill "$(cat short.pid)") & } &&
 	start=$(date +%s%N) &&
 	pgo collect -q -p "$(cat short.pid)" --duration 20 -o short.data &&
 	end=$(date +%s%N) &&
