@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Attaching to a live service (make bench B=attach): the test server of tests/e2e/attach
 # (-O2 -g, no frame pointers, 4 threads) under a load generator (2 connections).
-#  1. Its throughput while `pgo collect -p` (default: dwarf-unwound stacks and off-CPU) or
-#     `perf record -p` (--call-graph dwarf, the same rate and event) is attached, in pairs
-#     whose order alternates; the median of the per-pair ratios pgo/perf with a bootstrap
-#     95% interval, and an A/A control (perf against perf) that should read 1.00.
+#  1. Its throughput while `pgo collect -p` or `perf record -p` (999 Hz, task-clock,
+#     --call-graph dwarf) is attached, in pairs whose order alternates; the median of the
+#     per-pair ratios with a bootstrap 95% interval: pgo on-CPU only (--no-off-cpu, the same
+#     work as perf record) / perf, pgo with its default off-CPU recording / perf, and an A/A
+#     control (perf against perf) that should read 1.00.
 #  2. Requests per second of the server rebuilt with the AutoFDO profile of an attached
 #     recording against the -O2 build, alternating, median of ratios with its interval.
 # ATTACH_ROUNDS (default 7) pairs, ATTACH_SECONDS (default 3) of load per measurement.
@@ -42,6 +43,8 @@ attached() {
 	local cp r
 	case "$1" in
 	pgo) "$PGO" collect -q -p "$SPID" --duration $((SECS + 2)) -o "$W/pgo.data" & cp=$! ;;
+	pgo-oncpu) "$PGO" collect -q --no-off-cpu -p "$SPID" --duration $((SECS + 2)) -o "$W/pgo.data" &
+		cp=$! ;;
 	perf) perf record -q -F 999 -e task-clock --call-graph dwarf -p "$SPID" -o "$W/perf.data" \
 		-- sleep $((SECS + 2)) 2>/dev/null & cp=$! ;;
 	esac
@@ -83,10 +86,12 @@ pairs() {
 
 say "== throughput while attached ($ROUNDS pairs of $SECS s; the server alone: $(serve "$W/server"; rps; unserve) rps)"
 serve "$W/server"
+pairs pgo-oncpu perf "$W/oncpu-perf"
 pairs pgo perf "$W/pgo-perf"
 pairs perf perf "$W/aa"
 unserve
-echo "attach: server throughput with pgo collect -p / with perf record -p (999 Hz, task-clock, dwarf): $(ratio_ci "$W/pgo-perf")"
+echo "attach: server throughput with pgo collect -p --no-off-cpu / with perf record -p (999 Hz, task-clock, dwarf): $(ratio_ci "$W/oncpu-perf")"
+echo "attach: server throughput with pgo collect -p (on- and off-CPU) / with perf record -p (on-CPU): $(ratio_ci "$W/pgo-perf")"
 echo "attach: A/A control, perf record -p / perf record -p: $(ratio_ci "$W/aa")"
 
 say "== AutoFDO from an attached recording"

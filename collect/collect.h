@@ -110,6 +110,11 @@ struct collect_source_ops {
 	int (*stop)(void *priv, struct collect_writer *w, pid_t pid);
 	/* Once, at the end, success or not. */
 	void (*release)(void *priv);
+	/*
+	 * Attach -a: a BPF_PROG_TYPE_PERF_EVENT program that keeps the samples of the
+	 * processes this source follows (start hook), for the events of whole CPUs; -1: none.
+	 */
+	int (*sample_filter)(void *priv);
 };
 
 struct collect_source {

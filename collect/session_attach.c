@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -240,6 +241,33 @@ static int init_sources(struct session *s)
 	return session_write_kernel_mmap(s);
 }
 
+/*
+ * -a: a source's BPF filter (the off-CPU program's followed processes) on every ring's
+ * event, so other tasks' samples never reach the rings; without one, or where the kernel
+ * refuses it, the drain's filter alone decides.
+ */
+static void set_sample_filter(struct session *s)
+{
+	size_t k;
+	int i, fd = -1;
+
+	for (k = 0; k < s->opts->nr_sources && fd < 0; k++) {
+		const struct collect_source *src = s->opts->sources[k];
+
+		if (src->ops->sample_filter)
+			fd = src->ops->sample_filter(src->priv);
+	}
+	if (fd < 0)
+		return;
+	for (i = 0; i < s->ncpu; i++)
+		if (s->rings[i].fd >= 0 && ioctl(s->rings[i].fd, PERF_EVENT_IOC_SET_BPF, fd)) {
+			pgo_debug(1, "no BPF sample filter on cpu %d (%s): filtering while draining",
+				  s->cpus[i], strerror(errno));
+			return;
+		}
+	pgo_debug(1, "BPF sample filter on the events of every CPU");
+}
+
 /* SIGINT/SIGTERM end the recording; 1 then. */
 static int signalled(struct session *s)
 {
@@ -390,6 +418,8 @@ int session_attach_run(struct session *s)
 	}
 	if (init_sources(s))
 		goto out;
+	if (a->binary)
+		set_sample_filter(s);
 	s->run_samples = 0;
 	start = event_time(s);
 	t0 = now_ns(CLOCK_MONOTONIC);
