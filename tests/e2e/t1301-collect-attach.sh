@@ -124,12 +124,17 @@ test_expect_success 'SIGINT ends an open-ended recording; the file is whole' '
 
 test_expect_success 'a process that exits midway ends the recording, written whole' '
 	start_server short 2 &&
-	{ (./loadgen load "$(cat short.port)" 1 1 >/dev/null && kill "$(cat short.pid)") & } &&
 	start=$(date +%s%N) &&
-	pgo collect -q -p "$(cat short.pid)" --duration 20 -o short.data &&
+	{ pgo collect -p "$(cat short.pid)" --duration 30 -o short.data 2>short.cerr & } &&
+	test_wait_until 300 "grep -q recording short.cerr 2>/dev/null" &&
+	./loadgen load "$(cat short.port)" 1 1 >/dev/null &&
+	kill "$(cat short.pid)" &&
+	test_wait_until 200 "grep -q detached short.cerr" &&
 	end=$(date +%s%N) &&
-	wait &&
-	test $(((end - start) / 1000000)) -lt 15000 &&
+	cat short.cerr &&
+	test_grep "1 exited while recording" short.cerr &&
+	test $(((end - start) / 1000000)) -lt 25000 &&
+	test_wait_until 50 "test -s short.data" &&
 	perf script -i short.data --show-task-events -F comm,pid,tid,event >short.s 2>short.err &&
 	test_grep -v "out of order|Warning" short.err &&
 	test_grep "PERF_RECORD_EXIT\\($(cat short.pid):$(cat short.pid)\\)" short.s &&
