@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/builtin.h"
 #include "collect/callgraph.h"
@@ -19,17 +20,20 @@
 static const char usage_line[] =
 	"usage: pgo collect [-F HZ] [-e EVENT] [-g | --call-graph auto|fp|dwarf-unwound[,SIZE]|dwarf[,SIZE]|none]\n"
 	"                   [-r N] [-o FILE]\n"
+	"                   [-p PID[,PID...] | -a --binary PATH | --cgroup PATH] [--duration TIME]\n"
 	"                   [-z | --compression-level N]\n"
 	"                   [--[no-]off-cpu] [--off-cpu-stacks all|user|kernel|none] [--off-cpu-unwind dwarf|fp]\n"
 	"                   [--no-off-cpu-callers]\n"
-	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] CMD [ARGS]";
+	"                   [--off-cpu-min TIME] [--off-cpu-sample N] [-q] [-v] [--] [CMD [ARGS]]";
 
 static void help(void)
 {
 	printf("%s\n\n"
 	       "Run CMD under a sampling profiler and write a perf.data file that perf report,\n"
 	       "perf script and pgo convert read. Every thread and child process of CMD is\n"
-	       "followed. pgo collect exits with CMD's own status (128+N if killed by signal N).\n\n"
+	       "followed. pgo collect exits with CMD's own status (128+N if killed by signal N).\n"
+	       "With -p, -a --binary or --cgroup it attaches to running processes instead (a live\n"
+	       "service) for --duration or until SIGINT/SIGTERM, and leaves them running.\n\n"
 	       "options:\n"
 	       "  -F, --freq HZ          samples per second of CPU time (default 999)\n"
 	       "  -e, --event EVENT      auto (default: cycles if the CPU has a PMU, else task-clock),\n"
@@ -47,6 +51,18 @@ static void help(void)
 	       "  -r, --repeat N         run CMD N times into one file (default 1); each run is its own\n"
 	       "                         process tree and stays separable; stops at the first failing run\n"
 	       "  -o, --output FILE      output file (default pgo.data); written whole or not at all\n"
+	       "  -p, --pid PID[,PID...] attach to these running processes: every thread, and the\n"
+	       "                         threads and children they start while recording; ends\n"
+	       "                         when they have all exited\n"
+	       "  -a, --all-processes    with --binary PATH: every process that runs PATH, those\n"
+	       "                         running now and those started (exec'd, forked) while\n"
+	       "                         recording (events on every CPU, filtered in BPF and while\n"
+	       "                         draining)\n"
+	       "      --binary PATH      the executable -a looks for\n"
+	       "      --cgroup PATH      every task of this cgroup v2 (a directory, or a path under\n"
+	       "                         /sys/fs/cgroup), as perf record -G does\n"
+	       "      --duration TIME    attach for TIME (30s, 2m, 500ms; plain number: seconds);\n"
+	       "                         without it, until SIGINT/SIGTERM\n"
 	       "  -z                     compress the records with zstd, as perf record -z does\n"
 	       "                         (perf report and pgo convert read it); dwarf stacks\n"
 	       "                         shrink about 15x\n"
@@ -56,15 +72,21 @@ static void help(void)
 	       "  -v, --verbose          more diagnostics\n"
 	       "  -h, --help             this text\n\n"
 	       "SIGINT and SIGTERM are passed on to CMD; what was recorded is still written.\n"
-	       "Exit codes: CMD's status; 2 on errors (command not found, perf_event_open refused,\n"
-	       "output not writable, bad option values) with no output file; 64 on usage errors.\n\n"
+	       "Attached, they end the recording (the processes keep running); the file is whole.\n"
+	       "Attaching needs root or CAP_PERFMON, or for -p a process of your own user with\n"
+	       "kernel.perf_event_paranoid <= 2 (-a and --cgroup: <= 0); off-CPU needs root.\n"
+	       "Exit codes: CMD's status (attached: 0); 2 on errors (command not found,\n"
+	       "perf_event_open refused, no such process, output not writable, bad option values)\n"
+	       "with no output file; 64 on usage errors.\n\n"
 	       "EXAMPLES\n"
 	       "  pgo collect ./bench                    record ./bench into pgo.data (999 Hz, call stacks)\n"
 	       "  pgo collect -r 5 -o base.data ./bench  five runs in one file, for pgo gate\n"
 	       "  pgo collect -F 4999 --call-graph none -- ./bench --size 10\n"
 	       "  pgo collect --call-graph dwarf,16384 ./bench   deep stacks in a -O2 build\n"
 	       "  pgo-collect ./bench && perf report -i pgo.data\n"
-	       "  pgo collect --off-cpu --off-cpu-stacks user ./server-bench   CPU and waiting time\n",
+	       "  pgo collect --off-cpu --off-cpu-stacks user ./server-bench   CPU and waiting time\n"
+	       "  pgo collect -p $(pidof server) --duration 30s -o live.data   a live service\n"
+	       "  pgo collect -a --binary /usr/sbin/nginx --duration 2m       every nginx worker\n",
 	       usage_line, COLLECT_DWARF_STACK_DEFAULT);
 }
 
@@ -76,15 +98,22 @@ static int usage_error(const char *what, const char *arg)
 }
 
 enum {
-	OPT_CALL_GRAPH = 0x100, OPT_COMPRESSION_LEVEL,
+	OPT_CALL_GRAPH = 0x100, OPT_COMPRESSION_LEVEL, OPT_BINARY, OPT_CGROUP, OPT_DURATION,
 	OPT_OFFCPU_BASE, /* + index in collect_offcpu_optnames */
 };
 #define OFFCPU_OPTS_MAX 16
+
+#define MAX_PIDS 1024
 
 struct collect_cmd {
 	struct collect_opts o;
 	struct collect_offcpu_request req;
 	int verbose, quiet;
+	struct collect_attach at;
+	int all;                  /* -a */
+	int has_duration;
+	pid_t pids[MAX_PIDS];
+	char binary[4096], cgroup[4096], exe[4096];
 };
 
 /* The long options: ours, then the off-CPU ones from their table (collect/offcpu.h). */
@@ -98,6 +127,11 @@ static void build_longopts(struct option *longopts, size_t max)
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression-level", required_argument, NULL, OPT_COMPRESSION_LEVEL },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-processes", no_argument, NULL, 'a' },
+		{ "binary", required_argument, NULL, OPT_BINARY },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 	};
@@ -115,6 +149,73 @@ static void build_longopts(struct option *longopts, size_t max)
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
+/* -p's list: "PID[,PID...]", appended to cc->at. 0 or -1 after reporting. */
+static int parse_pids(struct collect_cmd *cc, const char *val)
+{
+	const char *p = val;
+
+	while (*p) {
+		char num[32];
+		const char *e = strchrnul(p, ',');
+		uint64_t v;
+
+		if ((size_t)(e - p) >= sizeof(num) || e == p)
+			return pgo_error("invalid process id list '%s' for -p (PID[,PID...])", val);
+		memcpy(num, p, (size_t)(e - p));
+		num[e - p] = '\0';
+		if (pgo_parse_u64_range(num, 1, 0x3fffffff, &v))
+			return pgo_error("invalid process id '%s' for -p", num);
+		if (cc->at.nr_pids >= MAX_PIDS)
+			return pgo_error("too many processes for -p (at most %d)", MAX_PIDS);
+		cc->pids[cc->at.nr_pids++] = (pid_t)v;
+		p = *e ? e + 1 : e;
+	}
+	if (!cc->at.nr_pids)
+		return pgo_error("no process id given to -p");
+	cc->at.pids = cc->pids;
+	return 0;
+}
+
+/* --duration: 30s, 2m, 1h, 500ms, or plain seconds. 0 or -1 after reporting. */
+static int parse_duration(const char *val, uint64_t *ns)
+{
+	size_t n = strlen(val);
+	uint64_t unit = 0, v;
+	char num[64];
+
+	if (n && n < sizeof(num) && (val[n - 1] == 'm' || val[n - 1] == 'h') &&
+	    (n < 2 || val[n - 2] != 'm')) {
+		unit = val[n - 1] == 'm' ? 60 : 3600;
+		memcpy(num, val, n - 1);
+		num[n - 1] = '\0';
+		if (!pgo_parse_u64_range(num, 1, 1000000, &v)) {
+			*ns = v * unit * 1000000000ULL;
+			return 0;
+		}
+	} else if (!pgo_parse_duration_ns(val, 1000000000ULL, ns) && *ns) {
+		return 0;
+	}
+	return pgo_error("invalid duration '%s' for --duration (e.g. 30s, 2m, 500ms, or seconds)", val);
+}
+
+/* --cgroup PATH: a directory as given, or under /sys/fs/cgroup. */
+static int resolve_cgroup(struct collect_cmd *cc, const char *val)
+{
+	struct stat st;
+
+	if (!*val)
+		return pgo_error("empty cgroup for --cgroup");
+	if (val[0] == '/' && !stat(val, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(cc->cgroup, sizeof(cc->cgroup), "%s", val);
+	} else {
+		snprintf(cc->cgroup, sizeof(cc->cgroup), "/sys/fs/cgroup/%s", val + (val[0] == '/'));
+		if (stat(cc->cgroup, &st) || !S_ISDIR(st.st_mode))
+			return pgo_error("no cgroup '%s' (neither a directory nor under /sys/fs/cgroup)", val);
+	}
+	cc->at.cgroup = cc->cgroup;
+	return 0;
+}
+
 /* One option c (getopt_long's value) with its argument: 0, or an exit code. */
 static int apply_option(struct collect_cmd *cc, int c, const char *val)
 {
@@ -122,6 +223,29 @@ static int apply_option(struct collect_cmd *cc, int c, const char *val)
 	uint64_t v;
 
 	switch (c) {
+	case 'p':
+		if (parse_pids(cc, val))
+			return PGO_EXIT_USAGE;
+		break;
+	case 'a':
+		cc->all = 1;
+		break;
+	case OPT_BINARY:
+		if (!realpath(val, cc->binary)) {
+			pgo_error_errno("cannot find the binary '%s' for --binary", val);
+			return PGO_EXIT_ERROR;
+		}
+		cc->at.binary = cc->binary;
+		break;
+	case OPT_CGROUP:
+		if (resolve_cgroup(cc, val))
+			return PGO_EXIT_ERROR;
+		break;
+	case OPT_DURATION:
+		if (parse_duration(val, &cc->at.duration_ns))
+			return PGO_EXIT_USAGE;
+		cc->has_duration = 1;
+		break;
 	case 'F':
 		if (pgo_parse_u64_range(val, 1, 100000, &v)) {
 			pgo_error("invalid sampling rate '%s' for -F (a whole number of Hz, 1..100000)", val);
@@ -185,7 +309,7 @@ static int apply_option(struct collect_cmd *cc, int c, const char *val)
  */
 static int parse_args(int argc, char **argv, struct collect_cmd *cc, int *cmd_at)
 {
-	struct option longopts[16 + OFFCPU_OPTS_MAX];
+	struct option longopts[24 + OFFCPU_OPTS_MAX];
 	int c, at, err;
 
 	build_longopts(longopts, PGO_ARRAY_SIZE(longopts));
@@ -193,7 +317,7 @@ static int parse_args(int argc, char **argv, struct collect_cmd *cc, int *cmd_at
 	optind = 1;
 	opterr = 0; /* our own messages, in the form of every other error */
 	/* "+": the options end at CMD, whose own options are its own */
-	for (at = optind; (c = getopt_long(argc, argv, "+:hF:e:gr:o:zqv", longopts, NULL)) != -1;
+	for (at = optind; (c = getopt_long(argc, argv, "+:hF:e:gr:o:zqvp:a", longopts, NULL)) != -1;
 	     at = optind) {
 		if (c == 'h') {
 			help();
@@ -220,12 +344,23 @@ static void report_run(const struct collect_opts *o, const struct collect_result
 	if (r->throttled)
 		pgo_warn("the kernel throttled sampling %llu times (see kernel.perf_cpu_time_max_percent)",
 			 (unsigned long long)r->throttled);
-	if (r->interrupted)
+	if (o->attach) {
+		pgo_info("attached to %u process%s (%u exited while recording)%s; detached", r->attached,
+			 r->attached == 1 ? "" : "es", r->attached_exited,
+			 r->interrupted ? ", ended by a signal" : "");
+	} else if (r->interrupted) {
 		pgo_info("interrupted; kept what was recorded");
-	pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r->runs,
-		 r->runs == 1 ? "" : "s", (unsigned long long)r->samples,
-		 (unsigned long long)(r->lost + r->lost_samples), r->event, r->freq, r->duration_ns / 1e9,
-		 r->cpu_ns / 1e9, o->output ? o->output : "pgo.data");
+	}
+	/* attached to -a or a cgroup: the processes' CPU time is not known */
+	if (o->attach && !o->attach->pids)
+		pgo_info("%llu samples, %llu lost, %s @ %u Hz, %.2f s -> %s",
+			 (unsigned long long)r->samples, (unsigned long long)(r->lost + r->lost_samples),
+			 r->event, r->freq, r->duration_ns / 1e9, o->output ? o->output : "pgo.data");
+	else
+		pgo_info("%u run%s, %llu samples, %llu lost, %s @ %u Hz, %.2f s, %.2f s CPU -> %s", r->runs,
+			 r->runs == 1 ? "" : "s", (unsigned long long)r->samples,
+			 (unsigned long long)(r->lost + r->lost_samples), r->event, r->freq,
+			 r->duration_ns / 1e9, r->cpu_ns / 1e9, o->output ? o->output : "pgo.data");
 }
 
 /* The output file: its size against what -z would make of it, or the compression ratio. */
@@ -347,6 +482,71 @@ static void report_offcpu(const struct collect_offcpu_stats *st)
 			 (unsigned long long)(st->k.map_full + st->k.storage_failed));
 }
 
+/* The main executable of the first process in the cgroup, or NULL. */
+static const char *cgroup_exe(struct collect_cmd *cc)
+{
+	char path[4200];
+	FILE *fp;
+	long pid;
+	ssize_t n = -1;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cc->cgroup);
+	fp = fopen(path, "re");
+	if (!fp)
+		return NULL;
+	while (n <= 0 && fscanf(fp, "%ld", &pid) == 1) {
+		snprintf(path, sizeof(path), "/proc/%ld/exe", pid);
+		n = readlink(path, cc->exe, sizeof(cc->exe) - 1);
+	}
+	fclose(fp);
+	if (n <= 0)
+		return NULL;
+	cc->exe[n] = '\0';
+	return cc->exe;
+}
+
+/*
+ * The attach options agree with each other and with CMD (nr_args arguments follow the
+ * options): one target, no command; o->attach set. 0 or an exit code.
+ */
+static int check_attach(struct collect_cmd *cc, int nr_args)
+{
+	int targets = !!cc->at.nr_pids + !!cc->at.binary + !!cc->at.cgroup;
+	char path[64];
+	ssize_t n;
+
+	if (!targets && !cc->all) {
+		if (cc->has_duration)
+			return usage_error("--duration needs a target to attach to (-p, -a --binary, --cgroup)",
+					   NULL);
+		return 0;
+	}
+	if (targets > 1)
+		return usage_error("attach to one kind of target: -p, -a --binary or --cgroup", NULL);
+	if (cc->all && !cc->at.binary)
+		return usage_error("-a needs --binary PATH (the executable whose processes to record)", NULL);
+	if (cc->at.binary && !cc->all)
+		return usage_error("--binary goes with -a (every process that runs it)", NULL);
+	if (nr_args > 0)
+		return usage_error("attaching (-p, -a, --cgroup) takes no command", NULL);
+	if (cc->o.runs > 1)
+		return usage_error("-r repeats a command; attaching records once", NULL);
+	if (cc->at.nr_pids) {
+		snprintf(path, sizeof(path), "/proc/%d/exe", (int)cc->at.pids[0]);
+		n = readlink(path, cc->exe, sizeof(cc->exe) - 1);
+		if (n > 0) {
+			cc->exe[n] = '\0';
+			cc->at.exe = cc->exe;
+		}
+	} else if (cc->at.binary) {
+		cc->at.exe = cc->at.binary;
+	} else {
+		cc->at.exe = cgroup_exe(cc);
+	}
+	cc->o.attach = &cc->at;
+	return 0;
+}
+
 int cmd_collect(int argc, char **argv)
 {
 	struct collect_cmd cc = { .req = COLLECT_OFFCPU_REQUEST_INIT };
@@ -365,7 +565,10 @@ int cmd_collect(int argc, char **argv)
 	err = parse_args(argc, argv, &cc, &i);
 	if (err || i < 0)
 		return err;
-	if (i >= argc)
+	err = check_attach(&cc, argc - i);
+	if (err)
+		return err;
+	if (i >= argc && !o->attach)
 		return usage_error("no command given; put it after the options (pgo collect ./bench)", NULL);
 	if (o->event && strcmp(o->event, "auto") && strcmp(o->event, "cycles") &&
 	    strcmp(o->event, "task-clock") && strcmp(o->event, "cpu-clock")) {
@@ -373,9 +576,12 @@ int cmd_collect(int argc, char **argv)
 		return PGO_EXIT_USAGE;
 	}
 	pgo_report_set_verbosity(cc.quiet ? -1 : cc.verbose);
-	o->argv = argv + i;
-	if (o->callgraph == COLLECT_CALLGRAPH_AUTO) {
-		o->callgraph = symbolize_callgraph_auto(o->argv[0], why, sizeof(why));
+	o->argv = o->attach ? NULL : argv + i;
+	if (o->callgraph == COLLECT_CALLGRAPH_AUTO && o->attach && !cc.at.exe) {
+		/* a cgroup without a process yet: DWARF is right either way */
+		o->callgraph = COLLECT_CALLGRAPH_DWARF_UNWOUND;
+	} else if (o->callgraph == COLLECT_CALLGRAPH_AUTO) {
+		o->callgraph = symbolize_callgraph_auto(o->attach ? cc.at.exe : o->argv[0], why, sizeof(why));
 		o->callgraph_why = why;
 	}
 	/* fp and dwarf-unwound stacks are unwound while recording (symbolize/unwindhook.h) */

@@ -110,6 +110,11 @@ struct collect_source_ops {
 	int (*stop)(void *priv, struct collect_writer *w, pid_t pid);
 	/* Once, at the end, success or not. */
 	void (*release)(void *priv);
+	/*
+	 * Attach -a: a BPF_PROG_TYPE_PERF_EVENT program that keeps the samples of the
+	 * processes this source follows (start hook), for the events of whole CPUs; -1: none.
+	 */
+	int (*sample_filter)(void *priv);
 };
 
 struct collect_source {
@@ -117,8 +122,27 @@ struct collect_source {
 	void *priv;
 };
 
+/*
+ * Attaching to running processes instead of starting a command (collect/session_attach.c):
+ * exactly one of pids, binary and cgroup is set, and argv is NULL. The recording ends after
+ * duration_ns, at SIGINT/SIGTERM, or (pids) when every process named exited. The processes
+ * already running are described from /proc (COMM, FORK per thread, MMAP2 with build-ids) at
+ * the start, as perf record -p does; the file has one run ("run index=1 pid=<first pid>")
+ * and an "attach" metadata line. Detaching leaves the processes running.
+ */
+struct collect_attach {
+	const pid_t *pids;        /* -p: these processes, every thread, and what they start */
+	size_t nr_pids;
+	const char *binary;       /* -a --binary: every process running this file (a full path) */
+	const char *cgroup;       /* --cgroup: every task of this cgroup v2 directory */
+	uint64_t duration_ns;     /* 0: until a signal (or, for pids, until they all exited) */
+	const char *exe;          /* the main executable, when known (off-CPU unwind tables) */
+};
+
 struct collect_opts {
-	char *const *argv;        /* the benchmark: argv[0] is looked up in PATH; required */
+	char *const *argv;        /* the benchmark: argv[0] is looked up in PATH; required
+				     unless attach is set */
+	const struct collect_attach *attach; /* NULL: run argv */
 	const char *output;       /* perf.data path; NULL means "pgo.data" */
 	const char *event;        /* NULL or "auto" (cycles, else task-clock), "cycles",
 	                             "task-clock", "cpu-clock" */
@@ -142,7 +166,10 @@ struct collect_opts {
 struct collect_result {
 	int exit_code;            /* benchmark status as a shell gives it: code, or 128+signal */
 	int signaled;             /* the last run was killed by a signal (exit_code - 128) */
-	int interrupted;          /* pgo got SIGINT/SIGTERM and forwarded it; later runs skipped */
+	int interrupted;          /* pgo got SIGINT/SIGTERM and forwarded it; later runs skipped
+				     (attach: the recording ended there) */
+	unsigned int attached;    /* attach: processes followed (at the start and picked up) */
+	unsigned int attached_exited; /* attach: of those, how many exited while recording */
 	unsigned int runs;        /* runs completed (written) */
 	uint64_t samples;         /* PERF_RECORD_SAMPLE records written, all runs */
 	uint64_t lost;            /* sum of PERF_RECORD_LOST.lost (records dropped by a full ring) */

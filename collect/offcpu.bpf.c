@@ -996,4 +996,19 @@ int BPF_PROG(sched_exit_raw, struct task_struct *task)
 	return on_exit(task, false);
 }
 
+/*
+ * pgo collect -a --binary: attached to the on-CPU sampling events of whole CPUs
+ * (PERF_EVENT_IOC_SET_BPF), keeps the samples of followed processes only, so the rings
+ * do not carry every task's stack copies to be dropped while draining (Linux 6.10+ drops
+ * a sample when the program returns 0). The collector adds a process as it finds it runs
+ * the binary; forks of followed ones are added above.
+ */
+SEC("perf_event")
+int sample_filter(struct bpf_perf_event_data *ctx)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	return bpf_map_lookup_elem(&tgids, &tgid) ? 1 : 0;
+}
+
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

@@ -884,12 +884,20 @@ static int src_stop(void *priv, struct collect_writer *w, pid_t pid)
 	       clear_stacks(os->o->skel->maps.ustacks) ? -1 : 0;
 }
 
+static int src_sample_filter(void *priv)
+{
+	struct offcpu_source *os = priv;
+
+	return bpf_program__fd(os->o->skel->progs.sample_filter);
+}
+
 static const struct collect_source_ops offcpu_source_ops = {
 	.name = "off-cpu",
 	.init = src_init,
 	.start = src_start,
 	.drain = src_drain,
 	.stop = src_stop,
+	.sample_filter = src_sample_filter,
 };
 
 struct collect_source *collect_offcpu_source_new(struct collect_offcpu *o)

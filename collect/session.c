@@ -189,6 +189,7 @@ static void session_free(struct session *s)
 	if (s->w)
 		collect_writer_abort(s->w);
 	free(s->rings);
+	free(s->xfds);
 	free(s->m_head);
 	free(s->cpus);
 	free(s);
@@ -202,7 +203,7 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->freq = opts->freq ? opts->freq : DEFAULT_FREQ;
-	if (session_validate(opts) || session_check_command(opts->argv[0]))
+	if (session_validate(opts) || (!opts->attach && session_check_command(opts->argv[0])))
 		return -1;
 	maxrate = max_sample_rate();
 	if (maxrate > 0 && res->freq > (unsigned int)maxrate)
@@ -227,12 +228,14 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 		goto out_abort;
 	if (catch_signals(s))
 		goto out_abort;
-	for (i = 1; i <= runs; i++) {
+	for (i = 1; i <= runs && !opts->attach; i++) {
 		if (session_run_once(s, i))
 			goto out_abort;
 		if (res->interrupted || res->exit_code)
 			break;
 	}
+	if (opts->attach && session_attach_run(s))
+		goto out_abort;
 	if (s->uw && s->uw->ops->stats)
 		s->uw->ops->stats(s->uw->priv, &res->unwind);
 	if (s->dropped)

@@ -42,9 +42,11 @@ struct trailer {
 	uint64_t id;
 };
 
-static void fill_trailer(const struct session *s, struct trailer *t, uint32_t pid, uint32_t tid,
-			 uint64_t time)
+void session_fill_trailer(const struct session *s, void *trailer, uint32_t pid, uint32_t tid,
+			  uint64_t time)
 {
+	struct trailer *t = trailer;
+
 	t->pid = pid;
 	t->tid = tid;
 	t->time = time;
@@ -122,7 +124,7 @@ int session_write_kernel_mmap(struct session *s)
 	rec.len = len;
 	rec.pgoff = text;
 	snprintf(rec.filename, sizeof(rec.filename), "[kernel.kallsyms]_text");
-	fill_trailer(s, &rec.t, 0, 0, 0);
+	session_fill_trailer(s, &rec.t, 0, 0, 0);
 	return collect_writer_record(s->w, &rec.h);
 }
 
@@ -147,7 +149,7 @@ int session_write_run_fork(struct session *s, pid_t pid, uint64_t time)
 	rec.pid = rec.tid = (uint32_t)pid;
 	rec.ppid = rec.ptid = self;
 	rec.time = time;
-	fill_trailer(s, &rec.t, (uint32_t)pid, (uint32_t)pid, time);
+	session_fill_trailer(s, &rec.t, (uint32_t)pid, (uint32_t)pid, time);
 	return collect_writer_record(s->w, &rec.h);
 }
 
@@ -302,10 +304,203 @@ static int unwind_sample(struct session *s, const struct perf_event_header *rec)
 	return 0;
 }
 
+int session_feed_unwinder(struct session *s, const struct perf_event_header *rec)
+{
+	return s->uw ? unwinder_event(s, rec) : 0;
+}
+
+/* ---- the attach filter ---- */
+
+/* Follow pid from now on; the sources (off-CPU) hear of it after this drain. 0 or -1. */
+int session_attach_follow(struct session *s, uint32_t pid)
+{
+	struct attach *at = s->at;
+	uint64_t *v;
+	int added = pgo_u64map_get(&at->follow, pid, &v);
+
+	if (added < 0)
+		return -1;
+	if (*v == ATTACH_FOLLOWED)
+		return 0;
+	*v = ATTACH_FOLLOWED;
+	at->followed++;
+	if (PGO_ALLOC_GROW(at->new_pids, at->nr_new + 1, at->alloc_new))
+		return -1;
+	at->new_pids[at->nr_new++] = (pid_t)pid;
+	return 0;
+}
+
+static int attach_state(const struct attach *at, uint32_t pid)
+{
+	const uint64_t *v = pgo_u64map_find(&at->follow, pid);
+
+	return v ? (int)*v : 0;
+}
+
+static void attach_set(struct attach *at, uint32_t pid, int state)
+{
+	uint64_t *v = pgo_u64map_find(&at->follow, pid);
+
+	if (v)
+		*v = (uint64_t)state;
+}
+
+static ssize_t pending_find(const struct attach *at, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < at->nr_pending; i++)
+		if (at->pending[i].pid == pid)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void pending_drop(struct attach *at, size_t i)
+{
+	at->pending[i] = at->pending[--at->nr_pending];
+}
+
+/* A process exec'd: it is decided at its first executable mapping, the new binary's. */
+static int pending_add(struct attach *at, uint32_t pid, const char *comm)
+{
+	ssize_t i = pending_find(at, pid);
+	uint64_t *v;
+
+	if (i < 0) {
+		if (PGO_ALLOC_GROW(at->pending, at->nr_pending + 1, at->alloc_pending))
+			return -1;
+		i = (ssize_t)at->nr_pending++;
+		at->pending[i].pid = pid;
+	}
+	snprintf(at->pending[i].comm, sizeof(at->pending[i].comm), "%s", comm ? comm : "");
+	if (pgo_u64map_get(&at->follow, pid, &v) < 0)
+		return -1;
+	*v = ATTACH_PENDING;
+	return 0;
+}
+
+/* The COMM exec the kernel wrote for a process found to run the binary, written now. */
+static int pending_comm(struct session *s, uint32_t pid, const char *comm, uint64_t time)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[16];
+		struct trailer t;
+	} rec;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.h.type = PERF_RECORD_COMM;
+	rec.h.misc = PERF_RECORD_MISC_COMM_EXEC;
+	rec.h.size = sizeof(rec);
+	rec.pid = rec.tid = pid;
+	snprintf(rec.comm, sizeof(rec.comm), "%s", comm);
+	session_fill_trailer(s, &rec.t, pid, pid, time);
+	if (collect_writer_record(s->w, &rec.h))
+		return -1;
+	return session_feed_unwinder(s, &rec.h);
+}
+
+/* The time in a non-sample record's sample_id_all trailer. */
+static uint64_t trailer_time(const struct perf_event_header *rec)
+{
+	return rec->size >= sizeof(*rec) + 24 ?
+		*(const uint64_t *)((const char *)rec + rec->size - 24) : 0;
+}
+
+/*
+ * Attach: whether to keep rec (1), drop it (0), or -1. With events on whole CPUs and a
+ * binary to look for, the records of processes not followed are dropped; a process is
+ * followed when it runs the binary (found at the start, or its first executable mapping
+ * after an exec is the binary) or its parent is followed (a worker forked). Otherwise
+ * the kernel chose the records (the processes' own events, or a cgroup's); forks of new
+ * processes are noted for the sources and exits are counted.
+ */
+static int attach_filter(struct session *s, const struct perf_event_header *rec)
+{
+	struct attach *at = s->at;
+	const uint32_t *w = (const uint32_t *)(rec + 1);
+	const uint64_t *u = (const uint64_t *)(rec + 1);
+	uint32_t pid;
+	int st;
+
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!at->filter || rec->size < sizeof(*rec) + 24)
+			return 1;
+		return attach_state(at, (uint32_t)u[2]) == ATTACH_FOLLOWED;
+	case PERF_RECORD_FORK:
+		if (rec->size < sizeof(*rec) + 16)
+			return 0;
+		st = attach_state(at, w[1]);
+		if (w[0] == w[1])  /* a new thread */
+			return !at->filter || st == ATTACH_FOLLOWED;
+		if (at->filter && st != ATTACH_FOLLOWED)
+			return 0;
+		return session_attach_follow(s, w[0]) ? -1 : 1;
+	case PERF_RECORD_EXIT:
+		if (rec->size < sizeof(*rec) + 16)
+			return 0;
+		st = attach_state(at, w[0]);
+		if (w[0] == w[2] && st == ATTACH_FOLLOWED) {
+			s->res->attached_exited++;
+			attach_set(at, w[0], 0);
+			return 1;
+		}
+		return !at->filter || st == ATTACH_FOLLOWED;
+	case PERF_RECORD_COMM:
+		if (!at->filter || rec->size < sizeof(*rec) + 16)
+			return 1;
+		pid = w[0];
+		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			const char *comm = rec_str(rec, sizeof(*rec) + 8);
+
+			return pending_add(at, pid, comm) ? -1 : 0;
+		}
+		return attach_state(at, pid) == ATTACH_FOLLOWED;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		ssize_t i;
+		const char *fn;
+
+		if (!at->filter || rec->size < sizeof(*rec) + 8)
+			return 1;
+		pid = w[0];
+		st = attach_state(at, pid);
+		if (st != ATTACH_PENDING)
+			return st == ATTACH_FOLLOWED;
+		if (rec->misc & PERF_RECORD_MISC_MMAP_DATA)
+			return 0;
+		i = pending_find(at, pid);
+		fn = rec_str(rec, rec->type == PERF_RECORD_MMAP2 ? 72 : 40);
+		if (i < 0 || !fn || strcmp(fn, at->binary)) {
+			attach_set(at, pid, 0);
+			if (i >= 0)
+				pending_drop(at, (size_t)i);
+			return 0;
+		}
+		attach_set(at, pid, 0);
+		if (session_attach_follow(s, pid) ||
+		    pending_comm(s, pid, at->pending[i].comm, trailer_time(rec)))
+			return -1;
+		pending_drop(at, (size_t)i);
+		return 1;
+	}
+	default:
+		return 1;
+	}
+}
+
 static int consume(struct session *s, struct ring *r, const struct perf_event_header *rec)
 {
 	const uint64_t *u = (const uint64_t *)(rec + 1);
 
+	if (s->at) {
+		int keep = attach_filter(s, rec);
+
+		if (keep <= 0)
+			return keep;
+	}
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (s->uw) {
@@ -478,12 +673,13 @@ int session_drain_all(struct session *s)
 	size_t i;
 	int c;
 
-	if (s->uw) {
+	/* unwinding, and the attach filter, see every CPU's records in time order */
+	if (s->uw || (s->at && s->at->filter)) {
 		total = drain_merged(s);
 		if (total < 0)
 			return -1;
 	}
-	for (c = 0; c < s->ncpu && !s->uw; c++) {
+	for (c = 0; c < s->ncpu && !s->uw && !(s->at && s->at->filter); c++) {
 		n = drain_ring(s, &s->rings[c]);
 		if (n < 0)
 			return -1;
@@ -527,7 +723,7 @@ int session_report_unseen_lost(struct session *s, pid_t pid, uint64_t time)
 		rec.h.size = sizeof(rec);
 		rec.id = r->id;
 		rec.lost = v[2] - r->lost_seen;
-		fill_trailer(s, &rec.t, (uint32_t)pid, (uint32_t)pid, time);
+		session_fill_trailer(s, &rec.t, (uint32_t)pid, (uint32_t)pid, time);
 		rec.t.cpu = (uint32_t)s->cpus[i];
 		rec.t.id = r->id;
 		if (consume(s, r, &rec.h))

@@ -75,9 +75,9 @@ int session_online_cpus(struct session *s)
 
 /* ---- events ---- */
 
-static long perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu)
+static long perf_event_open(const struct session *s, struct perf_event_attr *a, pid_t pid, int cpu)
 {
-	return syscall(__NR_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return syscall(__NR_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC | s->open_flags);
 }
 
 struct event_kind {
@@ -106,6 +106,12 @@ static void base_attr(const struct session *s, const struct event_kind *k, struc
 	a->disabled = 1;
 	a->enable_on_exec = 1;
 	a->inherit = 1;
+	if (s->opts->attach) {
+		/* running already: enabled by session_enable() once every event is open */
+		a->enable_on_exec = 0;
+		/* events on whole CPUs (pid -1, a cgroup) see every task: nothing to inherit */
+		a->inherit = !!s->opts->attach->pids;
+	}
 	a->task = 1;
 	a->mmap = 1;
 	a->mmap2 = 1;
@@ -142,9 +148,21 @@ static int paranoid_level(void)
 	return v;
 }
 
-static int refused(int err, const char *event)
+static int refused(const struct session *s, int err, const char *event)
 {
 	int p = paranoid_level();
+	const struct collect_attach *at = s->opts->attach;
+
+	if (at && !at->pids)
+		return pgo_error("perf_event_open refused for '%s' on whole CPUs (%s; "
+				 "kernel.perf_event_paranoid is %d): -a and --cgroup need root, "
+				 "CAP_PERFMON or 'sysctl kernel.perf_event_paranoid=0'",
+				 event, strerror(err), p);
+	if (at)
+		return pgo_error("perf_event_open refused for '%s' on the process (%s; "
+				 "kernel.perf_event_paranoid is %d): attaching needs root or CAP_PERFMON, "
+				 "or a process of your own user that you may ptrace (kernel.yama.ptrace_scope) "
+				 "with kernel.perf_event_paranoid <= 2", event, strerror(err), p);
 
 	if (p != -99)
 		return pgo_error("perf_event_open refused for '%s' (%s; kernel.perf_event_paranoid is %d): "
@@ -179,7 +197,7 @@ static int choose_event(struct session *s, pid_t pid, int cpu)
 	for (i = 0; i < n; i++) {
 		base_attr(s, cand[i], &s->attr);
 		for (;;) {
-			fd = (int)perf_event_open(&s->attr, pid, cpu);
+			fd = (int)perf_event_open(s, &s->attr, pid, cpu);
 			if (fd >= 0) {
 				snprintf(s->res->event, sizeof(s->res->event), "%s", cand[i]->name);
 				if (cand[i]->type == PERF_TYPE_HARDWARE)
@@ -215,7 +233,7 @@ static int choose_event(struct session *s, pid_t pid, int cpu)
 		break;
 	}
 	if (err == EACCES || err == EPERM)
-		return refused(err, cand[i < n ? i : n - 1]->name);
+		return refused(s, err, cand[i < n ? i : n - 1]->name);
 	if (cand[i < n ? i : n - 1]->type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP))
 		return pgo_error("event 'cycles' is not supported on this machine (no hardware PMU); "
 				 "use -e task-clock");
@@ -237,6 +255,56 @@ void session_close_rings(struct session *s)
 		s->rings[i].pc = NULL;
 		s->rings[i].fd = -1;
 	}
+	for (i = 0; i < (int)s->nr_xfds; i++)
+		close(s->xfds[i]);
+	s->nr_xfds = 0;
+}
+
+/*
+ * Attach -p: one more thread's events, one per CPU, writing into the CPU's ring
+ * (PERF_EVENT_IOC_SET_OUTPUT, as perf record -p does). 0, 1 when the thread is gone
+ * already, or -1.
+ */
+int session_open_thread(struct session *s, pid_t tid)
+{
+	uint64_t id;
+	int i, fd;
+
+	for (i = 0; i < s->ncpu; i++) {
+		fd = (int)perf_event_open(s, &s->attr, tid, s->cpus[i]);
+		if (fd < 0 && errno == ESRCH)
+			return 1;
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			return refused(s, errno, s->res->event);
+		if (fd < 0)
+			return pgo_error_errno("perf_event_open failed for '%s' on thread %d, cpu %d",
+					       s->res->event, (int)tid, s->cpus[i]);
+		if (PGO_ALLOC_GROW(s->xfds, s->nr_xfds + 1, s->alloc_xfds)) {
+			close(fd);
+			return -1;
+		}
+		s->xfds[s->nr_xfds++] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[i].fd))
+			return pgo_error_errno("cannot redirect the events of thread %d", (int)tid);
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			return pgo_error_errno("cannot read the event id");
+		if (collect_writer_add_ids(s->w, s->attr_idx, &id, 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Attach: start every event (they were opened disabled). */
+int session_enable(struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < (size_t)s->ncpu; i++)
+		if (s->rings[i].fd >= 0 && ioctl(s->rings[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+			return pgo_error_errno("cannot enable the sampling event");
+	for (i = 0; i < s->nr_xfds; i++)
+		ioctl(s->xfds[i], PERF_EVENT_IOC_ENABLE, 0); /* a thread gone meanwhile: no matter */
+	return 0;
 }
 
 static int map_ring(struct session *s, struct ring *r)
@@ -274,9 +342,9 @@ int session_open_events(struct session *s, pid_t pid)
 		if (s->attr_idx < 0 && i == 0) {
 			fd = choose_event(s, pid, s->cpus[i]);
 		} else {
-			fd = (int)perf_event_open(&s->attr, pid, s->cpus[i]);
+			fd = (int)perf_event_open(s, &s->attr, pid, s->cpus[i]);
 			if (fd < 0 && (errno == EACCES || errno == EPERM))
-				fd = refused(errno, s->res->event);
+				fd = refused(s, errno, s->res->event);
 			else if (fd < 0)
 				fd = pgo_error_errno("perf_event_open failed for '%s' on cpu %d",
 						     s->res->event, s->cpus[i]);
@@ -318,7 +386,7 @@ int session_validate(const struct collect_opts *o)
 {
 	size_t i;
 
-	if (!o->argv || !o->argv[0])
+	if (!o->attach && (!o->argv || !o->argv[0]))
 		return pgo_error("no command to run");
 	if (o->event && strcmp(o->event, "auto")) {
 		for (i = 0; i < PGO_ARRAY_SIZE(kinds); i++)

@@ -7,7 +7,11 @@
  *   session_events.c  the online CPUs, the event chosen and one event and ring per CPU
  *   session_run.c     one run: the command looked up, fork, exec, the poll loop, signals
  *   session_drain.c   draining the rings merged by time, synthesized records, unwinding
- *                     while draining
+ *                     while draining, the attach filter (which processes' records to keep)
+ *   session_attach.c  attaching to running processes (-p, -a --binary, --cgroup): the
+ *                     targets, the events, the recording until its duration or a signal
+ *   session_proc.c    records of already-running processes synthesized from /proc (COMM,
+ *                     FORK per thread, MMAP2 with build-ids), as perf record -p writes them
  *
  * and nothing outside them. Ownership: collect_run() allocates the session and frees it
  * with its cpus, rings and merge arrays (m_head holds m_tail and m_time); each run opens
@@ -26,6 +30,7 @@
 #include <time.h>
 
 #include "collect/collect.h"
+#include "lib/hashmap.h"
 
 /* 512 KiB per CPU, perf's default for root; halved while mmap hits the mlock limit. */
 #define RING_PAGES 128
@@ -69,6 +74,31 @@ struct session {
 	uint64_t pcs[COLLECT_UNWIND_MAX_PCS];
 	uint64_t out[8192 + 2 * COLLECT_UNWIND_MAX_PCS]; /* the rewritten sample */
 	uint64_t copy[8192];     /* a record that wraps the ring end (size is a u16) */
+	/* attaching (opts->attach): NULL for a started command */
+	struct attach *at;
+	int open_flags;          /* perf_event_open flags besides CLOEXEC (PERF_FLAG_PID_CGROUP) */
+	int *xfds;               /* -p: the events of further threads, their output set to rings */
+	size_t nr_xfds, alloc_xfds;
+};
+
+/*
+ * The attach filter: with events on whole CPUs (-a --binary), the drain keeps the records
+ * of followed processes only. follow maps a pid to ATTACH_*; pending holds the processes
+ * that exec'd and are kept or dropped at their first executable mapping (the binary's).
+ */
+enum { ATTACH_FOLLOWED = 1, ATTACH_PENDING = 2 };
+struct attach {
+	int filter;              /* drop the records of processes not followed */
+	const char *binary;      /* -a --binary: the file's real path */
+	struct pgo_u64map follow;
+	struct attach_pending {
+		uint32_t pid;
+		char comm[16];
+	} *pending;
+	size_t nr_pending, alloc_pending;
+	pid_t *new_pids;         /* processes followed since the sources last heard of them */
+	size_t nr_new, alloc_new;
+	unsigned int followed;   /* processes followed in all */
 };
 
 static inline uint64_t now_ns(clockid_t clk)
@@ -88,13 +118,25 @@ static inline uint64_t event_time(const struct session *s)
 int session_validate(const struct collect_opts *o);
 int session_online_cpus(struct session *s);
 int session_open_events(struct session *s, pid_t pid);
+int session_open_thread(struct session *s, pid_t tid);
 void session_close_rings(struct session *s);
+int session_enable(struct session *s);
 
 /* session_drain.c */
 int session_write_kernel_mmap(struct session *s);
 int session_write_run_fork(struct session *s, pid_t pid, uint64_t time);
 int session_drain_all(struct session *s);
 int session_report_unseen_lost(struct session *s, pid_t pid, uint64_t time);
+int session_attach_follow(struct session *s, uint32_t pid);
+void session_fill_trailer(const struct session *s, void *trailer, uint32_t pid, uint32_t tid,
+			  uint64_t time);
+int session_feed_unwinder(struct session *s, const struct perf_event_header *rec);
+
+/* session_proc.c */
+int session_synth_process(struct session *s, pid_t pid, uint64_t time);
+
+/* session_attach.c */
+int session_attach_run(struct session *s);
 
 /* session_run.c */
 int session_check_command(const char *cmd);
