@@ -4,7 +4,8 @@
 # forms (make install). The word lists follow each command's --help;
 # tests/e2e/t0005-bash-completion.sh fails when they differ.
 
-_pgo_opts_collect='-F --freq -e --event -g --call-graph -r --repeat -o --output -z
+_pgo_opts_collect='-F --freq -e --event -g --call-graph -r --repeat -o --output
+	-p --pid -a --all-processes --binary --cgroup --duration -z
 	--compression-level --off-cpu --no-off-cpu --off-cpu-stacks --off-cpu-unwind
 	--no-off-cpu-callers --off-cpu-min --off-cpu-sample -q --quiet -v --verbose -h --help'
 _pgo_opts_convert='--to -i --input -b --binary -o --output --force --gcc --keep-discriminators
@@ -63,7 +64,15 @@ _pgo_value()
 	convert:-i | convert:--input | convert:-b | convert:--binary | *:-o | *:--output | \
 	gate:--json | gate:--markdown | gate:--svg | gate:--profile | gate:--confirm-profile)
 		_pgo_files "$cur" ;;
-	collect:-F | collect:--freq | collect:-r | collect:--repeat | collect:--compression-level | \
+	collect:-p | collect:--pid)
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -W "$(cd /proc && ls -d [0-9]* 2>/dev/null)" -- "$cur")) ;;
+	collect:--binary) _pgo_files "$cur" ;;
+	collect:--cgroup)
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -d -- "$cur"))
+		compopt -o filenames 2>/dev/null ;;
+	collect:-F | collect:--freq | collect:--duration | collect:-r | collect:--repeat | collect:--compression-level | \
 	*:--off-cpu-min | *:--off-cpu-sample | \
 	convert:--min-count | convert:--inline-max-size | convert:--run | convert:--title | \
 	convert:--subtitle | convert:--minwidth | \
