@@ -34,6 +34,7 @@ struct gfn {
 	uint32_t note, fn;             /* notes[note].fns[fn] */
 	uint32_t next;                 /* the next notes function of the same name, index + 1 */
 	int has_code;                  /* some line of it has code in a selected binary */
+	int sampled;                   /* some line of it has a sample */
 };
 
 /* A (function, file base name, line) of the notes. */
@@ -205,6 +206,7 @@ static int map_sym(struct route *R, const struct symbolize_sym *sym, uint64_t co
 					if (pgo_u64map_put(&R->ctx_line, h, (uint64_t)li) < 0)
 						return pgo_error("out of memory");
 					matched = 1;
+					R->fns[g - 1].sampled = 1;
 				}
 				break;
 			}
@@ -306,9 +308,11 @@ static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 	 * loop's samples would circulate in a function never entered, which gcc reads as
 	 * never run.
 	 */
-	blk[0].estimate = 1;
-	blk[0].weight = W_ENTRY;
-	blk[0].over = COST_ARC;
+	if (R->fns[gfn].sampled) {
+		blk[0].estimate = 1;
+		blk[0].weight = W_ENTRY;
+		blk[0].over = COST_ARC;
+	}
 	for (i = 0; i < f->nr_arcs; i++) {
 		arcs[i].src = f->arcs[i].src;
 		arcs[i].dst = f->arcs[i].dst;
