@@ -58,6 +58,8 @@ struct route {
 	struct pgo_u64map base_of;     /* profile string id of a path -> id of its base name + 1 */
 	struct pgo_u64map ctx_max;     /* hash(copy, line) -> largest count of an instruction */
 	struct pgo_u64map ctx_line;    /* the same key -> lines index */
+	struct pgo_u64map symbols;     /* profile string ids of the binaries' function symbols,
+					  clone suffixes cut */
 	uint64_t mapped;
 };
 
@@ -215,6 +217,15 @@ static int map_sym(struct route *R, const struct symbolize_sym *sym, uint64_t co
 	return matched;
 }
 
+static int add_symbol(uint32_t name, void *data)
+{
+	struct route *R = data;
+	const char *s = convert_str(R->p, name), *dot = strchr(s, '.');
+	long id = dot && dot != s ? pgo_strtab_intern_len(&R->p->strs, s, (size_t)(dot - s)) : (long)name;
+
+	return id < 0 || pgo_u64map_put(&R->symbols, (uint64_t)id, 1) < 0 ? pgo_error("out of memory") : 0;
+}
+
 static int mark_code(const struct symbolize_sym *sym, void *data)
 {
 	return map_sym(data, sym, 0) < 0 ? -1 : 0;
@@ -229,6 +240,8 @@ static int collect_counts(struct route *R)
 		struct convert_binary *bin = &p->bins[b];
 		struct pgo_u64map funcs = PGO_U64MAP_INIT;
 
+		if (symbolize_symtab_foreach_function(bin->st, add_symbol, R))
+			return -1;
 		for (i = 0; i < bin->counts.cap; i++) {
 			const struct pgo_u64map_slot *s = &bin->counts.slots[i];
 			struct symbolize_sym sym;
@@ -471,6 +484,30 @@ int convert_gcov_find_notes(const char *dir, char ***list, size_t *nr, size_t *a
 	return 0;
 }
 
+/*
+ * gcc's early partial inlining (pass_split_functions) splits a function into its head and
+ * an artificial foo.part.N before the notes are written, unless profile feedback is on:
+ * a -fprofile-use compile keeps foo whole and expects the counters of the whole, so the
+ * notes of a split function cannot give them (gcc: "number of counters in profile data
+ * for function 'foo' does not match", an error by default). Debian's bzip2 splits mainGtU.
+ */
+static int check_split(const char *path, const struct convert_gcno *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr_fns; i++) {
+		const char *name = pgo_strtab_str(&g->strs, g->fns[i].name);
+
+		if (g->fns[i].artificial && strstr(name, ".part."))
+			return pgo_error("%s: gcc split a function into %s (partial inlining) before it "
+					 "wrote these notes, which gcc -fprofile-use does not do, so no counts "
+					 "can match it: compile the notes with -fno-partial-inlining as well "
+					 "(gcc -O2 -g -ftest-coverage -fno-partial-inlining; docs/gcov.md)",
+					 path, name);
+	}
+	return 0;
+}
+
 static void route_release(struct route *R)
 {
 	size_t i;
@@ -485,6 +522,7 @@ static void route_release(struct route *R)
 	pgo_u64map_release(&R->base_of);
 	pgo_u64map_release(&R->ctx_max);
 	pgo_u64map_release(&R->ctx_line);
+	pgo_u64map_release(&R->symbols);
 }
 
 /* The notes with code in the binaries: their counters, then their files. */
@@ -501,8 +539,13 @@ static int write_all(struct route *R, const struct convert_gcov_options *o, stru
 		const struct convert_gcno *g = &R->notes[i];
 		int any = 0;
 
-		for (k = 0; k < g->nr_fns; k++)
-			any |= R->fns[gfn + k].has_code;
+		/* a function of the binaries that ran too little to be sampled gets zeros */
+		for (k = 0; k < g->nr_fns; k++) {
+			long name = pgo_strtab_find(&R->p->strs, pgo_strtab_str(&g->strs, g->fns[k].name));
+
+			any |= R->fns[gfn + k].has_code ||
+			       (name >= 0 && pgo_u64map_find(&R->symbols, (uint64_t)name));
+		}
 		if (!any) {
 			gfn += g->nr_fns;
 			continue;
@@ -524,9 +567,12 @@ static int write_all(struct route *R, const struct convert_gcov_options *o, stru
 	for (i = 0; i < R->nr_notes; i++) {
 		char *path;
 
+		/* notes without functions (tables of data) need no counts */
+		if (!counts[i] && !R->notes[i].nr_fns)
+			continue;
 		if (!counts[i]) {
 			s->skipped_files++;
-			pgo_warn("%s: none of its functions has code in the profiled binaries; no .gcda "
+			pgo_warn("%s: none of its functions is in the profiled binaries; no .gcda "
 				 "written (its object is not linked into them, or give its binary with -b)",
 				 o->notes[i]);
 			continue;
@@ -571,7 +617,7 @@ int convert_gcov_write(struct convert_profile *p, const struct convert_gcov_opti
 	if (!R.notes)
 		return -1;
 	for (i = 0; i < o->nr_notes; i++, R.nr_notes++)
-		if (convert_gcno_read(o->notes[i], &R.notes[i]) < 0)
+		if (convert_gcno_read(o->notes[i], &R.notes[i]) < 0 || check_split(o->notes[i], &R.notes[i]) < 0)
 			goto out;
 	if (index_notes(&R) < 0 || collect_counts(&R) < 0)
 		goto out;

@@ -39,7 +39,7 @@ build() {
 counts() { sed -n 's/^ *\([0-9][0-9]*\)\*\{0,1\}: *\([0-9]*\):.*/\2 \1/p' "$1"; }
 
 test_expect_success 'samples of a -ftest-coverage build become .gcda files gcov-dump reads' '
-	build notes -ftest-coverage &&
+	build notes -ftest-coverage -fno-partial-inlining &&
 	afdo_record collect notes/pgo.data notes/prog $N &&
 	pgo convert --to gcov -i notes/pgo.data -b notes/prog --gcno-dir notes 2>conv.err &&
 	cat conv.err &&
