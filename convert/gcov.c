@@ -316,16 +316,15 @@ static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 			blk[gl->block].estimate = l->count;
 	}
 	/*
-	 * A sampled function was entered: its entry block counts at least 1, whatever the
-	 * blocks once per call say (sampled or not, their zeros are small numbers), or a
-	 * loop's samples would circulate in a function never entered, which gcc reads as
-	 * never run.
+	 * A function with code in sampled functions was entered, at least once: its entry
+	 * block counts at least 1, whatever the blocks run once per call say (sampled or not,
+	 * their zeros are small numbers). Otherwise a loop's samples would circulate in a
+	 * function gcc reads as never entered, and an unsampled callee inlined into a
+	 * sampled caller would count 0 under a call that ran.
 	 */
-	if (R->fns[gfn].sampled) {
-		blk[0].estimate = 1;
-		blk[0].weight = W_ENTRY;
-		blk[0].over = COST_ARC;
-	}
+	blk[0].estimate = 1;
+	blk[0].weight = W_ENTRY;
+	blk[0].over = COST_ARC;
 	for (i = 0; i < f->nr_arcs; i++) {
 		arcs[i].src = f->arcs[i].src;
 		arcs[i].dst = f->arcs[i].dst;
