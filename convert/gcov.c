@@ -615,9 +615,13 @@ int convert_gcov_write(struct convert_profile *p, const struct convert_gcov_opti
 	R.notes = pgo_calloc(o->nr_notes, sizeof(*R.notes));
 	if (!R.notes)
 		return -1;
-	for (i = 0; i < o->nr_notes; i++, R.nr_notes++)
-		if (convert_gcno_read(o->notes[i], &R.notes[i]) < 0 || check_split(o->notes[i], &R.notes[i]) < 0)
+	for (i = 0; i < o->nr_notes; i++) {
+		if (convert_gcno_read(o->notes[i], &R.notes[i]) < 0)
 			goto out;
+		R.nr_notes++;
+		if (check_split(o->notes[i], &R.notes[i]) < 0)
+			goto out;
+	}
 	if (index_notes(&R) < 0 || collect_counts(&R) < 0)
 		goto out;
 	s->samples_mapped = R.mapped;
