@@ -88,6 +88,19 @@ test_expect_success 'hot/cold splitting: .cold parts where instrumented PGO make
 	test_cmp part.inst part.ours
 '
 
+test_expect_success '-o DIR and --profile-prefix-path: where gcc -fprofile-use=DIR looks' '
+	mkdir prof prof2 &&
+	pgo convert --to gcov -q -i notes/pgo.data -b notes/prog --gcno-dir notes -o prof &&
+	ls prof >names && cat names && test_grep "^#.*#notes#proc\.gcda$" names &&
+	pgo convert --to gcov -q -i notes/pgo.data -b notes/prog --gcno-dir notes -o prof2 \
+		--profile-prefix-path "$PWD/notes" &&
+	ls prof2 >names2 && test_grep "^proc\.gcda$" names2 &&
+	mkdir elsewhere && cp notes/*.c elsewhere/ &&
+	build elsewhere -fprofile-use="$PWD/prof2" -fprofile-prefix-path="$PWD/elsewhere" \
+		-Werror=coverage-mismatch -Wmissing-profile &&
+	test_must_be_empty elsewhere/cc.err
+'
+
 test_expect_success 'errors: no notes, notes of another program' '
 	mkdir empty-dir &&
 	test_expect_code 2 pgo convert --to gcov -i notes/pgo.data -b notes/prog --gcno-dir empty-dir 2>err &&
