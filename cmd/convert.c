@@ -15,6 +15,7 @@
 #include "cmd/convert_render.h"
 #include "convert/afdo.h"
 #include "convert/afdo_version.h"
+#include "convert/gcov.h"
 #include "convert/input.h"
 #include "convert/llvm.h"
 #include "convert/profile.h"
@@ -28,7 +29,7 @@
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: pgo convert --to autofdo|llvm|pprof|folded|json|svg [-i FILE]... [-b BINARY]...\n"
+		"usage: pgo convert --to autofdo|llvm|gcov|pprof|folded|json|svg [-i FILE]... [-b BINARY]...\n"
 		"                   [-o FILE] [--force] [--gcc VERSION] [--keep-discriminators]\n"
 		"                   [--min-count N]\n"
 		"                   [--inline-max-size BYTES] [--offline-nested[=WHICH]] [-q | -v]\n"
@@ -36,6 +37,8 @@ static void usage(FILE *fp)
 		"   or: pgo convert --threads [-i FILE]...\n\n"
 		"  --to FMT            autofdo: gcc -fauto-profile=FILE profile (gcc 12 to 16)\n"
 		"                      llvm: clang -fprofile-sample-use=FILE text profile\n"
+		"                      gcov: .gcda files for gcc -fprofile-use, from the .gcno\n"
+		"                      notes of a -ftest-coverage build (--gcno-dir)\n"
 		"                      pprof: gzipped profile.proto (go tool pprof, Parca, ...)\n"
 		"                      folded, json, svg: stacks, profile JSON, flamegraph\n"
 		"  -i, --input FILE    perf.data from pgo collect or perf record (also perf record -z\n"
@@ -64,6 +67,11 @@ static void usage(FILE *fp)
 		"                      which gcc 12 inlines those callees into it: inlined (the\n"
 		"                      default) if the binary has no out-of-line copy of it, all\n"
 		"                      (the option alone), or none\n"
+		"  --gcno-dir DIR      gcov: the .gcno notes under DIR (repeatable); each .gcda is\n"
+		"                      written next to its notes, or with -o DIR into DIR as\n"
+		"                      gcc -fprofile-use=DIR reads them\n"
+		"  --profile-prefix-path PATH  gcov with -o DIR: the prefix gcc's\n"
+		"                      -fprofile-prefix-path=PATH removes from object paths\n"
 		"  --dump FILE         print an AutoFDO profile as text and check its structure\n"
 		"  --threads           per thread: on-CPU + off-CPU time against its lifetime (the\n"
 		"                      wall-clock view's sanity check; SHORT below 90%%)\n"
@@ -87,7 +95,7 @@ static void usage(FILE *fp)
 }
 
 enum { OPT_FORCE = 0x100, OPT_DUMP, OPT_KEEP_DISCR, OPT_GCC, OPT_THREADS, OPT_MIN_COUNT, OPT_OFFLINE_NESTED,
-       OPT_INLINE_MAX_SIZE };
+       OPT_INLINE_MAX_SIZE, OPT_GCNO_DIR, OPT_PREFIX_PATH };
 
 static const char *base_name(const char *path)
 {
@@ -182,6 +190,8 @@ struct convert_cmd {
 	struct cmd_render_opts ro;
 	const char **inputs, **bins, *to, *out, *dump;
 	size_t nr_in, alloc_in, nr_bins, alloc_bins;
+	const char **gcno_dirs, *prefix_path;
+	size_t nr_gcno_dirs, alloc_gcno_dirs;
 	int verbose, quiet, threads;
 };
 #define CONVERT_GO_ON (-1) /* parse_args: no exit code yet */
@@ -237,6 +247,14 @@ static int parse_option(struct convert_cmd *cc, int c, char **argv)
 		break;
 	case OPT_THREADS:
 		cc->threads = 1;
+		break;
+	case OPT_GCNO_DIR:
+		if (PGO_ALLOC_GROW(cc->gcno_dirs, cc->nr_gcno_dirs + 1, cc->alloc_gcno_dirs) < 0)
+			return PGO_EXIT_ERROR;
+		cc->gcno_dirs[cc->nr_gcno_dirs++] = optarg;
+		break;
+	case OPT_PREFIX_PATH:
+		cc->prefix_path = optarg;
 		break;
 	case OPT_FORCE:
 		cc->o.force = 1;
@@ -301,6 +319,8 @@ static int parse_args(struct convert_cmd *cc, int argc, char **argv)
 		{ "inline-max-size", required_argument, NULL, OPT_INLINE_MAX_SIZE },
 		{ "dump", required_argument, NULL, OPT_DUMP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "gcno-dir", required_argument, NULL, OPT_GCNO_DIR },
+		{ "profile-prefix-path", required_argument, NULL, OPT_PREFIX_PATH },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -420,6 +440,47 @@ out:
 	return ret;
 }
 
+/* gcov: .gcda files for the notes of --gcno-dir (convert/gcov.h) */
+static int write_gcov(struct convert_cmd *cc)
+{
+	struct convert_gcov_options go = { NULL, 0, cc->out, cc->prefix_path };
+	struct convert_gcov_summary s;
+	struct convert_profile *p = NULL;
+	char **notes = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = PGO_EXIT_ERROR;
+
+	if (!cc->nr_gcno_dirs) {
+		pgo_error("--to gcov needs the notes of the build: --gcno-dir DIR (compile with "
+			  "-ftest-coverage to get them)");
+		return PGO_EXIT_USAGE;
+	}
+	if (cc->prefix_path && !cc->out) {
+		pgo_error("--profile-prefix-path goes with -o DIR (gcc -fprofile-use=DIR)");
+		return PGO_EXIT_USAGE;
+	}
+	for (i = 0; i < cc->nr_gcno_dirs; i++)
+		if (convert_gcov_find_notes(cc->gcno_dirs[i], &notes, &nr, &alloc) < 0)
+			goto out;
+	go.notes = (const char *const *)notes;
+	go.nr_notes = nr;
+	if (convert_profile_load(&cc->o, &p) < 0 || convert_gcov_write(p, &go, &s) < 0)
+		goto out;
+	summary(p, cc->out ? cc->out : cc->gcno_dirs[0], "gcc -fprofile-use", s.functions);
+	pgo_info("%llu .gcda files (%llu notes without code in the binaries skipped); %llu of %llu "
+		 "functions with code; %llu samples on notes lines; largest arc count %llu",
+		 (unsigned long long)s.files, (unsigned long long)s.skipped_files,
+		 (unsigned long long)s.sampled_functions, (unsigned long long)s.functions,
+		 (unsigned long long)s.samples_mapped, (unsigned long long)s.max_count);
+	ret = PGO_EXIT_OK;
+out:
+	convert_profile_free(p);
+	for (i = 0; i < nr; i++)
+		free(notes[i]);
+	free(notes);
+	return ret;
+}
+
 /* pprof: the stacks of the inputs with their addresses (cmd/convert_pprof.h) */
 static int write_pprof(struct convert_cmd *cc)
 {
@@ -441,6 +502,7 @@ static const struct convert_writer {
 } writers[] = {
 	{ "autofdo", write_autofdo },
 	{ "llvm", write_llvm },
+	{ "gcov", write_gcov },
 	{ "pprof", write_pprof },
 	{ "folded", write_stacks },
 	{ "json", write_stacks },
@@ -466,13 +528,13 @@ static int run_writer(struct convert_cmd *cc)
 	int ret;
 
 	if (!cc->to) {
-		pgo_error("--to is required (autofdo, llvm, pprof, folded, json or svg)");
+		pgo_error("--to is required (autofdo, llvm, gcov, pprof, folded, json or svg)");
 		usage(stderr);
 		return PGO_EXIT_USAGE;
 	}
 	w = find_writer(cc->to);
 	if (!w) {
-		pgo_error("unknown format '%s' for --to (autofdo, llvm, pprof, folded, json, svg)", cc->to);
+		pgo_error("unknown format '%s' for --to (autofdo, llvm, gcov, pprof, folded, json, svg)", cc->to);
 		return PGO_EXIT_USAGE;
 	}
 	if (!cc->nr_in) {
@@ -520,5 +582,6 @@ int cmd_convert(int argc, char **argv)
 	}
 	free(cc.inputs);
 	free(cc.bins);
+	free(cc.gcno_dirs);
 	return ret;
 }

@@ -27,6 +27,11 @@ mkdir -p "$out/convert-stacks" && cp "$out"/pdread/* "$out/convert-stacks/"
 "$PGO" convert --to autofdo --gcc 16 -i perf-g.data -b "$CS" -o "$out/afdo/callstacks-gcc16.afdo-seed" 2>/dev/null
 "$PGO" convert --to json -i pgo.data -o "$out/profile-json/pgo-collect-r2.json" 2>/dev/null
 cp "$out/profile-json/pgo-collect-r2.json" "$out/gate-profile/"
+# gcno: the notes of the gcov route's test program (tests/e2e/gcov), as gcc -ftest-coverage writes them
+mkdir -p "$out/gcno"
+for u in main proc tab; do
+	gcc -O2 -g -ftest-coverage -c "$OLDPWD/tests/e2e/gcov/$u.c" -o "$u.o" && cp "$u.gcno" "$out/gcno/$u.gcno"
+done
 # symtab: the binary, and stripped copies whose .gnu_debuglink names hot.debug (the name
 # fuzz-symtab gives a second copy of its input, so the debug-file checks run too)
 cp "$CS" "$out/symtab/callstacks"
