@@ -9,7 +9,7 @@ _pgo_opts_collect='-F --freq -e --event -g --call-graph -r --repeat -o --output
 	--compression-level --off-cpu --no-off-cpu --off-cpu-stacks --off-cpu-unwind
 	--no-off-cpu-callers --off-cpu-min --off-cpu-sample -q --quiet -v --verbose -h --help'
 _pgo_opts_convert='--to -i --input -b --binary -o --output --force --gcc --keep-discriminators
-	--min-count --inline-max-size --offline-nested --dump --threads -q --quiet -v --verbose
+	--min-count --inline-max-size --offline-nested --gcno-dir --profile-prefix-path --dump --threads -q --quiet -v --verbose
 	--view --run --title --subtitle --minwidth --header -h --help'
 _pgo_opts_gate='--json --markdown --svg --q --abs-floor --rel-floor --program-floor
 	--fail-on-program --view --allow-other-binary -b --own -r --runs -F --freq --off-cpu
@@ -20,7 +20,7 @@ _pgo_commands='collect convert gate'
 _pgo_gate_commands='compare record check'
 
 # Values of options: formats, views, modes
-_pgo_values_to='autofdo llvm pprof folded json svg'
+_pgo_values_to='autofdo llvm gcov pprof folded json svg'
 _pgo_values_view='cpu offcpu wall'
 _pgo_values_call_graph='auto fp dwarf-unwound dwarf none'
 _pgo_values_event='auto cycles task-clock cpu-clock'
@@ -61,6 +61,10 @@ _pgo_value()
 	*:--off-cpu-unwind) _pgo_words "$_pgo_values_off_cpu_unwind" "$cur" ;;
 	convert:--gcc) _pgo_words "$_pgo_values_gcc" "$cur" ;;
 	convert:--dump) _pgo_files "$cur" '*.afdo' ;;
+	convert:--gcno-dir | convert:--profile-prefix-path)
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -d -- "$cur"))
+		compopt -o filenames 2>/dev/null ;;
 	convert:-i | convert:--input | convert:-b | convert:--binary | *:-o | *:--output | \
 	gate:--json | gate:--markdown | gate:--svg | gate:--profile | gate:--confirm-profile)
 		_pgo_files "$cur" ;;

@@ -88,7 +88,7 @@ test_expect_success BASHCOMP '--view and --call-graph values are those of --help
 	pgo collect --help | help_values --call-graph >expect &&
 	test "$(wc -l <expect)" = 5 &&
 	complete_line "pgo collect --call-graph " >actual && test_cmp expect actual &&
-	pgo convert --help | sed -n "/^  --offline-nested/,/^  --dump/p" | sed "\$d" | tr -s "\n " "  " |
+	pgo convert --help | awk "/^  --offline-nested/ { f = 1; print; next } f && /^  -/ { exit } f" | tr -s "\n " "  " |
 		grep -oE "[a-z]+ \((the default|the option alone)\)|or [a-z]+ *\$" |
 		sed -e "s/^or //" -e "s/ .*//" | sort -u >expect &&
 	test "$(wc -l <expect)" = 3 &&
