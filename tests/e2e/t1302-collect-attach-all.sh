@@ -68,15 +68,16 @@ test_expect_success '--cgroup: the processes of the cgroup only' '
 	mkdir "$CG" &&
 	start_server cg 2 ./server &&
 	echo "$(cat cg.pid)" >"$CG/cgroup.procs" &&
-	{ ./loadgen load "$(cat cg.port)" 1 3 50 >cg.load & } &&
+	# the loads outlast the recording, whose start (BPF, unwind tables) takes seconds when busy
+	{ ./loadgen load "$(cat cg.port)" 1 8 50 >cg.load & } &&
 	l1=$! &&
-	{ ./loadgen load "$(cat old.port)" 1 3 50 >old2.load & } &&
+	{ ./loadgen load "$(cat old.port)" 1 8 50 >old2.load & } &&
 	l2=$! &&
-	pgo collect --cgroup "$CG" --duration 2 -o cg.data 2>cg.err &&
-	wait $l1 $l2 &&
+	{ pgo collect --cgroup "$CG" --duration 2 -o cg.data 2>cg.err || { cat cg.err; false; }; } &&
+	{ wait $l1 $l2 || { echo "a load generator failed:"; cat cg.load old2.load; false; }; } &&
 	kill "$(cat cg.pid)" &&
 	perf script -i cg.data -F pid 2>/dev/null | sort | uniq -c >cg.pids &&
-	cat cg.pids &&
+	cat cg.pids cg.err &&
 	test "$(wc -l <cg.pids)" = 1 &&
 	test_grep " $(cat cg.pid) *\$" cg.pids &&
 	sleep 0.3 && rmdir "$CG"
