@@ -76,8 +76,9 @@ static const char usage[] =
 	COLLECT_OFFCPU_OPTIONS_HELP
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
-	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
-	"                       flags again on all runs (default for check with a command)\n"
+	"  --confirm            on a flag, collect N more runs (with --build: of both sides,\n"
+	"                       alternately); fail only if the same function flags again on\n"
+	"                       all runs (default for check with a command)\n"
 	"  --no-confirm         fail on the first stage's flag\n"
 	"  --profile FILE       use this profile JSON instead of collecting (record, check)\n"
 	"  --confirm-profile F  the confirmation runs, instead of collecting them\n"
@@ -320,12 +321,33 @@ static int wants_confirm(const struct gate_cmd *g)
  * confirmation runs for the verdict policy's second stage (gate/verdict.h). Writes the
  * reports of the final verdict and returns the exit code.
  */
+/*
+ * Interleaved mode's confirmation: another round of both sides, alternately, in the open
+ * session (a drift between the stages then hits both sides, as in stage 1).
+ */
+static int confirm_round(struct cmd_gate_interleave *x, struct pgo_strtab *names,
+			 struct gate_profile **b2, struct gate_profile **h2)
+{
+	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
+	int err = -1;
+
+	*b2 = *h2 = NULL;
+	if (!cmd_gate_interleave_run(x, &bset, &hset) &&
+	    !gate_profile_take(&bset, "base (interleaved, confirmation)", names, b2) &&
+	    !gate_profile_take(&hset, "head (interleaved, confirmation)", names, h2))
+		err = 0;
+	convert_stackset_release(&bset);
+	convert_stackset_release(&hset);
+	return err;
+}
+
+/* x: the open interleaved session (its confirmation runs both sides), or NULL */
 static int judge(const struct gate_cmd *g, const struct gate_profile *b,
-		 const struct gate_profile *h)
+		 const struct gate_profile *h, struct cmd_gate_interleave *x)
 {
 	struct gate_svg_side bs = { { &b->set, NULL }, 1 };
 	struct gate_svg_side hs = { { &h->set, NULL }, 1 };
-	struct gate_profile *h2 = NULL;
+	struct gate_profile *b2 = NULL, *h2 = NULL;
 	struct gate_verdict *v = NULL, *v2 = NULL;
 	int ret = PGO_EXIT_ERROR;
 
@@ -336,13 +358,25 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 			ret = verdict_exit(v);
 		goto out;
 	}
-	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
-		 v->nr_root == 1 ? "" : "s");
-	if (head_profile(g, g->confirm_profile,
-			 g->confirm_profile ? g->confirm_profile : "head (confirmation)", h->names,
-			 &h2) ||
-	    gate_confirm(b, h, h2, &g->o, v, &v2))
+	if (x && !g->confirm_profile) {
+		pgo_info("stage 1 flagged %zu function%s; confirming on more runs of both sides, "
+			 "interleaved", v->nr_root, v->nr_root == 1 ? "" : "s");
+		if (confirm_round(x, h->names, &b2, &h2))
+			goto out;
+	} else {
+		pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
+			 v->nr_root == 1 ? "" : "s");
+		if (head_profile(g, g->confirm_profile,
+				 g->confirm_profile ? g->confirm_profile : "head (confirmation)",
+				 h->names, &h2))
+			goto out;
+	}
+	if (gate_confirm_both(b, b2, h, h2, &g->o, v, &v2))
 		goto out;
+	if (b2) {
+		bs.set[1] = &b2->set;
+		bs.nr = 2;
+	}
 	hs.set[1] = &h2->set;
 	hs.nr = 2;
 	if (!write_reports(g, v2, &bs, &hs))
@@ -350,6 +384,7 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 out:
 	gate_verdict_free(v);
 	gate_verdict_free(v2);
+	gate_profile_free(b2);
 	gate_profile_free(h2);
 	return ret;
 }
@@ -366,7 +401,7 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 		return PGO_EXIT_USAGE;
 	}
 	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
-		ret = judge(g, b, h);
+		ret = judge(g, b, h, NULL);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
@@ -460,18 +495,20 @@ static int gate_check_interleaved(struct gate_cmd *g)
 	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
+	struct cmd_gate_interleave *x = NULL;
 	char commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
 	g->o.mode = GATE_MODE_INTERLEAVED;
-	if (cmd_gate_interleave(&io, &bset, &hset, commit))
+	if (cmd_gate_interleave_open(&io, &x, commit) || cmd_gate_interleave_run(x, &bset, &hset))
 		goto out;
 	snprintf(label, sizeof(label), "base %.12s (built, interleaved)", commit);
 	if (gate_profile_take(&bset, label, &names, &b) ||
 	    gate_profile_take(&hset, "head (interleaved)", &names, &h))
 		goto out;
-	ret = judge(g, b, h);
+	ret = judge(g, b, h, x);
 out:
+	cmd_gate_interleave_close(x);
 	convert_stackset_release(&bset);
 	convert_stackset_release(&hset);
 	gate_profile_free(b);
@@ -497,7 +534,7 @@ static int gate_check_cmd(struct gate_cmd *g)
 		goto out;
 	if (head_profile(g, g->profile, g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	ret = judge(g, b, h);
+	ret = judge(g, b, h, NULL);
 out:
 	free(btext);
 	gate_profile_free(b);
