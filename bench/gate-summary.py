@@ -162,7 +162,7 @@ def main(d):
         own = set(l.strip() for l in open(os.path.join(d, "own.txt")) if l.strip())
     rows = {}
     gaps = {}
-    sizes = injected_sizes(d)
+    inj_sizes = injected_sizes(d)
     loads = []
     if not os.path.exists(os.path.join(d, "checks.tsv")):
         print("no checks yet (%s/checks.tsv)" % d)
@@ -223,7 +223,7 @@ def main(d):
             if res.get("function") == TARGET and res.get("kind") == "self" and res.get("base_pct") is not None:
                 share = res["base_pct"] / 100
         if model and share:
-            r["pred"].append(power_prob(model, share, sizes.get(cell, 0.0)))
+            r["pred"].append(power_prob(model, share, inj_sizes.get(cell, 0.0)))
             r["shares"].append(share)
         r["samples"].append((v.get("power") or {}).get("samples_per_run", 0) * (v.get("base_runs") or 0))
     cfg = os.path.join(d, "config.txt")
@@ -291,7 +291,7 @@ def main(d):
                 print("| %s | %s | %s | %d | %.0f | %.1f%% | %+.2f%% | %.1f%% | %d (%.1f%%) | [%.1f%%, %.1f%%] | "
                       "%.1f%% | %+.1f points |" % (
                           mode, var, cell, n, statistics.median(r["samples"]), 100 * statistics.median(r["shares"]),
-                          100 * sizes.get(cell, 0.0), 100 * pred, r["target"], 100 * meas, 100 * lo, 100 * hi,
+                          100 * inj_sizes.get(cell, 0.0), 100 * pred, r["target"], 100 * meas, 100 * lo, 100 * hi,
                           100 * r["stage1"] / n, 100 * (meas - pred)))
     cost = os.path.join(d, "cost.tsv")
     if os.path.exists(cost):

@@ -12,13 +12,15 @@
 # Heads (branches off main, each built once in its own worktree; the base is built
 # separately, so A/A is "same source, separate builds"):
 #   aa      an empty commit (true A/A);
-#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~10% of the
+#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~20% of the
 #           time, a hash lookup called from the VM) spins N iterations (the counter is in the
-#           base too; only a constant in another unit differs). N is calibrated by counting
-#           (calls x iterations x a standalone iteration's CPU time = 1%, 2%, 5% of the base's
-#           CPU time); the size is then timed independently of the profiler: paired
-#           alternating CPU-time runs of base and head (min, and median of ratios with a
-#           bootstrap 95% interval).
+#           base too; only a constant in another unit differs). N is calibrated by timing,
+#           independently of the profiler: a probe head spinning ~+180% of the base's CPU time
+#           is timed in paired alternating CPU-time runs against the base (median of ratios,
+#           bootstrap 95% interval), which gives the cost of one iteration in place; N for
+#           +1/2/5% follows from it (the cost is linear in N), with the probe's interval
+#           scaled. Each head is also timed alone against the base (wide: CPU time varies by
+#           several % a run here).
 # Variants: "quiet" (the machine as it is) and "loaded" (plus one CPU-bound neighbour, a
 # shell busy loop at the benchmark's nice level: a shared CI runner). Trials are processed
 # in batches (both variants, all cells, per batch), so a partial run has numbers for every
@@ -31,10 +33,10 @@
 #   environment (defaults in brackets):
 #     GATE_AA [100]      A/A checks per mode and variant
 #     GATE_M [20]        checks per injected size, mode and variant
-#     GATE_AA_LOADED, GATE_M_LOADED [GATE_AA, GATE_M]  the same for the loaded variant
-#     GATE_RUNS [5]      runs per side (-r)   GATE_HZ [9999] sampling rate (-F)
-#     GATE_N [2]         eval.lua's repetitions (one run: ~0.5 s CPU, ~6,900 samples at
-#                        9999 Hz here: 5 runs give ~34k samples a side)
+#     GATE_AA_LOADED [10], GATE_M_LOADED [5]  the same for the loaded variant
+#     GATE_RUNS [7]      runs per side (-r)   GATE_HZ [9999] sampling rate (-F)
+#     GATE_N [1]         eval.lua's repetitions (one run: ~0.25 s CPU, ~3,500 samples at
+#                        9999 Hz here: 7 runs give ~24k samples a side, >= 20k for +1%)
 #     GATE_CAL_ROUNDS [15], GATE_SIZE_ROUNDS [21]  paired rounds timing the probe, each size
 #     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
 #     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
@@ -45,8 +47,8 @@
 #   quick numbers: GATE_AA=20 GATE_M=10 bench/gate.sh
 . "$(dirname "$0")/lib.sh"
 
-AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-5} HZ=${GATE_HZ:-9999} N=${GATE_N:-2}
-AA_LOADED=${GATE_AA_LOADED:-$AA} M_LOADED=${GATE_M_LOADED:-$M}
+AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-7} HZ=${GATE_HZ:-9999} N=${GATE_N:-1}
+AA_LOADED=${GATE_AA_LOADED:-10} M_LOADED=${GATE_M_LOADED:-5}
 FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
 VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
 W=${GATE_WORK:-$BENCH_WORK/gate}

@@ -72,7 +72,8 @@ static const char usage[] =
 	"  -r, --runs N         runs to collect (default 5)\n"
 	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
 	"off-CPU recording (record, check; as pgo collect; by default on where BPF works, so\n"
-	"baselines carry the offcpu and wall views; use the same options on both sides):\n"
+	"baselines carry the offcpu and wall views; check collects it by default only for\n"
+	"--view offcpu or wall, --off-cpu forces it):\n"
 	COLLECT_OFFCPU_OPTIONS_HELP
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
@@ -604,6 +605,15 @@ int cmd_gate(int argc, char **argv)
 		pgo_error("record takes -r, --ref, -F and --profile or a command");
 		return PGO_EXIT_USAGE;
 	}
+	/*
+	 * A check's head (and, with --build, its base) is judged in one view and stored
+	 * nowhere: off-CPU time is collected by default only for the offcpu and wall views.
+	 * In the cpu view it would cost a BPF load per collection (interleaved mode makes one
+	 * per block of runs) for samples the verdict does not read. record keeps its default:
+	 * a baseline note carries every view.
+	 */
+	if (!strcmp(sub, "check") && g.o.view == GATE_VIEW_CPU && g.offcpu.mode < 0)
+		g.offcpu.mode = 0;
 	if (gate_git_open() < 0)
 		return PGO_EXIT_ERROR;
 	ret = !strcmp(sub, "record") ? gate_record_cmd(&g) : gate_check_cmd(&g);
