@@ -166,6 +166,7 @@ def main(d):
     loads = []
     if not os.path.exists(os.path.join(d, "checks.tsv")):
         print("no checks yet (%s/checks.tsv)" % d)
+        print_cost(d)
         return
     for line in open(os.path.join(d, "checks.tsv")):
         f = line.rstrip("\n").split("\t")
@@ -293,6 +294,10 @@ def main(d):
                           mode, var, cell, n, statistics.median(r["samples"]), 100 * statistics.median(r["shares"]),
                           100 * inj_sizes.get(cell, 0.0), 100 * pred, r["target"], 100 * meas, 100 * lo, 100 * hi,
                           100 * r["stage1"] / n, 100 * (meas - pred)))
+    print_cost(d)
+
+
+def print_cost(d):
     cost = os.path.join(d, "cost.tsv")
     if os.path.exists(cost):
         c = [list(map(float, l.split())) for l in open(cost) if l.strip()]
