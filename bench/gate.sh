@@ -59,7 +59,7 @@ for a in "$@"; do
 	case $a in
 	--summary) SUMMARY_ONLY=1 ;;
 	--fresh) FRESH=1 ;;
-	-h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "usage: bench/gate.sh [--summary] [--fresh]" ;;
 	esac
 done
