@@ -48,6 +48,97 @@ def cp_interval(k, n):
     return lo, hi
 
 
+def betacf(a, b, x):
+    """Continued fraction of the regularised incomplete beta (Numerical Recipes' betacf)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1 + aa * d
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = 1 + aa / c
+        c = c if abs(c) > tiny else tiny
+        de = d * c
+        h *= de
+        if abs(de - 1) < 1e-14:
+            break
+    return h
+
+
+def betai(a, b, x):
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    bt = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return bt * betacf(a, b, x) / a
+    return 1 - bt * betacf(b, a, 1 - x) / b
+
+
+def t_upper_p(t, df):
+    """P(T > t), T Student's t with df degrees of freedom (None/inf: normal), as gate_t_upper_p."""
+    if df is None or math.isinf(df) or df > 1e7:
+        return 0.5 * math.erfc(t / math.sqrt(2))
+    tail = 0.5 * betai(df / 2, 0.5, df / (df + t * t))
+    return tail if t > 0 else 1 - tail
+
+
+def t_quantile(level, df):
+    """Two-sided quantile, as gate_t_quantile: P(|T| <= q) = level."""
+    p = (1 - level) / 2
+    lo, hi = 0.0, 1e3
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if t_upper_p(mid, df) > p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def power_prob(m, share, delta):
+    """gate_power_prob() (gate/power.c) from the verdict JSON's power.model."""
+    total = m["total"]
+    kb, kh = m["runs_base"], m["runs_head"]
+    s02 = m["s0_sq"] if m.get("s0_sq") and m["s0_sq"] > 0 else 1.0
+    d0 = math.inf if m.get("d0_infinite") or m.get("d0") is None else m["d0"]
+    df = d0 + kb + kh - 2
+    mean, d = share * total, delta * total
+
+    def se(alpha):
+        m0 = mean + d / 2
+        var = max(s02 * (m0 + alpha * m0 * m0), min(m0, 1.0))
+        return math.sqrt(var * (1 / kb + 1 / kh))
+    level = m["q"] / (m["tests"] or 1)
+    thr = max(t_quantile(1 - 2 * level, df) * se(m["alpha"]),
+              m["abs_floor"] * total, m["rel_floor"] * mean)
+    return t_upper_p((thr - d) / se(max(m["alpha"], m["alpha_spread"])), df)
+
+
+def injected_sizes(d):
+    """{cell: size as a fraction of the total} from sizes.txt's 'from the probe' figures."""
+    out = {}
+    try:
+        for l in open(os.path.join(d, "sizes.txt")):
+            w = l.split()
+            if w and w[0].startswith("inj") and "probe" in l:
+                out[w[0]] = float(l.split("probe", 1)[1].split()[0].rstrip("%;")) / 100
+    except OSError:
+        pass
+    return out
+
+
 def find_power(v):
     """Any number under a key naming power or a minimum detectable effect (a newer gate)."""
     if isinstance(v, dict):
@@ -71,9 +162,11 @@ def main(d):
         own = set(l.strip() for l in open(os.path.join(d, "own.txt")) if l.strip())
     rows = {}
     gaps = {}
+    inj_sizes = injected_sizes(d)
     loads = []
     if not os.path.exists(os.path.join(d, "checks.tsv")):
         print("no checks yet (%s/checks.tsv)" % d)
+        print_cost(d)
         return
     for line in open(os.path.join(d, "checks.tsv")):
         f = line.rstrip("\n").split("\t")
@@ -84,7 +177,7 @@ def main(d):
         key = (mode, var, cell)
         r = rows.setdefault(key, {"n": 0, "fail": 0, "err": 0, "stage1": 0, "target": 0, "other": 0,
                                   "notown": 0, "prog": 0, "wall": [], "power": [], "names": {},
-                                  "delta": []})
+                                  "delta": [], "pred": [], "shares": [], "samples": [], "right1": 0})
         base = "%s-%s-%s-%s" % (mode, var, cell, trial)
         if rc >= 2:
             r["err"] += 1
@@ -125,6 +218,15 @@ def main(d):
         p = find_power(v)
         if p:
             r["power"].append(p)
+        model = (v.get("power") or {}).get("model")
+        share = None
+        for res in v.get("results") or []:
+            if res.get("function") == TARGET and res.get("kind") == "self" and res.get("base_pct") is not None:
+                share = res["base_pct"] / 100
+        if model and share:
+            r["pred"].append(power_prob(model, share, inj_sizes.get(cell, 0.0)))
+            r["shares"].append(share)
+        r["samples"].append((v.get("power") or {}).get("samples_per_run", 0) * (v.get("base_runs") or 0))
     cfg = os.path.join(d, "config.txt")
     if os.path.exists(cfg):
         print(open(cfg).read().rstrip())
@@ -168,10 +270,34 @@ def main(d):
             if others:
                 print("other root causes, %s %s %s: %s" % (key[0], key[1], key[2], ", ".join(
                     "%s x%d" % (x, c) for x, c in sorted(others.items(), key=lambda t: -t[1]))))
-        if r["power"]:
-            ks = r["power"][0][0]
-            print("power line (%s), %s %s %s: median %.3g" % (ks, key[0], key[1], key[2],
-                                                             statistics.median(x for _, x in r["power"])))
+    print()
+    print("power line vs measurement: the predicted probability that the check fails on the injected "
+          "change (gate_power_prob from each verdict's power.model, at %s's share in that check's base "
+          "and the injected size), averaged over the checks, against the measured rate of failures that "
+          "name %s (and stage 1, any flag):" % (TARGET, TARGET))
+    print()
+    print("| mode | variant | cell | n | samples/side (median) | %s share | injected | predicted | measured "
+          "(right root cause) | 95%% CI | stage 1 | measured - predicted |" % TARGET)
+    print("|" + "---|" * 12)
+    for mode in ("interleaved", "notes"):
+        for var in ("quiet", "loaded"):
+            for cell in ("aa", "inj1", "inj2", "inj5"):
+                r = rows.get((mode, var, cell))
+                if not r or not r["n"] or not r["pred"]:
+                    continue
+                n = r["n"]
+                pred = statistics.mean(r["pred"])
+                meas = r["target"] / n
+                lo, hi = cp_interval(r["target"], n)
+                print("| %s | %s | %s | %d | %.0f | %.1f%% | %+.2f%% | %.1f%% | %d (%.1f%%) | [%.1f%%, %.1f%%] | "
+                      "%.1f%% | %+.1f points |" % (
+                          mode, var, cell, n, statistics.median(r["samples"]), 100 * statistics.median(r["shares"]),
+                          100 * inj_sizes.get(cell, 0.0), 100 * pred, r["target"], 100 * meas, 100 * lo, 100 * hi,
+                          100 * r["stage1"] / n, 100 * (meas - pred)))
+    print_cost(d)
+
+
+def print_cost(d):
     cost = os.path.join(d, "cost.tsv")
     if os.path.exists(cost):
         c = [list(map(float, l.split())) for l in open(cost) if l.strip()]

@@ -12,13 +12,15 @@
 # Heads (branches off main, each built once in its own worktree; the base is built
 # separately, so A/A is "same source, separate builds"):
 #   aa      an empty commit (true A/A);
-#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~10% of the
+#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~20% of the
 #           time, a hash lookup called from the VM) spins N iterations (the counter is in the
-#           base too; only a constant in another unit differs). N is calibrated by counting
-#           (calls x iterations x a standalone iteration's CPU time = 1%, 2%, 5% of the base's
-#           CPU time); the size is then timed independently of the profiler: paired
-#           alternating CPU-time runs of base and head (min, and median of ratios with a
-#           bootstrap 95% interval).
+#           base too; only a constant in another unit differs). N is calibrated by timing,
+#           independently of the profiler: a probe head spinning ~+180% of the base's CPU time
+#           is timed in paired alternating CPU-time runs against the base (median of ratios,
+#           bootstrap 95% interval), which gives the cost of one iteration in place; N for
+#           +1/2/5% follows from it (the cost is linear in N), with the probe's interval
+#           scaled. Each head is also timed alone against the base (wide: CPU time varies by
+#           several % a run here).
 # Variants: "quiet" (the machine as it is) and "loaded" (plus one CPU-bound neighbour, a
 # shell busy loop at the benchmark's nice level: a shared CI runner). Trials are processed
 # in batches (both variants, all cells, per batch), so a partial run has numbers for every
@@ -31,8 +33,11 @@
 #   environment (defaults in brackets):
 #     GATE_AA [100]      A/A checks per mode and variant
 #     GATE_M [20]        checks per injected size, mode and variant
-#     GATE_RUNS [5]      runs per side (-r)   GATE_HZ [3999] sampling rate (-F)
-#     GATE_N [4]         eval.lua's repetitions (one run: ~0.5 s CPU here)
+#     GATE_AA_LOADED [10], GATE_M_LOADED [5]  the same for the loaded variant
+#     GATE_RUNS [7]      runs per side (-r)   GATE_HZ [9999] sampling rate (-F)
+#     GATE_N [1]         eval.lua's repetitions (one run: ~0.25 s CPU, ~3,500 samples at
+#                        9999 Hz here: 7 runs give ~24k samples a side, >= 20k for +1%)
+#     GATE_CAL_ROUNDS [15], GATE_SIZE_ROUNDS [21]  paired rounds timing the probe, each size
 #     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
 #     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
 #     GATE_BATCH [10]    trials per batch      GATE_COST_ROUNDS [5]
@@ -42,7 +47,8 @@
 #   quick numbers: GATE_AA=20 GATE_M=10 bench/gate.sh
 . "$(dirname "$0")/lib.sh"
 
-AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-5} HZ=${GATE_HZ:-3999} N=${GATE_N:-4}
+AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-7} HZ=${GATE_HZ:-9999} N=${GATE_N:-1}
+AA_LOADED=${GATE_AA_LOADED:-10} M_LOADED=${GATE_M_LOADED:-5}
 FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
 VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
 W=${GATE_WORK:-$BENCH_WORK/gate}
@@ -53,7 +59,7 @@ for a in "$@"; do
 	case $a in
 	--summary) SUMMARY_ONLY=1 ;;
 	--fresh) FRESH=1 ;;
-	-h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "usage: bench/gate.sh [--summary] [--fresh]" ;;
 	esac
 done
@@ -165,13 +171,18 @@ worktree main
 worktree aa
 BASE_LUA=$W/heads/main/lua
 
-# ---- calibration, by counting: the calls of luaH_getshortstr in one run, and the CPU time
-# of one spin iteration from a standalone loop of the same code (min of 5 runs of 10^9
-# iterations); iterations for +P% = P% of the base's CPU time (min of 9 runs) / (calls/1024 x
-# time per iteration). The sizes are then timed independently below.
+# ---- calibration, by timing. Counting (calls x iterations x a standalone iteration's time)
+# under-estimates the spin in place (the loop's branch can straddle a 32-byte boundary in
+# luaH_getshortstr, where it runs at about half the standalone loop's speed), so the cost of
+# one iteration in place is timed: a probe head spins ~16x the counted +5% (about +80% of
+# total, large against the per-run noise of CPU time on a shared machine), timed in paired
+# alternating CPU-time runs against the base (median of ratios); the iterations for +P% are
+# P% / (the probe's increase / its iterations). The loop is the same code at every size, so
+# the cost is linear in the iterations. The counting estimate is kept for comparison.
 mkdir -p "$W/calib"
-if [ ! -s "$W/calib/iters" ]; then
-	say "gate bench: calibrating the injection (counting)"
+CAL_ROUNDS=${GATE_CAL_ROUNDS:-15} SIZE_ROUNDS=${GATE_SIZE_ROUNDS:-21}
+if [ ! -s "$W/calib/count" ]; then
+	say "gate bench: counting the calls of $TARGET"
 	calls=$(GATE_INJECT_COUNT=1 "$BASE_LUA" "$W/repo/bench.lua" "$N" 2>&1 >/dev/null |
 		sed -n 's/^gate_inject calls=\([0-9]*\).*/\1/p')
 	[ -n "$calls" ] || die "no call count from the base build"
@@ -181,40 +192,63 @@ if [ ! -s "$W/calib/iters" ]; then
 	t_iter=$(for i in 1 2 3 4 5; do "$CPUTIME" "$W/calib/spin" 1000000000 | cut -d' ' -f1; done | sort -g | head -1)
 	base_cpu=$(for i in 1 2 3 4 5 6 7 8 9; do "$CPUTIME" "$BASE_LUA" "$W/repo/bench.lua" "$N" | cut -d' ' -f1; done | sort -g | head -1)
 	echo "$calls $t_iter $base_cpu" >"$W/calib/count"
-	"$PY" - "$calls" "$t_iter" "$base_cpu" >"$W/calib/iters" <<-'EOF' || die "calibration failed"
-	import sys
-	calls, t_iter, base = int(sys.argv[1]), float(sys.argv[2]) / 1e9, float(sys.argv[3])
-	for pct in (1, 2, 5):
-	    print(pct, max(1, round(pct / 100 * base / ((calls >> 10) * t_iter))))
-	EOF
 fi
 read -r calls t_iter base_cpu <"$W/calib/count"
+# ratio statistics of a pairs file: "median lo hi" (median of ratios - 1, bootstrap 95%)
+ratio_stats() {
+	"$PY" - "$1" <<-'EOF'
+	import sys, statistics, random
+	r = [b / a - 1 for a, b in (map(float, l.split()) for l in open(sys.argv[1]) if l.strip())]
+	random.seed(1)
+	bs = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
+	print(statistics.median(r), bs[50], bs[1949])
+	EOF
+}
+if [ ! -s "$W/calib/iters" ]; then
+	probe=$("$PY" -c "import sys; c, t, b = int(sys.argv[1]), float(sys.argv[2]) / 1e9, float(sys.argv[3]); print(max(1, round(16 * 0.05 * b / ((c >> 10) * t))))" "$calls" "$t_iter" "$base_cpu")
+	say "gate bench: timing a probe injection of $probe iterations ($CAL_ROUNDS paired rounds)"
+	worktree probe "$probe"
+	cpu_pair "$BASE_LUA" "$W/heads/probe/lua" "$CAL_ROUNDS" >"$W/calib/probe.pairs"
+	read -r pm plo phi < <(ratio_stats "$W/calib/probe.pairs")
+	echo "$probe $pm $plo $phi" >"$W/calib/probe"
+	"$PY" - "$probe" "$pm" >"$W/calib/iters" <<-'EOF' || die "calibration failed"
+	import sys
+	probe, inc = int(sys.argv[1]), float(sys.argv[2])
+	if inc <= 0:
+	    sys.exit("the probe injection did not slow the benchmark down (%+.1f%%)" % (100 * inc))
+	for pct in (1, 2, 5):
+	    print(pct, max(1, round(pct / 100 * probe / inc)))
+	EOF
+fi
+read -r probe pm plo phi <"$W/calib/probe"
 while read -r pct iters; do
 	if [ ! -x "$W/heads/inj$pct/lua" ]; then
 		worktree "inj$pct" "$iters"
 	fi
 done <"$W/calib/iters"
-# The injected sizes, measured: paired CPU-time runs of base and head, median ratio, bootstrap CI.
+# The injected sizes: (a) from the probe's timed cost per iteration, with its interval
+# scaled; (b) each head timed on its own against the base (paired CPU time, median of
+# ratios, bootstrap 95%): unbiased but wide, the per-run noise of CPU time here being
+# several percent; (c) the counting estimate.
 if [ ! -s "$W/results/sizes.txt" ]; then
-	say "gate bench: measuring the injected sizes (paired CPU time, 21 rounds each)"
+	say "gate bench: measuring the injected sizes (paired CPU time, $SIZE_ROUNDS rounds each)"
+	echo "probe: $probe iterations timed at $(printf '%+.1f%% [%+.1f%%, %+.1f%%]' "$(echo "100*$pm" | bc -l)" "$(echo "100*$plo" | bc -l)" "$(echo "100*$phi" | bc -l)") of the base's CPU time ($CAL_ROUNDS paired rounds)" >"$W/results/sizes.tmp"
 	for c in inj1 inj2 inj5; do
-		cpu_pair "$BASE_LUA" "$W/heads/$c/lua" 21 >"$W/calib/$c.pairs"
-		"$PY" - "$W/calib/$c.pairs" "$c" "$(grep "^${c#inj} " "$W/calib/iters" | cut -d' ' -f2)" "$calls" "$(echo "$t_iter / 1000000000" | bc -l)" <<-'EOF' >>"$W/results/sizes.txt"
-		import sys, statistics, random
-		p = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-		r = [b / a - 1 for a, b in p]
-		random.seed(1)
-		bs = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
-		base = min(a for a, b in p)
-		calls, t_iter = float(sys.argv[4]), float(sys.argv[5])
-		counted = (int(calls) >> 10) * int(sys.argv[3]) * t_iter / base
-		print("%s iters=%s timed: min %+.2f%%, median of ratios %+.2f%% [%+.2f%%, %+.2f%%]; "
-		      "counted: %d spins x %.3f ns = %+.2f%% (base %.3f s CPU, %d rounds)" % (
-		    sys.argv[2], sys.argv[3], 100 * (min(b for a, b in p) / base - 1),
-		    100 * statistics.median(r), 100 * bs[50], 100 * bs[1949],
-		    (int(calls) >> 10) * int(sys.argv[3]), 1e9 * t_iter, 100 * counted, base, len(p)))
+		iters=$(grep "^${c#inj} " "$W/calib/iters" | cut -d' ' -f2)
+		cpu_pair "$BASE_LUA" "$W/heads/$c/lua" "$SIZE_ROUNDS" >"$W/calib/$c.pairs"
+		read -r m lo hi < <(ratio_stats "$W/calib/$c.pairs")
+		"$PY" - "$c" "$iters" "$probe" "$pm" "$plo" "$phi" "$m" "$lo" "$hi" "$calls" "$t_iter" "$base_cpu" "$SIZE_ROUNDS" <<-'EOF' >>"$W/results/sizes.tmp"
+		import sys
+		c, it, probe = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+		pm, plo, phi, m, lo, hi = map(float, sys.argv[4:10])
+		calls, t_iter, base, rounds = int(sys.argv[10]), float(sys.argv[11]) / 1e9, float(sys.argv[12]), sys.argv[13]
+		k = it / probe
+		print("%s iters=%d: from the probe %+.2f%% [%+.2f%%, %+.2f%%]; timed alone %+.2f%% [%+.2f%%, %+.2f%%] "
+		      "(%s paired rounds); counted %+.2f%%" % (c, it, 100 * k * pm, 100 * k * plo, 100 * k * phi,
+		      100 * m, 100 * lo, 100 * hi, rounds, 100 * (calls >> 10) * it * t_iter / base))
 		EOF
 	done
+	mv "$W/results/sizes.tmp" "$W/results/sizes.txt"
 fi
 cat "$W/results/sizes.txt" >&2
 
@@ -288,12 +322,18 @@ target: $TARGET; build: $MAKE_CMD; cores: $(nproc)
 EOF
 cost
 trials=$AA; [ "$M" -gt "$trials" ] && trials=$M
+# cells_of TRIAL: the cells that trial has in the current variant ($aa_n, $m_n)
+cells_of() { local c; for c in $CELLS; do
+	if [ "$c" = aa ]; then [ "$1" -le "$aa_n" ] && echo aa; else [ "$1" -le "$m_n" ] && echo "$c"; fi; done; }
 for ((b0 = 1; b0 <= trials; b0 += BATCH)); do
 	b1=$((b0 + BATCH - 1)); [ "$b1" -gt "$trials" ] && b1=$trials
 	for var in $VARIANTS; do
+		aa_n=$AA m_n=$M
+		[ "$var" = loaded ] && aa_n=$AA_LOADED m_n=$M_LOADED
+		[ "$b0" -gt "$aa_n" ] && [ "$b0" -gt "$m_n" ] && continue
 		[ "$var" = loaded ] && neighbour_start
-		cells_of() { local c; for c in $CELLS; do
-			if [ "$c" = aa ]; then [ "$1" -le "$AA" ] && echo aa; else [ "$1" -le "$M" ] && echo "$c"; fi; done; }
+		printf '%s\t%s\t%s\t%s\t%s\n' "$(date +%s)" "$b0-$b1" "$var" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+			"$(uptime)" >>"$W/results/batches.tsv"
 		case " $MODES " in *" notes "*)
 			for ((t = b0; t <= b1; t++)); do for c in $(cells_of $t); do
 				done_check notes "$var" "$c" "$t" || record_note "$var" "$c" "$t"

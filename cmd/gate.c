@@ -72,12 +72,14 @@ static const char usage[] =
 	"  -r, --runs N         runs to collect (default 5)\n"
 	"  -F, --freq HZ        sampling frequency of the collection (default 999)\n"
 	"off-CPU recording (record, check; as pgo collect; by default on where BPF works, so\n"
-	"baselines carry the offcpu and wall views; use the same options on both sides):\n"
+	"baselines carry the offcpu and wall views; check collects it by default only for\n"
+	"--view offcpu or wall, --off-cpu forces it):\n"
 	COLLECT_OFFCPU_OPTIONS_HELP
 	"  --ref REF            notes ref (default refs/notes/pgo)\n"
 	"  --base REV           the target to take the merge-base with\n"
-	"  --confirm            on a flag, collect N more runs; fail only if the same function\n"
-	"                       flags again on all runs (default for check with a command)\n"
+	"  --confirm            on a flag, collect N more runs (with --build: of both sides,\n"
+	"                       alternately); fail only if the same function flags again on\n"
+	"                       all runs (default for check with a command)\n"
 	"  --no-confirm         fail on the first stage's flag\n"
 	"  --profile FILE       use this profile JSON instead of collecting (record, check)\n"
 	"  --confirm-profile F  the confirmation runs, instead of collecting them\n"
@@ -320,12 +322,33 @@ static int wants_confirm(const struct gate_cmd *g)
  * confirmation runs for the verdict policy's second stage (gate/verdict.h). Writes the
  * reports of the final verdict and returns the exit code.
  */
+/*
+ * Interleaved mode's confirmation: another round of both sides, alternately, in the open
+ * session (a drift between the stages then hits both sides, as in stage 1).
+ */
+static int confirm_round(struct cmd_gate_interleave *x, struct pgo_strtab *names,
+			 struct gate_profile **b2, struct gate_profile **h2)
+{
+	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
+	int err = -1;
+
+	*b2 = *h2 = NULL;
+	if (!cmd_gate_interleave_run(x, &bset, &hset) &&
+	    !gate_profile_take(&bset, "base (interleaved, confirmation)", names, b2) &&
+	    !gate_profile_take(&hset, "head (interleaved, confirmation)", names, h2))
+		err = 0;
+	convert_stackset_release(&bset);
+	convert_stackset_release(&hset);
+	return err;
+}
+
+/* x: the open interleaved session (its confirmation runs both sides), or NULL */
 static int judge(const struct gate_cmd *g, const struct gate_profile *b,
-		 const struct gate_profile *h)
+		 const struct gate_profile *h, struct cmd_gate_interleave *x)
 {
 	struct gate_svg_side bs = { { &b->set, NULL }, 1 };
 	struct gate_svg_side hs = { { &h->set, NULL }, 1 };
-	struct gate_profile *h2 = NULL;
+	struct gate_profile *b2 = NULL, *h2 = NULL;
 	struct gate_verdict *v = NULL, *v2 = NULL;
 	int ret = PGO_EXIT_ERROR;
 
@@ -336,13 +359,25 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 			ret = verdict_exit(v);
 		goto out;
 	}
-	pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
-		 v->nr_root == 1 ? "" : "s");
-	if (head_profile(g, g->confirm_profile,
-			 g->confirm_profile ? g->confirm_profile : "head (confirmation)", h->names,
-			 &h2) ||
-	    gate_confirm(b, h, h2, &g->o, v, &v2))
+	if (x && !g->confirm_profile) {
+		pgo_info("stage 1 flagged %zu function%s; confirming on more runs of both sides, "
+			 "interleaved", v->nr_root, v->nr_root == 1 ? "" : "s");
+		if (confirm_round(x, h->names, &b2, &h2))
+			goto out;
+	} else {
+		pgo_info("stage 1 flagged %zu function%s; confirming on more head runs", v->nr_root,
+			 v->nr_root == 1 ? "" : "s");
+		if (head_profile(g, g->confirm_profile,
+				 g->confirm_profile ? g->confirm_profile : "head (confirmation)",
+				 h->names, &h2))
+			goto out;
+	}
+	if (gate_confirm_both(b, b2, h, h2, &g->o, v, &v2))
 		goto out;
+	if (b2) {
+		bs.set[1] = &b2->set;
+		bs.nr = 2;
+	}
 	hs.set[1] = &h2->set;
 	hs.nr = 2;
 	if (!write_reports(g, v2, &bs, &hs))
@@ -350,6 +385,7 @@ static int judge(const struct gate_cmd *g, const struct gate_profile *b,
 out:
 	gate_verdict_free(v);
 	gate_verdict_free(v2);
+	gate_profile_free(b2);
 	gate_profile_free(h2);
 	return ret;
 }
@@ -366,7 +402,7 @@ static int gate_compare_cmd(struct gate_cmd *g, int argc, char **argv)
 		return PGO_EXIT_USAGE;
 	}
 	if (!load(argv[0], &names, &b) && !load(argv[1], &names, &h))
-		ret = judge(g, b, h);
+		ret = judge(g, b, h, NULL);
 	gate_profile_free(b);
 	gate_profile_free(h);
 	pgo_strtab_release(&names);
@@ -460,18 +496,20 @@ static int gate_check_interleaved(struct gate_cmd *g)
 	struct convert_stackset bset = CONVERT_STACKSET_INIT, hset = CONVERT_STACKSET_INIT;
 	struct pgo_strtab names = PGO_STRTAB_INIT;
 	struct gate_profile *b = NULL, *h = NULL;
+	struct cmd_gate_interleave *x = NULL;
 	char commit[GATE_OID_HEX], label[64];
 	int ret = PGO_EXIT_ERROR;
 
 	g->o.mode = GATE_MODE_INTERLEAVED;
-	if (cmd_gate_interleave(&io, &bset, &hset, commit))
+	if (cmd_gate_interleave_open(&io, &x, commit) || cmd_gate_interleave_run(x, &bset, &hset))
 		goto out;
 	snprintf(label, sizeof(label), "base %.12s (built, interleaved)", commit);
 	if (gate_profile_take(&bset, label, &names, &b) ||
 	    gate_profile_take(&hset, "head (interleaved)", &names, &h))
 		goto out;
-	ret = judge(g, b, h);
+	ret = judge(g, b, h, x);
 out:
+	cmd_gate_interleave_close(x);
 	convert_stackset_release(&bset);
 	convert_stackset_release(&hset);
 	gate_profile_free(b);
@@ -497,7 +535,7 @@ static int gate_check_cmd(struct gate_cmd *g)
 		goto out;
 	if (head_profile(g, g->profile, g->profile ? g->profile : "head", &names, &h))
 		goto out;
-	ret = judge(g, b, h);
+	ret = judge(g, b, h, NULL);
 out:
 	free(btext);
 	gate_profile_free(b);
@@ -567,6 +605,15 @@ int cmd_gate(int argc, char **argv)
 		pgo_error("record takes -r, --ref, -F and --profile or a command");
 		return PGO_EXIT_USAGE;
 	}
+	/*
+	 * A check's head (and, with --build, its base) is judged in one view and stored
+	 * nowhere: off-CPU time is collected by default only for the offcpu and wall views.
+	 * In the cpu view it would cost a BPF load per collection (interleaved mode makes one
+	 * per block of runs) for samples the verdict does not read. record keeps its default:
+	 * a baseline note carries every view.
+	 */
+	if (!strcmp(sub, "check") && g.o.view == GATE_VIEW_CPU && g.offcpu.mode < 0)
+		g.offcpu.mode = 0;
 	if (gate_git_open() < 0)
 		return PGO_EXIT_ERROR;
 	ret = !strcmp(sub, "record") ? gate_record_cmd(&g) : gate_check_cmd(&g);

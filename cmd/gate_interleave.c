@@ -37,6 +37,17 @@ struct state {
 	struct sigaction old[3];
 };
 
+/* An open session (cmd/gate_interleave.h): the built base and what a round needs. */
+struct cmd_gate_interleave {
+	struct state s;
+	struct cmd_gate_interleave_opts o;
+	char bbench[PATH_MAX];   /* the base's benchmark */
+	char **bargv;            /* the base's argv: the head's with bbench first */
+	char commit[GATE_OID_HEX];
+	double build_s;
+	unsigned int rounds;     /* rounds run (names the perf.data files) */
+};
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -307,7 +318,7 @@ static int build_base(const struct state *s, const struct cmd_gate_interleave_op
  * paths[side] gets each collection's file, tot[side] the totals.
  */
 static int run_interleaved(const struct state *s, const struct cmd_gate_interleave_opts *o,
-			   char **bargv, char **paths[2], size_t npaths[2],
+			   char **bargv, unsigned int round, char **paths[2], size_t npaths[2],
 			   struct cmd_gate_collect_stats tot[2])
 {
 	struct cmd_gate_collect_stats st;
@@ -329,8 +340,8 @@ static int run_interleaved(const struct state *s, const struct cmd_gate_interlea
 			pgo_error("interrupted after %zu of %u runs", i, 2 * runs);
 			return -1;
 		}
-		if (snprintf(path, sizeof(path), "%s/%s-%zu.data", s->dir, side ? "head" : "base",
-			     npaths[side]) >= (int)sizeof(path)) {
+		if (snprintf(path, sizeof(path), "%s/%s-%u-%zu.data", s->dir, side ? "head" : "base",
+			     round, npaths[side]) >= (int)sizeof(path)) {
 			pgo_error("the temporary directory '%s' has too long a name", s->dir);
 			return -1;
 		}
@@ -350,75 +361,103 @@ static int run_interleaved(const struct state *s, const struct cmd_gate_interlea
 	return 0;
 }
 
-int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert_stackset *bset,
-			struct convert_stackset *hset, char commit[GATE_OID_HEX])
+int cmd_gate_interleave_open(const struct cmd_gate_interleave_opts *o,
+			     struct cmd_gate_interleave **out, char commit[GATE_OID_HEX])
 {
-	struct state s = { .dir = "" };
-	char cwd[PATH_MAX], bbench[PATH_MAX];
-	char *bargv0 = NULL, **bargv = NULL, **paths[2] = { NULL, NULL };
-	size_t npaths[2] = { 0, 0 }, argc, i;
+	struct cmd_gate_interleave *x;
+	char cwd[PATH_MAX];
 	const char *prefix = "";
-	struct cmd_gate_collect_stats tot[2] = { { 0 } };
 	struct sigaction sa;
-	double build_s;
-	unsigned int runs = o->collect.runs;
-	int err = -1, side;
+	size_t argc, i;
 
-	if (find_workdir(&s, o->base, commit, cwd, sizeof(cwd), &prefix))
+	*out = NULL;
+	x = pgo_calloc(1, sizeof(*x));
+	if (!x)
 		return -1;
+	x->o = *o;
+	if (find_workdir(&x->s, o->base, x->commit, cwd, sizeof(cwd), &prefix)) {
+		free(x);
+		return -1;
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	interrupted = 0;
 	for (i = 0; i < 3; i++)
-		sigaction(caught[i], &sa, &s.old[i]);
+		sigaction(caught[i], &sa, &x->s.old[i]);
 
-	if (add_worktree(&s, commit) ||
-	    build_base(&s, o, prefix, commit, bbench, sizeof(bbench), &build_s))
-		goto out;
+	if (add_worktree(&x->s, x->commit) ||
+	    build_base(&x->s, o, prefix, x->commit, x->bbench, sizeof(x->bbench), &x->build_s))
+		goto fail;
 
 	/* The base's argv: the head's, with the benchmark path mapped into the base tree. */
 	for (argc = 0; o->collect.argv[argc]; argc++)
 		;
-	bargv = pgo_calloc(argc + 1, sizeof(*bargv));
-	bargv0 = pgo_strdup(bbench);
+	x->bargv = pgo_calloc(argc + 1, sizeof(*x->bargv));
+	if (!x->bargv)
+		goto fail;
+	x->bargv[0] = x->bbench;
+	for (i = 1; i < argc; i++)
+		x->bargv[i] = o->collect.argv[i];
+	memcpy(commit, x->commit, GATE_OID_HEX);
+	*out = x;
+	return 0;
+fail:
+	cmd_gate_interleave_close(x);
+	return -1;
+}
+
+int cmd_gate_interleave_run(struct cmd_gate_interleave *x, struct convert_stackset *bset,
+			    struct convert_stackset *hset)
+{
+	char **paths[2] = { NULL, NULL };
+	size_t npaths[2] = { 0, 0 }, i;
+	struct cmd_gate_collect_stats tot[2] = { { 0 } };
+	unsigned int runs = x->o.collect.runs;
+	int err = -1, side;
+
 	paths[0] = pgo_calloc(runs + 1, sizeof(char *));
 	paths[1] = pgo_calloc(runs + 1, sizeof(char *));
-	if (!bargv || !bargv0 || !paths[0] || !paths[1])
+	if (!paths[0] || !paths[1])
 		goto out;
-	bargv[0] = bargv0;
-	for (i = 1; i < argc; i++)
-		bargv[i] = o->collect.argv[i];
-
-	if (run_interleaved(&s, o, bargv, paths, npaths, tot))
+	if (run_interleaved(&x->s, &x->o, x->bargv, x->rounds, paths, npaths, tot))
 		goto out;
-	pgo_info("interleaved: base %.12s (built in %.1f s) and head, %u + %u runs alternating "
-		 "(A B B A ...): %llu + %llu samples, %.2f + %.2f s CPU", commit, build_s,
-		 tot[0].runs, tot[1].runs, (unsigned long long)tot[0].samples,
-		 (unsigned long long)tot[1].samples, tot[0].cpu_ns / 1e9, tot[1].cpu_ns / 1e9);
+	pgo_info("interleaved%s: base %.12s (built in %.1f s) and head, %u + %u runs alternating "
+		 "(A B B A ...): %llu + %llu samples, %.2f + %.2f s CPU",
+		 x->rounds ? " (confirmation)" : "", x->commit, x->build_s, tot[0].runs, tot[1].runs,
+		 (unsigned long long)tot[0].samples, (unsigned long long)tot[1].samples,
+		 tot[0].cpu_ns / 1e9, tot[1].cpu_ns / 1e9);
 	if (gate_input_from_perfs((const char *const *)paths[0], npaths[0], bset) ||
 	    gate_input_from_perfs((const char *const *)paths[1], npaths[1], hset))
 		goto out;
+	if (interrupted) {
+		/* a signal after the last run: the data is whole, but the user asked to stop */
+		pgo_error("interrupted");
+		goto out;
+	}
 	err = 0;
 out:
+	x->rounds++;
 	if (err) {
 		convert_stackset_release(bset);
 		convert_stackset_release(hset);
 	}
 	for (side = 0; side < 2; side++) {
-		for (i = 0; paths[side] && i < npaths[side]; i++)
+		for (i = 0; paths[side] && i < npaths[side]; i++) {
+			unlink(paths[side][i]);
 			free(paths[side][i]);
+		}
 		free(paths[side]);
 	}
-	free(bargv);
-	free(bargv0);
-	cleanup(&s);
-	if (interrupted && !err) {
-		/* a signal after the last run: the data is whole, but the user asked to stop */
-		convert_stackset_release(bset);
-		convert_stackset_release(hset);
-		err = pgo_error("interrupted");
-	}
 	return err;
+}
+
+void cmd_gate_interleave_close(struct cmd_gate_interleave *x)
+{
+	if (!x)
+		return;
+	cleanup(&x->s);
+	free(x->bargv);
+	free(x);
 }

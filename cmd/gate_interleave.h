@@ -8,8 +8,9 @@
  * alike, and the program-level check becomes valid. The benchmark path given after "--"
  * is resolved in each side's tree: the head is the current work tree (built by the
  * caller), the base is the worktree; both run in the current directory, so their inputs
- * are the same files. The worktree is removed afterwards, on errors and on SIGINT,
- * SIGTERM or SIGHUP too.
+ * are the same files. The worktree stays until the verdict is final, so that a
+ * confirmation stage runs both sides again, alternately; it is removed afterwards, on
+ * errors and on SIGINT, SIGTERM or SIGHUP too.
  *
  * Git: the merge-base comes from libgit2 (gate/baseline.h); the worktree is made and
  * removed with the git CLI (git worktree add --detach), because a build may need what only
@@ -30,14 +31,27 @@ struct cmd_gate_interleave_opts {
 	struct cmd_gate_collect_opts collect; /* argv: the head's benchmark; runs: per side */
 };
 
+struct cmd_gate_interleave;
+
 /*
- * Build the base and collect both sides interleaved into bset and hset (each
- * CONVERT_STACKSET_INIT on entry, left empty on error), the runs in the order they ran;
- * commit gets the base commit's id.
+ * Check the base out and build it (*out: the open session, NULL on error); commit gets
+ * the base commit's id. SIGINT, SIGTERM and SIGHUP are caught until close.
  * Returns 0, or -1 after reporting: no base commit, a failed build (the tail of its log
- * is printed), a benchmark missing from a tree, a failed or interrupted run.
+ * is printed), a benchmark missing from the base tree.
  */
-int cmd_gate_interleave(const struct cmd_gate_interleave_opts *o, struct convert_stackset *bset,
-			struct convert_stackset *hset, char commit[GATE_OID_HEX]);
+int cmd_gate_interleave_open(const struct cmd_gate_interleave_opts *o,
+			     struct cmd_gate_interleave **out, char commit[GATE_OID_HEX]);
+
+/*
+ * One round: collect both sides alternately (o->collect.runs each) into bset and hset
+ * (each CONVERT_STACKSET_INIT on entry, left empty on error), the runs in the order they
+ * ran. A second round is the confirmation stage's. Returns 0, or -1 after reporting (a
+ * failed or interrupted run).
+ */
+int cmd_gate_interleave_run(struct cmd_gate_interleave *x, struct convert_stackset *bset,
+			    struct convert_stackset *hset);
+
+/* Remove the worktree and the temporary directory, restore the signal handlers; NULL is fine. */
+void cmd_gate_interleave_close(struct cmd_gate_interleave *x);
 
 #endif

@@ -91,6 +91,26 @@ static json_t *power_entry(const struct gate_power *p, const char *function)
 	return o;
 }
 
+/*
+ * The power model's inputs (struct gate_power_model), so that a reader can compute the
+ * detection probability of any share and change as gate_power_prob() does.
+ */
+static json_t *power_model_json(const struct gate_power_model *m)
+{
+	json_t *o = json_object();
+
+	if (!o || set(o, "total", num(m->total)) || set(o, "runs_base", json_integer((json_int_t)m->kb)) ||
+	    set(o, "runs_head", json_integer((json_int_t)m->kh)) || set(o, "alpha", num(m->alpha)) ||
+	    set(o, "alpha_spread", num(m->alpha_spread)) || set(o, "s0_sq", num(m->prior.s02)) ||
+	    set(o, "d0", num(m->prior.d0)) || set(o, "d0_infinite", json_boolean(isinf(m->prior.d0))) ||
+	    set(o, "tests", json_integer((json_int_t)m->nr_tests)) || set(o, "q", num(m->q)) ||
+	    set(o, "abs_floor", num(m->abs_floor)) || set(o, "rel_floor", num(m->rel_floor))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* "power": the 80%-detectable regressions (gate/power.h). */
 static json_t *power_json(const struct gate_verdict *v)
 {
@@ -105,6 +125,7 @@ static json_t *power_json(const struct gate_verdict *v)
 	}
 	e |= set(o, "probability", json_real(0.8));
 	e |= set(o, "samples_per_run", num(v->total_b));
+	e |= set(o, "model", power_model_json(&v->power_model));
 	for (i = 0; i < v->nr_power; i++)
 		e |= json_array_append_new(a, power_entry(&v->power[i], i ? v->power_top : NULL));
 	e |= json_object_set_new(o, "detectable", a);

@@ -38,15 +38,28 @@ int gate_confirm(const struct gate_profile *base, const struct gate_profile *hea
 		 const struct gate_profile *head2, const struct gate_opts *o,
 		 const struct gate_verdict *first, struct gate_verdict **out)
 {
-	struct gate_profile *all = NULL;
+	return gate_confirm_both(base, NULL, head, head2, o, first, out);
+}
+
+int gate_confirm_both(const struct gate_profile *base, const struct gate_profile *base2,
+		      const struct gate_profile *head, const struct gate_profile *head2,
+		      const struct gate_opts *o, const struct gate_verdict *first,
+		      struct gate_verdict **out)
+{
+	struct gate_profile *ball = NULL, *hall = NULL;
 	struct gate_verdict *v;
 	int err;
 
 	*out = NULL;
-	if (gate_profile_merge(head, head2, &all))
+	if (gate_profile_merge(head, head2, &hall))
 		return -1;
-	err = gate_compare(base, all, o, &v);
-	gate_profile_free(all);
+	if (base2 && gate_profile_merge(base, base2, &ball)) {
+		gate_profile_free(hall);
+		return -1;
+	}
+	err = gate_compare(ball ? ball : base, hall, o, &v);
+	gate_profile_free(ball);
+	gate_profile_free(hall);
 	if (err)
 		return -1;
 	if (v->regression && !gate_verdict_confirms(first, v)) {

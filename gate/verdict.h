@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The gate's verdict policy: stage 1 is gate_compare(); a stage-1 regression may be
- * confirmed on more head runs (docs/gate-method.md §6.5), and fails only if the same
- * function flags again on all head runs; otherwise the verdict is "inconclusive, not
+ * confirmed on more head runs (docs/gate-method.md §6.5), in interleaved mode on more runs
+ * of both sides, and fails only if the same function flags again on all runs; otherwise the verdict is "inconclusive, not
  * reproduced" and passes with a warning. Collecting the runs is the caller's (cmd/).
  */
 #ifndef PGO_GATE_VERDICT_H
@@ -30,5 +30,16 @@ int gate_verdict_confirms(const struct gate_verdict *first, const struct gate_ve
 int gate_confirm(const struct gate_profile *base, const struct gate_profile *head,
 		 const struct gate_profile *head2, const struct gate_opts *o,
 		 const struct gate_verdict *first, struct gate_verdict **out);
+
+/*
+ * The same with confirmation runs of both sides (interleaved mode: base2 and head2 ran
+ * alternately after the first stage, so a drift between the stages hits both): compares
+ * base's runs followed by base2's against head's followed by head2's. base2 may be NULL
+ * (gate_confirm).
+ */
+int gate_confirm_both(const struct gate_profile *base, const struct gate_profile *base2,
+		      const struct gate_profile *head, const struct gate_profile *head2,
+		      const struct gate_opts *o, const struct gate_verdict *first,
+		      struct gate_verdict **out);
 
 #endif

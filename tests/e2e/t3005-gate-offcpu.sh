@@ -97,6 +97,13 @@ test_expect_success 'git flow: record stores the off-CPU view, check --view offc
 	test_grep "^contended +(self|incl) .*ROOT CAUSE" out &&
 	test_grep -v "(_\[k\]|futex|lll_lock|pthread_|^\[).*ROOT CAUSE" out
 '
+test_expect_success 'check in the cpu view collects no off-CPU time unless --off-cpu is given' '
+	cd repo &&
+	pgo gate check $RUN $Q -- "$L" 16 10000 10000 io >out 2>err &&
+	test_grep "collected 5 runs" err && test_grep -v "off-CPU" err &&
+	pgo gate check $RUN $Q --off-cpu -- "$L" 16 10000 10000 io >out 2>err &&
+	test_grep "off-CPU: .* s in [0-9]+ samples" err
+'
 test_expect_success 'check --no-off-cpu --view offcpu: the head has no offcpu view (exit 2)' '
 	cd repo &&
 	test_expect_code 2 pgo gate check $RUN --no-off-cpu --view offcpu -- "$L" 16 10000 10000 io 2>err &&

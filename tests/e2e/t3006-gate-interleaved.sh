@@ -77,6 +77,19 @@ test_expect_success 'a head with work_d 60% slower fails (exit 1) naming work_d'
 	python3 -c "import json,sys; v=json.load(open(\"v.json\")); print(\"root causes:\", v[\"root_causes\"]); sys.exit(0 if \"work_d\" in v[\"root_causes\"] else 1)" &&
 	no_leftovers
 '
+test_expect_success 'the confirmation of a flag runs both sides again, alternately' '
+	cd repo && git checkout -q slow && make -s &&
+	test_expect_code 1 pgo gate check --build make $RUN --confirm --json v.json -- ./bench 24 \
+		>out 2>err &&
+	test_grep "confirming on more runs of both sides, interleaved" err &&
+	test_grep "interleaved \(confirmation\): base .*5 \+ 5 runs alternating" err &&
+	python3 -c "import json,sys; v=json.load(open(\"v.json\")); print(\"runs:\", v[\"base_runs\"], v[\"head_runs\"]); sys.exit(0 if v[\"base_runs\"] == 10 and v[\"head_runs\"] == 10 and \"work_d\" in v[\"root_causes\"] else 1)" &&
+	test_expect_code 1 pgo gate check --build make $RUN --no-confirm --json v.json -- ./bench 24 \
+		>out 2>err &&
+	test_grep -v "confirm" err &&
+	python3 -c "import json,sys; v=json.load(open(\"v.json\")); sys.exit(0 if v[\"base_runs\"] == 5 and v[\"head_runs\"] == 5 else 1)" &&
+	no_leftovers
+'
 test_expect_success 'each side runs its own build: the base binary is the merge-base one' '
 	cd repo && git checkout -q slow && make -s &&
 	git show main~1:bench.c >expect.c && grep -q "define D_ITERS 15" expect.c &&
