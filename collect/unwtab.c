@@ -656,7 +656,9 @@ static int build_rows(struct builder *b)
 		const struct fde *f = &b->fdes[i];
 		uint64_t end = f->end;
 
-		if (vaddr_to_offset(b, f->start, f->end, &off) || off + (f->end - f->start) > UINT32_MAX) {
+		/* rows hold 32-bit offsets: the whole FDE must fit (off itself may have wrapped) */
+		if (vaddr_to_offset(b, f->start, f->end, &off) || off > UINT32_MAX ||
+		    f->end - f->start > UINT32_MAX - off) {
 			t->fdes_bad++;
 			continue;
 		}
