@@ -27,6 +27,7 @@
 #   BENCH_WORK (sources, builds, inputs; default bench/work), PGO_RESULTS (default bench/pgo/results),
 #   REUSE=1 (keep the compiled objects and the training recording of an earlier run; relink, measure)
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 ROUNDS=21 LINKS=4 FREQ=4999 SEED=1
 while [ $# -gt 0 ]; do
@@ -44,9 +45,7 @@ HERE=$PGO_ROOT/bench/pgo
 DEFAULT_PROGRAMS="recsort mujs jq jimtcl gawk sigscheme graphviz"
 PROGRAMS=${*:-$DEFAULT_PROGRAMS}
 RESULTS=${PGO_RESULTS:-$HERE/results}
-INPUTS=$PGO_ROOT/bench/inputs
 BUILD_DIR=$BENCH_WORK/pgo-build
-export INPUTS BENCH_WORK
 mkdir -p "$RESULTS" "$BUILD_DIR"
 need_pkgs gcc make linux-perf binutils
 for p in $PROGRAMS; do
@@ -54,31 +53,12 @@ for p in $PROGRAMS; do
 		die "no recipe bench/pgo/recipes/$p.sh (have: $(cd "$HERE/recipes" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' '))"
 done
 
-# gen_input FILE GENERATOR VAR=VALUE...: FILE from bench/inputs/GENERATOR (awk -v VAR=VALUE ...),
-# once: kept across runs, written whole or not at all.
-gen_input() {
-	local f=$1 g=$2 a=() v
-	shift 2
-	[ -s "$f" ] && return 0
-	for v in "$@"; do a+=(-v "$v"); done
-	awk "${a[@]}" -f "$INPUTS/$g" >"$f.tmp" && mv "$f.tmp" "$f" || { rm -f "$f.tmp"; die "$g failed (for $f)"; }
-}
-
 EMPTY_AFDO=$BENCH_WORK/empty.afdo
 # A valid AutoFDO file for gcc 12 with no strings and no functions (autofdo-gcc12-format.md §2).
 printf 'adcg\002\0\0\0\0\0\0\0\0\0\0\252\0\0\0\0\0\0\0\0\0\0\0\254\0\0\0\0\0\0\0\0\0\0\0\256\0\0\0\0\0\0\0\0' \
 	>"$EMPTY_AFDO"
 
 # ---- build: compile once per variant, link LINKS times with randomised placement
-
-# build OBJDIR FLAGS...: the recipe's sources to OBJDIR/*.o (2 jobs). A recipe whose program is
-# not a list of sources defines its own build with the same interface.
-build() {
-	local o=$1; shift
-	local flags="-O2 -g $* $CPPFLAGS_P"
-	printf '%s\n' "${SRCS[@]}" | D=$o FLAGS=$flags xargs -P 2 -I{} sh -c \
-		'gcc $FLAGS -w -c "$1" -o "$D/$(basename "$1" .c).o"' _ {}
-}
 
 # compile VARIANT FLAGS...: (re)compile VARIANT's objects; keeps profile files (.gcda) there.
 compile() {
