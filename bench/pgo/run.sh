@@ -4,7 +4,7 @@
 # profiles reach? One recipe per program (bench/pgo/recipes/NAME.sh: source, build, train,
 # evaluate, check); the method is in docs/performance.md.
 #
-#   bench/pgo/run.sh [-r ROUNDS] [-k LINKS] [-F HZ] [-s SEED] [PROGRAM...]
+#   bench/pgo/run.sh [-r ROUNDS] [-k LINKS] [-F HZ] [-s SEED] [PROGRAM...]   (default: every recipe)
 #   make bench B=pgo [ARGS="..."]
 #
 # Per program the sources are compiled once per variant:
@@ -42,8 +42,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 HERE=$PGO_ROOT/bench/pgo
-DEFAULT_PROGRAMS="recsort mujs jq jimtcl gawk sigscheme graphviz"
-PROGRAMS=${*:-$DEFAULT_PROGRAMS}
+PROGRAMS=${*:-$(cd "$HERE/recipes" && ls *.sh | sed 's/\.sh$//')}
 RESULTS=${PGO_RESULTS:-$HERE/results}
 BUILD_DIR=$BENCH_WORK/pgo-build
 mkdir -p "$RESULTS" "$BUILD_DIR"
