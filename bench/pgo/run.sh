@@ -4,7 +4,7 @@
 # profiles reach? One recipe per program (bench/pgo/recipes/NAME.sh: source, build, train,
 # evaluate, check); the method is in docs/performance.md.
 #
-#   bench/pgo/run.sh [-r ROUNDS] [-k LINKS] [-F HZ] [-s SEED] [PROGRAM...]   (default: every recipe)
+#   bench/pgo/run.sh [-r ROUNDS] [-k LINKS] [-n RUNS] [-F HZ] [-s SEED] [PROGRAM...]   (default: every recipe)
 #   make bench B=pgo [ARGS="..."]
 #
 # Per program the sources are compiled once per variant:
@@ -16,11 +16,13 @@
 #          (when the pgo under test has --to gcov; skipped with a note otherwise)
 # and every variant's objects are linked LINKS times (default 4), each link with its objects in a
 # shuffled order after a padding object of random size (code placement). "aa" is base's objects
-# linked LINKS more times: the A/A control. A round (default 21) runs every variant once, in a
-# shuffled order, each from a fresh copy of one of its links; ratios base/variant are paired
-# within a round. Results: bench/pgo/results/NAME.tsv (runs) and NAME.links.tsv (placements and
+# linked LINKS more times: the A/A control. A round (default 21) runs every variant once (-n:
+# RUNS times, interleaved), in a shuffled order, each from a fresh copy of one of its links;
+# ratios base/variant are paired within a round. Results: bench/pgo/results/NAME.tsv (runs) and NAME.links.tsv (placements and
 # checks); bench/pgo/table.py makes the table.
 #   -r ROUNDS  rounds (default 21)       -k LINKS  links per variant (default 4)
+#   -n RUNS    runs of each variant per round, interleaved (default 1); the table takes each
+#              round's fastest: interference from other jobs only ever adds CPU time
 #   -F HZ      sampling rate of the training recording (default 4999)
 #   -s SEED    seed of the placements and run orders (default 1)
 #   environment: PGO_BUILD (build dir with bin/pgo), PGO (the pgo binary under test),
@@ -29,14 +31,15 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
-ROUNDS=21 LINKS=4 FREQ=4999 SEED=1
+ROUNDS=21 LINKS=4 RUNS=1 FREQ=4999 SEED=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) ROUNDS=$2; shift 2 ;;
 	-k) LINKS=$2; shift 2 ;;
+	-n) RUNS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
 	-s) SEED=$2; shift 2 ;;
-	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -114,18 +117,25 @@ gcov_works() { "$PGO" convert --help 2>&1 | grep -q 'gcov'; }
 
 # The gcov route's flags in one place: the notes come from an -O2 -g -ftest-coverage compile into
 # the gcov variant's object directory (the same object paths as its -fprofile-use compile), the
-# counts from the base build's training recording.
+# counts from the base build's training recording. gcc 12's -fprofile-use=DIR reads
+# DIR/<absolute object directory>/NAME.gcda; a converter that writes OUTDIR/NAME.gcda instead
+# gets its files copied next to the notes and plain -fprofile-use.
 GCOV_NOTES_FLAGS="-ftest-coverage"
-gcov_convert() {	# gcov_convert RECORDING BINARY NOTESDIR OUTDIR
-	"$PGO" convert --to gcov -i "$1" -b "$2" --gcno-dir "$3" -o "$4"
+GCOV_USE_FLAGS="-fprofile-correction"
+gcov_convert() {	# gcov_convert RECORDING BINARY NOTESDIR OUTDIR: prints the -fprofile-use flag
+	"$PGO" convert --to gcov -i "$1" -b "$2" --gcno-dir "$3" -o "$4" >&2 || return 1
+	if ls "$4"/*.gcda >/dev/null 2>&1; then
+		cp "$4"/*.gcda "$3"/ && echo -fprofile-use
+	else
+		echo "-fprofile-use=$4"
+	fi
 }
-GCOV_USE_FLAGS="-fprofile-correction"	# + -fprofile-use=OUTDIR
 
 # ---- one program
 
 bench_one() {
 	P=$1 D=$BUILD_DIR/$1
-	local res=$RESULTS/$P.tsv v k
+	local res=$RESULTS/$P.tsv v k use
 	STACK="" CPPFLAGS_P="" LDLIBS_P="" SRCS=()
 	unset -f setup train evaluate check build_hook 2>/dev/null
 	# shellcheck source=/dev/null
@@ -161,8 +171,9 @@ bench_one() {
 		if gcov_works; then
 			compile gcov $GCOV_NOTES_FLAGS
 			rm -rf "$D/gcov/gcda"
-			if gcov_convert "$D/train.data" "$D/base/prog" "$D/gcov/obj" "$D/gcov/gcda"; then
-				compile gcov "-fprofile-use=$D/gcov/gcda" $GCOV_USE_FLAGS
+			rm -f "$D"/gcov/obj/*.gcda
+			if use=$(gcov_convert "$D/train.data" "$D/base/prog" "$D/gcov/obj" "$D/gcov/gcda"); then
+				compile gcov "$use" $GCOV_USE_FLAGS
 				VARIANTS="$VARIANTS gcov"
 			else
 				say "   pgo convert --to gcov failed: no gcov variant"
@@ -194,8 +205,8 @@ bench_one() {
 	# Rounds: every variant once per round, in a shuffled order, each from a fresh copy of one of
 	# its links (link k = round + offset, so each link runs equally often).
 	local -a vs=($VARIANTS)
-	local r i n=${#vs[@]} cmd copy load t
-	printf 'program\tround\tvariant\tlink\tcpu\twall\tload1\n' >"$res.tmp"
+	local r i j n=${#vs[@]} cmd copy load t
+	printf 'program\tround\tvariant\tlink\tcpu\twall\tload1\trun\n' >"$res.tmp"
 	for r in $(seq 1 "$ROUNDS"); do
 		rm -rf "$D/run"
 		for i in $(seq 0 $((n - 1))); do
@@ -204,13 +215,16 @@ bench_one() {
 			copy=$D/run/r$r-$v/prog
 			mkdir -p "$(dirname "$copy")" && cp "$D/links/$v-$k/prog" "$copy"
 			echo "$v $k $copy"
-		done | shuf --random-source=<(yes "$SEED$r") >"$D/order"
-		while read -r v k copy; do
+		done >"$D/copies"
+		for j in $(seq 1 "$RUNS"); do
+			shuf --random-source=<(yes "$SEED.$r.$j") "$D/copies" | sed "s/\$/ $j/"
+		done >"$D/order"
+		while read -r v k copy j; do
 			cmd=$(evaluate "$copy")
 			load=$(cut -d' ' -f1 /proc/loadavg)
 			eval "\"\$CPUTIME\" -o \"\$D/t\" $cmd" || die "$P/$v: evaluation run failed"
 			read -r t <"$D/t"
-			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$P" "$r" "$v" "$k" "$(echo $t | tr ' ' '\t')" "$load" >>"$res.tmp"
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$P" "$r" "$v" "$k" "$(echo $t | tr ' ' '\t')" "$load" "$j" >>"$res.tmp"
 		done <"$D/order"
 		printf '\r   round %d/%d' "$r" "$ROUNDS" >&2
 	done

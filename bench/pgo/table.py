@@ -4,8 +4,9 @@
 
   bench/pgo/table.py [RESULTS_DIR] [--only PROGRAM] [--update FILE]
 
-Reads RESULTS_DIR/NAME.tsv (one line per run: program, round, variant, link, cpu, wall, load1)
-and NAME.links.tsv (placements and output checks). Per program and variant: the median over
+Reads RESULTS_DIR/NAME.tsv (one line per run: program, round, variant, link, cpu, wall, load1,
+run) and NAME.links.tsv (placements and output checks). A variant's time in a round is its
+fastest run there (run.sh -n). Per program and variant: the median over
 rounds of the paired CPU-time ratio base/variant (>1: faster than -O2) with a 95% bootstrap
 interval (rounds resampled 2000 times, fixed seed); for afdo, gcov and empty also the share of
 instrumented PGO's gain, (s - 1) / (pgo - 1), resampled jointly with pgo. Prints Markdown;
@@ -29,7 +30,8 @@ def read_runs(path):
     loads = []
     with open(path, newline="") as f:
         for row in csv.DictReader(f, delimiter="\t"):
-            cpu[(int(row["round"]), row["variant"])] = float(row["cpu"])
+            key, t = (int(row["round"]), row["variant"]), float(row["cpu"])
+            cpu[key] = min(cpu.get(key, t), t)
             loads.append(float(row["load1"]))
     return cpu, loads
 
