@@ -120,7 +120,7 @@ def table(results, only=None):
         for r in ROUTES:
             if r in shares:
                 summary["share"][r].append(shares[r][0])
-                summary["min"][r].append((res[r][0], n))
+                summary["min"][r].append((res[r][0], n, res[r][2]))
         links = read_links(os.path.join(results, n + ".links.tsv"))
         if links:
             summary["checks"] += len(links)
@@ -132,8 +132,10 @@ def table(results, only=None):
         s = summary["share"][r]
         if s:
             lo = min(summary["min"][r])
-            out.append("- %s: median share of PGO's gain over %d programs %.0f%%; lowest speedup %.3f (%s)" % (
-                r, len(s), 100 * statistics.median(s), lo[0], lo[1]))
+            below = "" if lo[0] >= 1 else (": below -O2" if lo[2] < 1 else ": below -O2, within its interval")
+            out.append("- %s: median share of PGO's gain over %d programs %.0f%%%s; lowest speedup %.3f (%s)%s" % (
+                r, len(s), 100 * statistics.median(s), "" if statistics.median(s) >= 0.9 else " (goal: 90%)",
+                lo[0], lo[1], below))
         else:
             out.append("- %s: not measured (variant absent from the results)" % r)
     if summary["aa"]:
