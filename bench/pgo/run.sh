@@ -5,7 +5,7 @@
 # evaluate, check); the method is in docs/performance.md.
 #
 #   bench/pgo/run.sh [-r ROUNDS] [-k LINKS] [-n RUNS] [-F HZ] [-s SEED] [PROGRAM...]   (default: every recipe)
-#   make bench B=pgo [ARGS="..."]
+#   make bench B=pgo [BENCH_ARGS="OPTIONS PROGRAM..."]
 #
 # Per program the sources are compiled once per variant:
 #   base   -O2 -g
@@ -18,8 +18,8 @@
 # shuffled order after a padding object of random size (code placement). "aa" is base's objects
 # linked LINKS more times: the A/A control. A round (default 21) runs every variant once (-n:
 # RUNS times, interleaved), in a shuffled order, each from a fresh copy of one of its links;
-# ratios base/variant are paired within a round. Results: bench/pgo/results/NAME.tsv (runs) and NAME.links.tsv (placements and
-# checks); bench/pgo/table.py makes the table.
+# ratios base/variant are paired within a round. Results: bench/pgo/results/NAME.tsv (runs) and
+# NAME.links.tsv (placements and checks); bench/pgo/table.py makes the table.
 #   -r ROUNDS  rounds (default 21)       -k LINKS  links per variant (default 4)
 #   -n RUNS    runs of each variant per round, interleaved (default 1); the table takes each
 #              round's fastest: interference from other jobs only ever adds CPU time
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
 	-n) RUNS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
 	-s) SEED=$2; shift 2 ;;
-	-h|--help) sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
