@@ -15,12 +15,13 @@ gen_input() {
 }
 
 # build OBJDIR FLAGS...: the recipe's SRCS to OBJDIR/NAME.o (named by basename, 2 jobs) with
-# -O2 -g FLAGS and the recipe's CPPFLAGS_P. A recipe whose program is not a list of sources
+# -O2 -g FLAGS and the recipe's CPPFLAGS_P, warnings off (-w; BUILD_W='' keeps them: the gcov
+# variant's profile diagnostics). A recipe whose program is not a list of sources
 # defines its own build with the same interface (objects in OBJDIR, linked by the caller with
 # LDLIBS_P).
 build() {
 	local o=$1; shift
 	local flags="-O2 -g $* ${CPPFLAGS_P:-}"
-	printf '%s\n' "${SRCS[@]}" | D=$o FLAGS=$flags xargs -P 2 -I{} sh -c \
-		'gcc $FLAGS -w -c "$1" -o "$D/$(basename "$1" .c).o"' _ {}
+	printf '%s\n' "${SRCS[@]}" | D=$o FLAGS=$flags W=${BUILD_W--w} xargs -P 2 -I{} sh -c \
+		'gcc $FLAGS $W -c "$1" -o "$D/$(basename "$1" .c).o"' _ {}
 }

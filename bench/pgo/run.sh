@@ -12,8 +12,9 @@
 #   pgo    -fprofile-generate, training run, -fprofile-use (the reference)
 #   empty  -fauto-profile=<a valid AutoFDO profile with no functions> (control)
 #   afdo   -fauto-profile=<pgo collect of base on the training input, pgo convert --to autofdo>
-#   gcov   -fprofile-use=<pgo convert --to gcov of the same recording, on the -ftest-coverage notes>
-#          (when the pgo under test has --to gcov; skipped with a note otherwise)
+#   gcov   -fprofile-use with the .gcda of pgo convert --to gcov of the same recording, on the
+#          notes of a -ftest-coverage -fno-partial-inlining compile (when the pgo under test has
+#          --to gcov; skipped with a note otherwise)
 # and every variant's objects are linked LINKS times (default 4), each link with its objects in a
 # shuffled order after a padding object of random size (code placement). "aa" is base's objects
 # linked LINKS more times: the A/A control. A round (default 21) runs every variant once (-n:
@@ -27,7 +28,8 @@
 #   -s SEED    seed of the placements and run orders (default 1)
 #   environment: PGO_BUILD (build dir with bin/pgo), PGO (the pgo binary under test),
 #   BENCH_WORK (sources, builds, inputs; default bench/work), PGO_RESULTS (default bench/pgo/results),
-#   REUSE=1 (keep the compiled objects and the training recording of an earlier run; relink, measure)
+#   REUSE=1 (keep the compiled objects and the training recording of an earlier run; relink, measure;
+#   a gcov variant the earlier run lacks is built from its recording), REBUILD_GCOV=1 (remake it)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -115,19 +117,42 @@ record() {
 # gcov_works: the pgo under test converts to gcc's own profile format.
 gcov_works() { "$PGO" convert --help 2>&1 | grep -q 'gcov'; }
 
-# The gcov route's flags in one place: the notes come from an -O2 -g -ftest-coverage compile into
-# the gcov variant's object directory (the same object paths as its -fprofile-use compile), the
-# counts from the base build's training recording. gcc 12's -fprofile-use=DIR reads
-# DIR/<absolute object directory>/NAME.gcda; a converter that writes OUTDIR/NAME.gcda instead
-# gets its files copied next to the notes and plain -fprofile-use.
-GCOV_NOTES_FLAGS="-ftest-coverage"
-GCOV_USE_FLAGS="-fprofile-correction"
-gcov_convert() {	# gcov_convert RECORDING BINARY NOTESDIR OUTDIR: prints the -fprofile-use flag
-	"$PGO" convert --to gcov -i "$1" -b "$2" --gcno-dir "$3" -o "$4" >&2 || return 1
-	if ls "$4"/*.gcda >/dev/null 2>&1; then
-		cp "$4"/*.gcda "$3"/ && echo -fprofile-use
+# The gcov route's flags in one place (docs/gcov.md). The recording is the base build's, as for
+# AutoFDO: -O2 -g is what a user deploys and profiles. The notes (the CFG -fprofile-use expects)
+# come from a compile of the same sources with -ftest-coverage -fno-partial-inlining into the
+# gcov variant's object directory: gcc splits functions early (foo.part.0) without a profile and
+# not with one, and pgo refuses the notes of an early-split function. pgo convert maps the base
+# binary's sampled lines onto those notes and writes each unit's .gcda beside its .gcno; the
+# same compile command with -fprofile-use instead of the notes flags, in the same directory,
+# reads it there. No -fprofile-correction: the counts conserve flow at every block.
+GCOV_NOTES_FLAGS="-ftest-coverage -fno-partial-inlining"
+GCOV_USE_FLAGS="-fprofile-use -Wmissing-profile"
+gcov_convert() {	# gcov_convert RECORDING BINARY NOTESDIR
+	"$PGO" convert --to gcov -i "$1" -b "$2" --gcno-dir "$3"
+}
+
+# build_gcov: the gcov variant from the base recording; false (with a note) when it cannot be made.
+# Its -fprofile-use compile keeps gcc's warnings (BUILD_W=''); those about the profile
+# (coverage mismatch, missing or corrupted profile, missing counts) are listed, all of them are
+# in gcov/diag.
+build_gcov() {
+	local o=$D/gcov/obj
+	compile gcov $GCOV_NOTES_FLAGS
+	rm -f "$o"/*.gcda
+	gcov_convert "$D/train.data" "$D/base/prog" "$o" 2>"$D/gcov/convert.log" ||
+		{ say "   pgo convert --to gcov failed: no gcov variant"; sed 's/^/     /' "$D/gcov/convert.log" >&2; return 1; }
+	[ -s "$D/gcov/convert.log" ] && sed 's/^/   convert: /' "$D/gcov/convert.log" | head -20 >&2
+	say "   gcov: $(ls "$o"/*.gcda 2>/dev/null | wc -l) .gcda for $(ls "$o"/*.gcno | wc -l) .gcno"
+	rm -f "$o"/*.o
+	printf '%s\n' "$GCOV_USE_FLAGS" >"$D/gcov/flags"
+	BUILD_W='' build "$o" $GCOV_USE_FLAGS 2>"$D/gcov/diag" ||
+		{ say "   the gcov variant's -fprofile-use compile failed:"; tail -20 "$D/gcov/diag" >&2; return 1; }
+	grep -iE 'profile|coverage|gcda|counts|corrupt|internal compiler error' "$D/gcov/diag" >"$D/gcov/diag-profile"
+	if [ -s "$D/gcov/diag-profile" ]; then
+		say "   gcc -fprofile-use on the gcov route's profile ($(wc -l <"$D/gcov/diag-profile") lines, gcov/diag-profile):"
+		sed 's/^[^ ]*: //' "$D/gcov/diag-profile" | sort | uniq -c | sort -rn | head -8 >&2
 	else
-		echo "-fprofile-use=$4"
+		say "   gcc -fprofile-use on the gcov route's profile: no diagnostic"
 	fi
 }
 
@@ -135,7 +160,7 @@ gcov_convert() {	# gcov_convert RECORDING BINARY NOTESDIR OUTDIR: prints the -fp
 
 bench_one() {
 	P=$1 D=$BUILD_DIR/$1
-	local res=$RESULTS/$P.tsv v k use
+	local res=$RESULTS/$P.tsv v k
 	STACK="" CPPFLAGS_P="" LDLIBS_P="" SRCS=()
 	unset -f setup train evaluate check build_hook 2>/dev/null
 	# shellcheck source=/dev/null
@@ -168,21 +193,19 @@ bench_one() {
 		else
 			say "   pgo convert not built: no afdo variant"
 		fi
-		if gcov_works; then
-			compile gcov $GCOV_NOTES_FLAGS
-			rm -rf "$D/gcov/gcda"
-			rm -f "$D"/gcov/obj/*.gcda
-			if use=$(gcov_convert "$D/train.data" "$D/base/prog" "$D/gcov/obj" "$D/gcov/gcda"); then
-				compile gcov "$use" $GCOV_USE_FLAGS
-				VARIANTS="$VARIANTS gcov"
-			else
-				say "   pgo convert --to gcov failed: no gcov variant"
-			fi
-		else
-			say "   $PGO has no convert --to gcov: the gcov variant is skipped"
-		fi
 		echo "$VARIANTS" >"$D/variants"
 	fi
+	# The gcov variant, also under REUSE=1 when the earlier run had none (REBUILD_GCOV=1: remake it).
+	[ "${REBUILD_GCOV:-}" = 1 ] && VARIANTS=$(echo "$VARIANTS" | sed 's/ gcov//')
+	case " $VARIANTS " in
+	*" gcov "*) ;;
+	*)	if ! gcov_works; then
+			say "   $PGO has no convert --to gcov: the gcov variant is skipped"
+		elif build_gcov; then
+			VARIANTS="$VARIANTS gcov"
+		fi
+		echo "$VARIANTS" >"$D/variants" ;;
+	esac
 	# Placements: LINKS links per variant; aa's seeds differ from base's.
 	rm -rf "$D/links"
 	printf 'variant\tlink\tpad\tseed\tmain\ttext\n' >"$D/links.tsv"
