@@ -9,7 +9,8 @@ run) and NAME.links.tsv (placements and output checks). A variant's time in a ro
 fastest run there (run.sh -n). Per program and variant: the median over
 rounds of the paired CPU-time ratio base/variant (>1: faster than -O2) with a 95% bootstrap
 interval (rounds resampled 2000 times, fixed seed); for afdo, gcov and empty also the share of
-instrumented PGO's gain, (s - 1) / (pgo - 1), resampled jointly with pgo. Prints Markdown;
+instrumented PGO's gain, (s - 1) / (pgo - 1), resampled jointly with pgo; the two routes head to
+head as the paired ratio afdo/gcov. Prints Markdown;
 --update FILE replaces the part of FILE between the BEGIN/END pgo-table markers.
 """
 import csv
@@ -85,6 +86,17 @@ def analyse(cpu):
     return out, shares, len(rounds)
 
 
+def head_to_head(cpu, a="afdo", b="gcov"):
+    """Median over rounds of the paired ratio a/b of CPU times (>1: b faster), 95% bootstrap CI."""
+    rs = {r: cpu[(r, a)] / cpu[(r, b)] for (r, v) in cpu if v == b and (r, a) in cpu}
+    if not rs:
+        return None
+    rounds = sorted(rs)
+    rng = random.Random(1)
+    boot = [statistics.median(rs[rng.choice(rounds)] for _ in rounds) for _ in range(B)]
+    return (statistics.median(rs.values()),) + ci(boot)
+
+
 def fmt_ratio(t):
     return "%.3f (%.3f-%.3f)" % t if t else "-"
 
@@ -104,7 +116,7 @@ def table(results, only=None):
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     summary = {"aa": [], "share": {r: [] for r in ROUTES}, "min": {r: [] for r in ROUTES}, "checks": 0,
-               "bad": [], "moved": []}
+               "bad": [], "moved": [], "h2h": []}
     for n in names:
         cpu, loads = read_runs(os.path.join(results, n + ".tsv"))
         if not cpu:
@@ -121,6 +133,9 @@ def table(results, only=None):
             if r in shares:
                 summary["share"][r].append(shares[r][0])
                 summary["min"][r].append((res[r][0], n, res[r][2]))
+        h = head_to_head(cpu)
+        if h:
+            summary["h2h"].append((n, h, shares.get("afdo", (float("nan"),))[0]))
         links = read_links(os.path.join(results, n + ".links.tsv"))
         if links:
             summary["checks"] += len(links)
@@ -138,6 +153,14 @@ def table(results, only=None):
                 lo[0], lo[1], below))
         else:
             out.append("- %s: not measured (variant absent from the results)" % r)
+    if summary["h2h"]:
+        short = [(n, h) for n, h, sh in summary["h2h"] if sh < 0.7]
+        out.append("- gcov against afdo, paired CPU-time ratio afdo/gcov (>1: gcov faster): " + ", ".join(
+            "%s %s" % (n, fmt_ratio(h)) for n, h, _ in summary["h2h"]))
+        if short:
+            out.append("- where afdo reaches under 70%% of PGO's gain (%s): gcov faster (interval above 1) on %d, "
+                       "slower (interval below 1) on %d" % (", ".join(n for n, _ in short),
+                                                           sum(h[1] > 1 for _, h in short), sum(h[2] < 1 for _, h in short)))
     if summary["aa"]:
         worst = max(summary["aa"], key=lambda t: max(abs(t[1][1] - 1), abs(t[1][2] - 1)))
         w = 100 * max(abs(worst[1][1] - 1), abs(worst[1][2] - 1))
