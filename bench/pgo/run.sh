@@ -41,7 +41,7 @@ while [ $# -gt 0 ]; do
 	-n) RUNS=$2; shift 2 ;;
 	-F) FREQ=$2; shift 2 ;;
 	-s) SEED=$2; shift 2 ;;
-	-h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
