@@ -8,6 +8,7 @@
 #   make test-compilers  build them, then run the convert tests with each of those gccs
 #   make demo       collect, convert, rebuild with -fauto-profile, show the speedup and the flamegraph
 #   make bench      benchmarks against perf record, create_gcov and instrumented PGO
+#                   (make bench B=pgo BENCH_ARGS="-r 31 mujs jq": one benchmark, its options)
 #   make deps       install the Debian packages the build, tests and demo need (idempotent)
 #   make install PREFIX=/usr/local DESTDIR=   (the program, manual pages, bash completion)
 #   make deb        build/deb/pgo_VERSION_ARCH.deb (dpkg-buildpackage on a copy of the tree in build/deb)
@@ -246,7 +247,7 @@ demo: all $(EXAMPLE_BINS)
 	$(Q)PGO_BUILD=$(OUTPUT) examples/demo.sh
 
 bench: all $(HELPER_BINS) $(EXAMPLE_BINS)
-	$(Q)PGO_BUILD=$(OUTPUT) bench/run.sh $(B)
+	$(Q)PGO_BUILD=$(OUTPUT) bench/run.sh $(B) $(if $(B),$(BENCH_ARGS))
 
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRCS))

@@ -8,8 +8,8 @@
 #     uses), 12 and 48 at -F 20000 -g;
 #   sqlite3's speedtest1 (the amalgamation: one 8 MB compile unit, as sqlite is usually built):
 #     its main test set at size 15, -F 999 -g, and at size 40, -F 20000 -g;
-#   graphviz's dot (131 units) and mujs (one.c, one unit), built and trained as bench/pgo.sh
-#     builds and trains them for the PGO benchmark, -F 4999 -g.
+#   graphviz's dot (131 units) and mujs (one.c, one unit), built and trained as the recipes of
+#     bench/pgo/ build and train them for the PGO benchmark, -F 4999 -g.
 # Each converter runs REPS times per recording, alternating; medians of CPU time (user + sys),
 # wall time and peak RSS, from wait4 (bench/cputime.c, microseconds), and the median of the
 # per-round CPU ratios with a 95% bootstrap interval (paired_ci).
@@ -54,15 +54,19 @@ if [ ! -x "$W/speedtest1" ] || [ "$a/sqlite3.c" -nt "$W/speedtest1" ]; then
 fi
 
 # graphviz (dot: 131 units) and mujs (one.c: one unit), two of the PGO benchmark's programs, built
-# by bench/pgo.sh's functions with -gdwarf-4 added, recorded on its training runs (train-P.sh)
-PGO_BENCH_FUNCS_ONLY=1 . "$PGO_ROOT/bench/pgo.sh" "-r" "1"
+# by its recipes (bench/pgo/recipes/) with -gdwarf-4 added, recorded on their training runs (train-P.sh)
+. "$PGO_ROOT/bench/pgo/lib.sh"
 for p in graphviz mujs; do
-	"${p}_setup"
-	if [ ! -x "$BUILD_DIR/$p/dwarf4/prog" ]; then
+	. "$PGO_ROOT/bench/pgo/recipes/$p.sh"
+	setup
+	if [ ! -x "$W/$p/prog" ]; then
 		say "== $p: -O2 -g -gdwarf-4 build for create_gcov"
-		build "$p" dwarf4 -gdwarf-4
+		mkdir -p "$W/$p/obj"
+		build "$W/$p/obj" -gdwarf-4 && gcc -o "$W/$p/prog" "$W/$p"/obj/*.o ${LDLIBS_P:-} || die "$p: build failed"
 	fi
-	printf '%s\n%s_train %q\n' "$(declare -f)" "$p" "$BUILD_DIR/$p/dwarf4/prog" >"$W/train-$p.sh"
+	printf '%s\ntrain %q\n' "$(declare -f)" "$W/$p/prog" >"$W/train-$p.sh"
+	unset -f setup train evaluate
+	CPPFLAGS_P="" LDLIBS_P="" STACK=""
 done
 
 # tmed FILE COLUMN: median of a column of "cpu wall rss" lines (cputime -m).
@@ -95,8 +99,8 @@ recordings() {
 	echo "lua5.4 $W/lua 20000 $W/lua $PGO_ROOT/bench/inputs/train.lua 48"
 	echo "sqlite3 $W/speedtest1 999 $W/speedtest1 --testset main --size 15 --memdb"
 	echo "sqlite3 $W/speedtest1 20000 $W/speedtest1 --testset main --size 40 --memdb"
-	echo "graphviz $BUILD_DIR/graphviz/dwarf4/prog 4999 bash $W/train-graphviz.sh"
-	echo "mujs $BUILD_DIR/mujs/dwarf4/prog 4999 bash $W/train-mujs.sh"
+	echo "graphviz $W/graphviz/prog 4999 bash $W/train-graphviz.sh"
+	echo "mujs $W/mujs/prog 4999 bash $W/train-mujs.sh"
 }
 
 n=0

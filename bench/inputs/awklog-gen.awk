@@ -1,4 +1,4 @@
-# Generates a web-server access log for the POSIX awk benchmarks (bench/pgo.sh: mawk, original-awk).
+# Generates a web-server access log for the POSIX awk benchmarks (the PGO benchmark: mawk, original-awk).
 # Deterministic for every awk: the Park-Miller generator (exact in double arithmetic).
 # Variables: N lines, S seed.
 function rnd(m) { S = (S * 16807) % 2147483647; return int(S / 64) % m }

@@ -1,4 +1,4 @@
-# gawk evaluation workload (bench/pgo.sh), unlike train.awk: word statistics over generated
+# gawk evaluation workload (the PGO benchmark), unlike train.awk: word statistics over generated
 # sentences (index, toupper, substr, match, sub), numeric work in user functions, and a sort.
 # W: the word list (the training run uses another one).
 function score(w,    s, j) {

@@ -1,4 +1,4 @@
-; CLIPS evaluation workload for bench/pgo.sh (clips), another program than train.clp: a sieve by
+; CLIPS evaluation workload for the PGO benchmark (clips), another program than train.clp: a sieve by
 ; retraction (two-pattern join), towers of Hanoi on a goal stack, a bubble sort of indexed facts,
 ; float loops in a deffunction, and COOL points with a polymorphic handler.
 (defglobal ?*moves* = 0)

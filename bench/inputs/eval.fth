@@ -1,4 +1,4 @@
-\ pForth evaluation workload for bench/pgo.sh (pforth), another program than train.fth: a sieve
+\ pForth evaluation workload for the PGO benchmark (pforth), another program than train.fth: a sieve
 \ of Eratosthenes in a byte array, an insertion sort of a cell array, the Ackermann function,
 \ a CASE dispatcher, a Mandelbrot set in floating point.
 decimal

@@ -1,4 +1,4 @@
-# jq evaluation workload (bench/pgo.sh), unlike train.jq: every order rewritten as a CSV row (jq -r)
+# jq evaluation workload (the PGO benchmark), unlike train.jq: every order rewritten as a CSV row (jq -r)
 # with string functions, a regular expression, dates and a reduce over the items.
 [.id, (.user | ascii_upcase), .address.city, (.address.zip | tonumber % 97),
  (.tags | join(";")), (.items | length),

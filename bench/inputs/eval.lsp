@@ -1,4 +1,4 @@
-; newLISP evaluation workload (bench/pgo.sh), unlike train.lsp: a sieve in an array, string
+; newLISP evaluation workload (the PGO benchmark), unlike train.lsp: a sieve in an array, string
 ; building with format and append, a heapsort of a global array, and floating-point loops.
 ; Arguments: rounds, size factor (the training runs it with another factor).
 (define (sieve n)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Evaluation workload for miniperl (bench/pgo.sh perl), a different program from train.pl:
+# Evaluation workload for miniperl (the PGO benchmark, perl), a different program from train.pl:
 # a tokenizer and recursive-descent evaluator of arithmetic, n-queens by backtracking, an LRU
 # cache on a hash and an array, a Schwartzian-transform sort, a shape hierarchy with
 # polymorphic methods, a sieve, string building with substr/index/reverse.

@@ -1,4 +1,4 @@
-# Python evaluation workload for bench/pgo.sh (python3.11), another program than train.py: an
+# Python evaluation workload for the PGO benchmark (python3.11), another program than train.py: an
 # n-body simulation in floats, a task scheduler in the style of the richards benchmark, a tokenizer
 # and recursive-descent evaluator for arithmetic expressions, a sieve with slices and sets.
 # Builtins only (no imports). Argument: rounds.

@@ -1,4 +1,4 @@
-# jimtcl evaluation workload (bench/pgo.sh), unlike train.tcl: a sieve over a list, string building
+# jimtcl evaluation workload (the PGO benchmark), unlike train.tcl: a sieve over a list, string building
 # with append and format, arrays, a heapsort written in Tcl, and float expr.
 # Arguments: rounds, size factor (the training runs it with another factor).
 proc sieve {n} {

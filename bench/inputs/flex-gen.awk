@@ -1,4 +1,4 @@
-# Generates a flex scanner specification for the flex benchmark (bench/pgo.sh). Deterministic for
+# Generates a flex scanner specification for the flex benchmark (the PGO benchmark). Deterministic for
 # every awk: the Park-Miller generator. Variables: N rules, S seed, M shape: "keywords" (N
 # literal keywords of a language, then identifiers, numbers, strings, comments) or "patterns" (N
 # rules of character classes, alternations, bounded repetitions and trailing context).

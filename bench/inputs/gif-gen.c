@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Animated GIFs for the gifsicle benchmark (bench/pgo.sh), deterministic:
+ * Animated GIFs for the gifsicle benchmark (the PGO benchmark), deterministic:
  *   gif-gen KIND WIDTH HEIGHT FRAMES SEED >out.gif
  * KIND plasma: smooth moving colour fields (sums of sines), a 256-colour palette;
  *      sprites: a still background with a few moving, bouncing rectangles and discs,

@@ -1,4 +1,4 @@
-# Generates one JSON document for the cjson benchmark (bench/pgo.sh), prefixed by the two flag
+# Generates one JSON document for the cjson benchmark (the PGO benchmark), prefixed by the two flag
 # characters its fuzzing/afl.c driver reads (F: "bf" buffered and formatted, "uu" unbuffered and
 # unformatted). Deterministic for every awk: the Park-Miller generator. Variables: N features,
 # S seed; a GeoJSON-like collection: nested coordinate arrays of floats, properties with escaped

@@ -1,4 +1,4 @@
-# Generates JSON lines (one order per line) for the jq benchmark (bench/pgo.sh). Deterministic for
+# Generates JSON lines (one order per line) for the jq benchmark (the PGO benchmark). Deterministic for
 # every awk: the Park-Miller generator. Variables: N orders, S seed.
 function rnd(m) { S = (S * 16807) % 2147483647; return int(S / 64) % m }
 BEGIN {

@@ -1,4 +1,4 @@
-# Wrappers for bench/pgo.sh's python3.11 build: one .c file per object that `make python` links,
+# Wrappers for the PGO benchmark's python3.11 build: one .c file per object that `make python` links,
 # which #defines the -D flags of that object's compile line in make.log and #includes its source,
 # so that build() can compile all of them with one set of flags. Writes CFG/w/list (the wrappers)
 # and CFG/w/incs (the union of the -I flags, absolute). Usage: py-wrappers.py CFG SRCDIR

@@ -1,4 +1,4 @@
-# gawk training workload (bench/pgo.sh): records built with sprintf, split into fields, counted in
+# gawk training workload (the PGO benchmark): records built with sprintf, split into fields, counted in
 # an associative array, filtered by regular expressions, edited with gsub.
 BEGIN {
 	srand(1)

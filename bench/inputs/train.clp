@@ -1,4 +1,4 @@
-; CLIPS training workload for bench/pgo.sh (clips): rule chains with modify, a three-way join,
+; CLIPS training workload for the PGO benchmark (clips): rule chains with modify, a three-way join,
 ; recursive deffunctions, strings and multifields, COOL objects with message handlers.
 ; Run as `clips -f2 train.clp`; ?*rounds* sets the length.
 (defglobal ?*rounds* = 6 ?*hits* = 0)

@@ -1,4 +1,4 @@
-\ pForth training workload for bench/pgo.sh (pforth), another program than eval.fth: recursion,
+\ pForth training workload for the PGO benchmark (pforth), another program than eval.fth: recursion,
 \ nested DO loops with integer arithmetic, a linear congruential generator, VALUEs and VARIABLEs,
 \ string building with MOVE/COMPARE, BEGIN/WHILE loops, floating point.
 decimal

@@ -1,4 +1,4 @@
-# jq training workload (bench/pgo.sh, with --slurp; eval.jq is different): revenue per user of the
+# jq training workload (the PGO benchmark, with --slurp; eval.jq is different): revenue per user of the
 # shipped orders, grouped, summed and sorted; item counts per city.
 [.[] | select(.status == "shipped" or .status == "delivered")
      | {user, city: .address.city, total: ([.items[] | .qty * .price] | add)}]

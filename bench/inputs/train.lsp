@@ -1,4 +1,4 @@
-; newLISP training workload (bench/pgo.sh; eval.lsp is different): recursion, association lists,
+; newLISP training workload (the PGO benchmark; eval.lsp is different): recursion, association lists,
 ; string operations, sorting and integer arithmetic. Argument: rounds.
 (define (fib n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (define words '("alpha" "beta" "gamma" "delta" "epsilon" "zeta" "eta" "theta" "iota" "kappa"))

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Training workload for miniperl (bench/pgo.sh perl): core language only, no modules.
+# Training workload for miniperl (the PGO benchmark, perl): core language only, no modules.
 # Word counting in hashes, regex matching and substitution, split/join/sprintf, sort with
 # comparators, closures, recursion, OO through bless. Usage: miniperl train.pl ROUNDS
 my $rounds = shift || 10;

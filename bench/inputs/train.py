@@ -1,4 +1,4 @@
-# Python training workload for bench/pgo.sh (python3.11), another program than eval.py: recursion,
+# Python training workload for the PGO benchmark (python3.11), another program than eval.py: recursion,
 # dicts and lists, string building and methods, classes with properties and inheritance,
 # generators, exceptions, sorting with keys, f-strings, integer and float arithmetic.
 # Builtins only (no imports). Argument: rounds.

@@ -1,4 +1,4 @@
-# jimtcl training workload (bench/pgo.sh; eval.tcl is different): word frequencies with dicts,
+# jimtcl training workload (the PGO benchmark; eval.tcl is different): word frequencies with dicts,
 # string operations, list sorting, recursive procs and integer expr.
 proc fib {n} { if {$n < 2} { return $n }; expr {[fib [expr {$n - 1}]] + [fib [expr {$n - 2}]]} }
 set words {alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma}

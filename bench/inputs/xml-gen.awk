@@ -1,4 +1,4 @@
-# Generates an XML document for the expat benchmark (bench/pgo.sh). Deterministic for every awk:
+# Generates an XML document for the expat benchmark (the PGO benchmark). Deterministic for every awk:
 # the Park-Miller generator. Variables: N records, S seed, M shape: "catalog" (nested elements with
 # attributes, entity references, comments) or "feed" (namespaced Atom-like entries with long text,
 # character references, CDATA sections and processing instructions).

@@ -1,4 +1,4 @@
-# Generates YAML for the libyaml benchmark (bench/pgo.sh). Deterministic for every awk: the
+# Generates YAML for the libyaml benchmark (the PGO benchmark). Deterministic for every awk: the
 # Park-Miller generator. Variables: N records, S seed, M shape: "config" (block style: nested
 # mappings, sequences, quoted and plain scalars, literal blocks, comments) or "records" (one
 # document per record: flow mappings and sequences, anchors and aliases, tags, folded scalars).
