@@ -297,15 +297,9 @@ static int record(struct session *s, uint64_t t0)
 	struct pollfd *pfd;
 	int i, ret = -1;
 
-	pfd = pgo_calloc((size_t)s->ncpu + 1, sizeof(*pfd));
+	pfd = session_pollfds(s);
 	if (!pfd)
 		return -1;
-	pfd[0].fd = s->sigfd;
-	pfd[0].events = POLLIN;
-	for (i = 0; i < s->ncpu; i++) {
-		pfd[i + 1].fd = s->rings[i].fd;
-		pfd[i + 1].events = POLLIN;
-	}
 	for (;;) {
 		int ms = POLL_MS;
 		uint64_t now = now_ns(CLOCK_MONOTONIC);

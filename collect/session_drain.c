@@ -537,6 +537,40 @@ static int consume(struct session *s, struct ring *r, const struct perf_event_he
 	return collect_writer_record(s->w, rec);
 }
 
+/* The signalfd, then every CPU's ring: POLLIN on each (freed by the caller), or NULL. */
+struct pollfd *session_pollfds(const struct session *s)
+{
+	struct pollfd *pfd = pgo_calloc((size_t)s->ncpu + 1, sizeof(*pfd));
+	int i;
+
+	if (!pfd)
+		return NULL;
+	pfd[0].fd = s->sigfd;
+	pfd[0].events = POLLIN;
+	for (i = 0; i < s->ncpu; i++) {
+		pfd[i + 1].fd = s->rings[i].fd;
+		pfd[i + 1].events = POLLIN;
+	}
+	return pfd;
+}
+
+/*
+ * The record of size bytes at offset off of r's data: in place, or copied whole into
+ * s->copy when it wraps (the header itself never straddles: records are 8-byte aligned).
+ */
+static const struct perf_event_header *ring_record(struct session *s, const struct ring *r,
+						   uint64_t off, size_t size)
+{
+	size_t first;
+
+	if (off + size <= r->size)
+		return (const void *)(r->data + off);
+	first = (size_t)(r->size - off);
+	memcpy(s->copy, r->data + off, first);
+	memcpy((unsigned char *)s->copy + first, r->data, size - first);
+	return (const void *)s->copy;
+}
+
 /* Returns the number of records read, or -1. */
 static long drain_ring(struct session *s, struct ring *r)
 {
@@ -562,14 +596,7 @@ static long drain_ring(struct session *s, struct ring *r)
 			tail = head;
 			break;
 		}
-		if (off + size > r->size) {
-			/* wraps: the header itself never straddles (records are 8-byte aligned) */
-			size_t first = (size_t)(r->size - off);
-
-			memcpy(s->copy, r->data + off, first);
-			memcpy((unsigned char *)s->copy + first, r->data, size - first);
-			h = (const void *)s->copy;
-		}
+		h = ring_record(s, r, off, size);
 		if (consume(s, r, h))
 			return -1;
 		tail += size;
@@ -647,13 +674,7 @@ static long drain_merged(struct session *s)
 			s->m_tail[best] = s->m_head[best];
 			continue;
 		}
-		if (off + size > r->size) {
-			size_t first = (size_t)(r->size - off);
-
-			memcpy(s->copy, r->data + off, first);
-			memcpy((unsigned char *)s->copy + first, r->data, size - first);
-			h = (const void *)s->copy;
-		}
+		h = ring_record(s, r, off, size);
 		if (consume(s, r, h))
 			return -1;
 		s->m_tail[best] += size;

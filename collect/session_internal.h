@@ -122,6 +122,8 @@ int session_open_thread(struct session *s, pid_t tid);
 void session_close_rings(struct session *s);
 int session_enable(struct session *s);
 
+struct pollfd;
+
 /* session_drain.c */
 int session_write_kernel_mmap(struct session *s);
 int session_write_run_fork(struct session *s, pid_t pid, uint64_t time);
@@ -131,6 +133,7 @@ int session_attach_follow(struct session *s, uint32_t pid);
 void session_fill_trailer(const struct session *s, void *trailer, uint32_t pid, uint32_t tid,
 			  uint64_t time);
 int session_feed_unwinder(struct session *s, const struct perf_event_header *rec);
+struct pollfd *session_pollfds(const struct session *s);
 
 /* session_proc.c */
 int session_synth_process(struct session *s, pid_t pid, uint64_t time);

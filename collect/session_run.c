@@ -168,15 +168,9 @@ static int run_wait(struct session *s, pid_t pid, int *status, struct rusage *ru
 	struct pollfd *pfd;
 	int exited = 0, i, ret = -1;
 
-	pfd = pgo_calloc((size_t)s->ncpu + 1, sizeof(*pfd));
+	pfd = session_pollfds(s);
 	if (!pfd)
 		return -1;
-	pfd[0].fd = s->sigfd;
-	pfd[0].events = POLLIN;
-	for (i = 0; i < s->ncpu; i++) {
-		pfd[i + 1].fd = s->rings[i].fd;
-		pfd[i + 1].events = POLLIN;
-	}
 	while (!exited) {
 		if (poll(pfd, (nfds_t)s->ncpu + 1, POLL_MS) < 0 && errno != EINTR) {
 			pgo_error_errno("poll failed");
