@@ -53,7 +53,7 @@ static const char usage[] =
 	"  --svg FILE           write a differential flamegraph (red: regressed, blue: improved)\n"
 	"  --q Q                false-discovery level, bounds the A/A false-failure rate\n"
 	"                       (default 0.01; measured A/A false failures per check: 0.75%\n"
-	"                       simulated, 0.25% with confirmation; real sides recorded within\n"
+	"                       simulated, 0.10% with confirmation; real sides recorded within\n"
 	"                       2 minutes 1.1%, 0% confirmed; more with a time gap, see\n"
 	"                       docs/gate-method.md)\n"
 	"  --abs-floor P        flag only changes >= P of the baseline total (default 0.5%)\n"

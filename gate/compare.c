@@ -415,13 +415,13 @@ static int test_rows(struct cmp *c)
 	struct gate_verdict *v = c->v;
 	size_t f, i;
 
-	if (gate_moderated_tests(c->self, c->nf, c->nr, c->side, c->o->min_m0, c->ts,
-				 &v->alpha_self, &v->prior_self) ||
-	    gate_moderated_tests(c->incl, c->nf, c->nr, c->side, c->o->min_m0, c->ti,
-				 &v->alpha_incl, &v->prior_incl) ||
-	    gate_moderated_tests(c->lself, c->nf, c->nr, c->side, c->o->min_m0, c->tls, NULL, NULL) ||
-	    gate_moderated_tests(c->lincl, c->nf, c->nr, c->side, c->o->min_m0, c->tli, NULL, NULL) ||
-	    gate_moderated_tests(c->rself, c->nf, c->nr, c->side, c->o->min_m0, c->trs, NULL, NULL))
+	if (gate_moderated_tests(c->self, c->nf, c->nr, c->side, c->o->min_m0, 1, c->ts,
+				 &v->noise_self, &v->prior_self) ||
+	    gate_moderated_tests(c->incl, c->nf, c->nr, c->side, c->o->min_m0, 0, c->ti,
+				 &v->noise_incl, &v->prior_incl) ||
+	    gate_moderated_tests(c->lself, c->nf, c->nr, c->side, c->o->min_m0, 1, c->tls, NULL, NULL) ||
+	    gate_moderated_tests(c->lincl, c->nf, c->nr, c->side, c->o->min_m0, 0, c->tli, NULL, NULL) ||
+	    gate_moderated_tests(c->rself, c->nf, c->nr, c->side, c->o->min_m0, 1, c->trs, NULL, NULL))
 		return -1;
 	for (f = 0; f < c->nf; f++) {
 		const char *name = pgo_strtab_str(c->b->names, f);
@@ -453,9 +453,7 @@ static int power_line(struct cmp *c)
 	m->total = v->total_b;
 	m->kb = v->kb;
 	m->kh = v->kh;
-	m->alpha = v->alpha_self;
-	m->alpha_spread = gate_nb_dispersion(c->self, c->nf, c->nr, c->side,
-					     fmax(c->o->min_m0, 0.01 * v->total_b), NULL);
+	m->noise = v->noise_self;
 	m->prior = v->prior_self;
 	m->nr_tests = v->nr_tests;
 	m->q = c->o->q;

@@ -114,7 +114,7 @@ struct gate_verdict {
 	size_t kb, kh;         /* runs per side */
 	double *sf;            /* size factors, kb baseline runs then kh head runs */
 	double total_b, total_h; /* mean normalised samples per run (T_B, T_H) */
-	double alpha_self, alpha_incl;
+	struct gate_noise noise_self, noise_incl; /* the trends of self and inclusive time */
 	struct gate_prior prior_self, prior_incl;
 	size_t nr_funcs;       /* functions seen on either side */
 	size_t nr_tests;       /* hypotheses tested (self + inclusive), the BH m */

@@ -4,14 +4,11 @@
 
 #include "gate/power.h"
 
-/*
- * Standard error (samples) of a function at mean samples a run, changed by d: the
- * test's (alpha) or the estimate's spread (alpha_spread).
- */
-static double power_se(const struct gate_power_model *m, double mean, double d, double alpha)
+/* Standard error (samples) of a function at mean samples a run, changed by d. */
+static double power_se(const struct gate_power_model *m, double mean, double d)
 {
 	double m0 = mean + d / 2, s02 = m->prior.s02 > 0 ? m->prior.s02 : 1;
-	double var = s02 * (m0 + alpha * m0 * m0);
+	double var = s02 * gate_noise_var(&m->noise, m0);
 
 	if (var < fmin(m0, 1.0))
 		var = fmin(m0, 1.0);
@@ -42,9 +39,8 @@ static double mde_counts(const struct gate_power_model *m, double mean, int *at_
 	int i;
 
 	for (i = 0; i < 50; i++) {
-		double se = power_se(m, mean, d, m->alpha);
-		double spread = power_se(m, mean, d, fmax(m->alpha, m->alpha_spread));
-		double nd = power_threshold(m, mean, se, at_floor) + t80 * spread;
+		double se = power_se(m, mean, d);
+		double nd = power_threshold(m, mean, se, at_floor) + t80 * se;
 
 		if (fabs(nd - d) <= 1e-9 * (nd + 1))
 			return nd;
@@ -71,10 +67,9 @@ void gate_power_at(const struct gate_power_model *m, double share, struct gate_p
 double gate_power_prob(const struct gate_power_model *m, double share, double delta)
 {
 	double mean = share * m->total, d = delta * m->total;
-	double se = power_se(m, mean, d, m->alpha);
-	double spread = power_se(m, mean, d, fmax(m->alpha, m->alpha_spread));
+	double se = power_se(m, mean, d);
 	int floor;
 	double thr = power_threshold(m, mean, se, &floor);
 
-	return gate_t_upper_p((thr - d) / spread, power_df(m));
+	return gate_t_upper_p((thr - d) / se, power_df(m));
 }

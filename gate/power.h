@@ -4,16 +4,12 @@
  * probability, from the recording's sample counts and the fitted noise, and what would
  * shrink it. The model is the test's own (gate/stats.h): a function at share s of the
  * baseline's T_B samples a run has m = s T_B; under a change of D samples its runs vary
- * by s0^2 (m0 + alpha m0^2) around their mean (m0 = m + D/2, the moderated NB variance
- * the test uses, at least min(m0, 1)); its estimate is D + se' T_df with
- * se = sqrt(var (1/kB + 1/kH)). It fails the gate when the estimate clears both the
- * test's threshold, Benjamini-Hochberg's q/M for one change among M tests
- * (t_{1-q/M, df} se), and the floors; so the 80% point is
- * D80 = max(t_{1-q/M} se, floors) + t_{0.8} se', solved at m0 by fixed-point
- * iteration. se' is the estimate's spread: the same with alpha_spread, the dispersion
- * of the well-sampled functions alone (>= 1% of the time), which the common alpha,
- * dominated by small Poisson-like functions, understates: in the simulation of
- * tests/unit/gate-power.c the common alpha predicted 80% where 70% were detected.
+ * by s0^2 v(m0) around their mean (m0 = m + D/2, v the fitted trend phi m0 + alpha m0^2,
+ * the moderated variance the test uses, at least min(m0, 1)); its estimate is
+ * D + se T_df with se = sqrt(var (1/kB + 1/kH)). It fails the gate when the estimate
+ * clears both the test's threshold, Benjamini-Hochberg's q/M for one change among M
+ * tests (t_{1-q/M, df} se), and the floors; so the 80% point is
+ * D80 = max(t_{1-q/M} se, floors) + t_{0.8} se, solved at m0 by fixed-point iteration.
  */
 #ifndef PGO_GATE_POWER_H
 #define PGO_GATE_POWER_H
@@ -25,8 +21,7 @@
 struct gate_power_model {
 	double total;          /* T_B: normalised samples per baseline run */
 	size_t kb, kh;         /* runs per side */
-	double alpha;          /* common NB dispersion of self time (the test's) */
-	double alpha_spread;   /* ... of the functions with >= 1% of the time */
+	struct gate_noise noise; /* the trend of self time (the test's) */
 	struct gate_prior prior;
 	size_t nr_tests;       /* the BH m */
 	double q, abs_floor, rel_floor;

@@ -63,11 +63,11 @@ static json_t *result_json(const struct gate_result *r)
 	return o;
 }
 
-static json_t *prior_json(double alpha, const struct gate_prior *p)
+static json_t *prior_json(const struct gate_noise *n, const struct gate_prior *p)
 {
 	json_t *o = json_object();
 
-	if (!o || set(o, "alpha", num(alpha)) || set(o, "d0", num(p->d0)) ||
+	if (!o || set(o, "phi", num(n->phi)) || set(o, "alpha", num(n->alpha)) || set(o, "d0", num(p->d0)) ||
 	    set(o, "d0_infinite", json_boolean(isinf(p->d0))) || set(o, "s0_sq", num(p->s02))) {
 		json_decref(o);
 		return NULL;
@@ -100,8 +100,8 @@ static json_t *power_model_json(const struct gate_power_model *m)
 	json_t *o = json_object();
 
 	if (!o || set(o, "total", num(m->total)) || set(o, "runs_base", json_integer((json_int_t)m->kb)) ||
-	    set(o, "runs_head", json_integer((json_int_t)m->kh)) || set(o, "alpha", num(m->alpha)) ||
-	    set(o, "alpha_spread", num(m->alpha_spread)) || set(o, "s0_sq", num(m->prior.s02)) ||
+	    set(o, "runs_head", json_integer((json_int_t)m->kh)) || set(o, "phi", num(m->noise.phi)) ||
+	    set(o, "alpha", num(m->noise.alpha)) || set(o, "s0_sq", num(m->prior.s02)) ||
 	    set(o, "d0", num(m->prior.d0)) || set(o, "d0_infinite", json_boolean(isinf(m->prior.d0))) ||
 	    set(o, "tests", json_integer((json_int_t)m->nr_tests)) || set(o, "q", num(m->q)) ||
 	    set(o, "abs_floor", num(m->abs_floor)) || set(o, "rel_floor", num(m->rel_floor))) {
@@ -234,8 +234,8 @@ int gate_report_json(const struct gate_verdict *v, const char *path)
 	for (i = 0; i < v->kb + v->kh; i++)
 		e |= json_array_append_new(sf, num(v->sf[i]));
 	e |= json_object_set_new(root, "size_factors", sf);
-	e |= set(root, "self_noise", prior_json(v->alpha_self, &v->prior_self));
-	e |= set(root, "inclusive_noise", prior_json(v->alpha_incl, &v->prior_incl));
+	e |= set(root, "self_noise", prior_json(&v->noise_self, &v->prior_self));
+	e |= set(root, "inclusive_noise", prior_json(&v->noise_incl, &v->prior_incl));
 	e |= set(prog, "valid", json_boolean(v->program_valid));
 	e |= set(prog, "rel", num(v->program_rel));
 	e |= set(prog, "t", num(v->program.t));

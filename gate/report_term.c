@@ -77,8 +77,9 @@ int gate_report_term(const struct gate_verdict *v, FILE *out, int verbose)
 		     "(q <= %g, floors %.2g%% of total and %.3g%% of the function)\n",
 		v->base_label, v->head_label, v->kb, v->kh, v->nr_funcs, v->nr_tests,
 		v->opts.q, 100 * v->opts.abs_floor, 100 * v->opts.rel_floor);
-	fprintf(out, "noise model: self alpha %.3g d0 %.3g, inclusive alpha %.3g d0 %.3g\n",
-		v->alpha_self, v->prior_self.d0, v->alpha_incl, v->prior_incl.d0);
+	fprintf(out, "noise model: self phi %.3g alpha %.3g d0 %.3g, inclusive phi %.3g alpha %.3g "
+		"d0 %.3g\n", v->noise_self.phi, v->noise_self.alpha, v->prior_self.d0,
+		v->noise_incl.phi, v->noise_incl.alpha, v->prior_incl.d0);
 	fprintf(out, "mode: %s\n", gate_mode_name(v->mode));
 	power_line(v, out);
 	fprintf(out, "\n%-32s %4s %7s %7s %8s %8s %19s %7s  %s\n", "function", "kind", "base%",

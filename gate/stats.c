@@ -240,6 +240,156 @@ out:
 	return alpha;
 }
 
+double gate_noise_var(const struct gate_noise *n, double m)
+{
+	return n->phi * m + n->alpha * m * m;
+}
+
+/* Sum of w (s2 - phi m - alpha m^2)^2 over the rows in the fit. */
+static double trend_rss(const double *m, const double *s2, const double *w,
+			const unsigned char *in, size_t n, const struct gate_noise *t)
+{
+	double rss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in[i]) {
+			double r = s2[i] - gate_noise_var(t, m[i]);
+
+			rss += w[i] * r * r;
+		}
+	return rss;
+}
+
+/*
+ * Weighted least squares of s2 on (m, m^2) with both coefficients >= 0: the free
+ * solution if it is feasible, else the better of the two one-coefficient fits. The
+ * columns are scaled by the largest m so the normal equations stay well conditioned.
+ */
+static void trend_wls(const double *m, const double *s2, const double *w,
+		      const unsigned char *in, size_t n, struct gate_noise *out)
+{
+	double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0, mx = 0, det;
+	struct gate_noise p1, p2;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in[i] && m[i] > mx)
+			mx = m[i];
+	for (i = 0; i < n && mx > 0; i++) {
+		double x1 = m[i] / mx, x2 = x1 * x1;
+
+		if (!in[i])
+			continue;
+		a11 += w[i] * x1 * x1;
+		a12 += w[i] * x1 * x2;
+		a22 += w[i] * x2 * x2;
+		b1 += w[i] * x1 * s2[i];
+		b2 += w[i] * x2 * s2[i];
+	}
+	det = a11 * a22 - a12 * a12;
+	if (det > 1e-12 * a11 * a22) {
+		out->phi = (b1 * a22 - b2 * a12) / det / mx;
+		out->alpha = (a11 * b2 - a12 * b1) / det / (mx * mx);
+		if (out->phi >= 0 && out->alpha >= 0)
+			return;
+	}
+	p1.phi = a11 > 0 && b1 > 0 ? b1 / a11 / mx : 0;
+	p1.alpha = 0;
+	p2.phi = 0;
+	p2.alpha = a22 > 0 && b2 > 0 ? b2 / a22 / (mx * mx) : 0;
+	*out = trend_rss(m, s2, w, in, n, &p1) <= trend_rss(m, s2, w, in, n, &p2) ? p1 : p2;
+}
+
+/*
+ * One reweighting pass: weights 1 / v^2 at the current trend; rows whose ratio s2 / v
+ * is above hi or below 1e-4 (constant rows) are left out. A tighter upper bound (the
+ * 99.9% point of chi^2_d / d) cuts the upper tail of functions that are merely noisier
+ * than most, biases alpha low, and doubled the simulated A/A false failures.
+ */
+static size_t trend_weights(const double *m, const double *s2, size_t n,
+			    const struct gate_noise *t, double hi, double *w, unsigned char *in)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		double v = gate_noise_var(t, m[i]);
+
+		if (!(v > 1e-12 * m[i]))
+			v = 1e-12 * m[i];
+		w[i] = 1 / (v * v);
+		in[i] = s2[i] / v >= 1e-4 && s2[i] / v <= hi;
+		k += in[i];
+	}
+	return k;
+}
+
+/* Mean and pooled within-side variance (d = nr - 2) of every row with m0 >= min_m0. */
+static size_t trend_rows(const double *y, size_t nf, size_t nr, const int *side,
+			 double min_m0, double *m, double *s2)
+{
+	size_t f, r, n = 0;
+
+	for (f = 0; f < nf; f++) {
+		double mb, mh, ss = 0;
+
+		side_means(y + f * nr, nr, side, NULL, &mb, &mh);
+		if (!((mb + mh) / 2 >= min_m0) || !((mb + mh) / 2 > 0))
+			continue;
+		for (r = 0; r < nr; r++) {
+			double dv = y[f * nr + r] - (side[r] ? mh : mb);
+
+			ss += dv * dv;
+		}
+		m[n] = (mb + mh) / 2;
+		s2[n++] = ss / (double)(nr - 2);
+	}
+	return n;
+}
+
+int gate_noise_trend(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
+		     struct gate_noise *out, size_t *nused)
+{
+	double *m, *s2, *w, hi;
+	unsigned char *in;
+	size_t n, i;
+	int it, err = -1;
+
+	out->phi = 1;
+	out->alpha = gate_nb_dispersion(y, nf, nr, side, min_m0, nused);
+	if (nr < 4)
+		return 0;
+	m = pgo_calloc(nf ? nf : 1, sizeof(*m));
+	s2 = pgo_calloc(nf ? nf : 1, sizeof(*s2));
+	w = pgo_calloc(nf ? nf : 1, sizeof(*w));
+	in = pgo_calloc(nf ? nf : 1, 1);
+	if (!m || !s2 || !w || !in)
+		goto out;
+	err = 0;
+	n = trend_rows(y, nf, nr, side, min_m0, m, s2);
+	if (n < GATE_TREND_MIN_FUNCS)
+		goto out;
+	hi = 15;
+	for (it = 0; it < 100; it++) {
+		struct gate_noise t = *out;
+
+		if (trend_weights(m, s2, n, &t, hi, w, in) < GATE_TREND_MIN_FUNCS)
+			break;
+		trend_wls(m, s2, w, in, n, &t);
+		i = fabs(t.phi - out->phi) <= 1e-9 * (out->phi + 1e-12) &&
+		    fabs(t.alpha - out->alpha) <= 1e-9 * (out->alpha + 1e-12);
+		*out = t;
+		if (i)
+			break;
+	}
+out:
+	free(m);
+	free(s2);
+	free(w);
+	free(in);
+	return err;
+}
+
 double gate_trigamma_inverse(double y)
 {
 	double x;
@@ -429,11 +579,13 @@ int gate_welch(const double *a, size_t na, const double *b, size_t nb, struct ga
 }
 
 int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
-			 struct gate_ftest *res, double *alpha_out, struct gate_prior *prior_out)
+			 int trend, struct gate_ftest *res, struct gate_noise *noise_out,
+			 struct gate_prior *prior_out)
 {
 	struct gate_prior prior = { INFINITY, 1 };
-	double alpha, d, *x = NULL;
-	size_t f, r, kb = 0, kh, nx = 0, ne = 0;
+	struct gate_noise noise;
+	double d, *x = NULL;
+	size_t f, r, kb = 0, kh, nx = 0, ne = 0, nh = 0;
 
 	for (r = 0; r < nr; r++)
 		kb += !side[r];
@@ -441,14 +593,19 @@ int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side,
 	if (kb < 2 || kh < 2)
 		return pgo_error("the gate needs at least 2 runs per side (got %zu and %zu)", kb, kh);
 	d = (double)(nr - 2);
-	alpha = gate_nb_dispersion(y, nf, nr, side, min_m0, NULL);
+	noise.phi = 1;
+	noise.alpha = 0;
+	if (trend && gate_noise_trend(y, nf, nr, side, min_m0, &noise, NULL))
+		return -1;
+	if (!trend)
+		noise.alpha = gate_nb_dispersion(y, nf, nr, side, min_m0, NULL);
 	for (f = 0; f < nf; f++) {
 		struct gate_ftest *t = &res[f];
 		double ss = 0;
 
 		side_means(y + f * nr, nr, side, NULL, &t->mean_b, &t->mean_h);
 		t->m0 = (t->mean_b + t->mean_h) / 2;
-		t->v0 = t->m0 + alpha * t->m0 * t->m0;
+		t->v0 = gate_noise_var(&noise, t->m0);
 		for (r = 0; r < nr; r++) {
 			double dv = y[f * nr + r] - (side[r] ? t->mean_h : t->mean_b);
 
@@ -461,9 +618,20 @@ int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side,
 	x = pgo_calloc(nf ? nf : 1, sizeof(*x));
 	if (!x)
 		return -1;
-	/* The prior is fitted on well-sampled rows; fall back to every row with counts. */
+	/*
+	 * The prior is fitted on the rows whose run-to-run term is at least a quarter of
+	 * the sampling term: there functions differ in how steady they are, where sampling
+	 * noise, alike for all, would make the prior look certain (a large d0) and shrink a
+	 * volatile hot function onto the trend. Fewer such rows: every well-sampled row;
+	 * fewer of those: every row with counts.
+	 */
 	for (f = 0; f < nf; f++)
-		if (res[f].m0 > 0 && (ne < 3 || res[f].m0 >= min_m0))
+		if (res[f].m0 >= min_m0 && res[f].m0 > 0 &&
+		    noise.alpha * res[f].m0 >= 0.25 * noise.phi)
+			nh++;
+	for (f = 0; f < nf; f++)
+		if (res[f].m0 > 0 && res[f].v0 > 0 && (ne < 3 || res[f].m0 >= min_m0) &&
+		    (nh < GATE_TREND_MIN_FUNCS || noise.alpha * res[f].m0 >= 0.25 * noise.phi))
 			x[nx++] = res[f].s2 / res[f].v0;
 	if (gate_fit_prior(x, nx, d, &prior)) {
 		free(x);
@@ -497,8 +665,8 @@ int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side,
 			t->p_up = t->p_down = 1;
 		}
 	}
-	if (alpha_out)
-		*alpha_out = alpha;
+	if (noise_out)
+		*noise_out = noise;
 	if (prior_out)
 		*prior_out = prior;
 	return 0;

@@ -40,6 +40,38 @@ int gate_size_factors(const double *c, size_t nf, size_t nr, const int *side,
 double gate_nb_dispersion(const double *y, size_t nf, size_t nr, const int *side,
 			  double min_m0, size_t *nused);
 
+/*
+ * The mean-variance trend of the runs: Var[y_fr] = phi m + alpha m^2 at mean m per run.
+ * phi m is sampling (1 for Poisson; below 1 where periodic sampling of steady code is
+ * steadier than Poisson, above where a function is entered in bursts); alpha m^2 is a
+ * run-to-run factor with CV sqrt(alpha) that dominates the well-sampled functions.
+ */
+struct gate_noise {
+	double phi;
+	double alpha;
+};
+
+/* v(m) = phi m + alpha m^2. */
+double gate_noise_var(const struct gate_noise *n, double m);
+
+/* Functions in E needed to fit phi; with fewer, phi = 1 and alpha is the common one. */
+#define GATE_TREND_MIN_FUNCS 8
+
+/*
+ * The trend (phi, alpha) fitted to the functions with m0_f >= min_m0 (E): each pooled
+ * within-side variance s_f^2 (d = nr - 2 degrees of freedom, E[s_f^2] = v(m0_f),
+ * Var[s_f^2] = 2 v^2 / d) is regressed on (m0_f, m0_f^2) by iteratively reweighted least
+ * squares with weights 1 / v(m0_f)^2 (the gamma-family fit DESeq2 uses for its
+ * dispersion trend), both coefficients kept >= 0. Functions whose ratio s_f^2 / v is above
+ * 15 or below 1e-4 (DESeq2's bounds) are left out of the next pass: a few wildly volatile
+ * functions must not set the noise of every other (the moderation step below keeps them
+ * noisier than the trend). With fewer
+ * than GATE_TREND_MIN_FUNCS functions in E: phi = 1, alpha = gate_nb_dispersion.
+ * *nused (may be NULL) gets |E|. Returns 0, or -1 on allocation failure.
+ */
+int gate_noise_trend(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
+		     struct gate_noise *out, size_t *nused);
+
 /* Inverse of the trigamma function psi'(x) for y > 0, by Newton iteration. */
 double gate_trigamma_inverse(double y);
 
@@ -83,7 +115,7 @@ int gate_welch(const double *a, size_t na, const double *b, size_t nb, struct ga
 struct gate_ftest {
 	double mean_b, mean_h; /* normalised means per side */
 	double m0;             /* (mean_b + mean_h) / 2 */
-	double v0;             /* NB null variance per run: m0 + alpha m0^2 */
+	double v0;             /* null variance per run on the trend: phi m0 + alpha m0^2 */
 	double s2;             /* pooled within-side sample variance, d = kB + kH - 2 df */
 	double vmod;           /* moderated variance, at least min(m0, 1) */
 	double se;             /* standard error of mean_h - mean_b */
@@ -93,13 +125,17 @@ struct gate_ftest {
 };
 
 /*
- * Per-function moderated tests on a normalised matrix y (§4): pools s_f^2, fits the prior
- * on the rows with m0 >= min_m0 (all rows if fewer than 3 qualify), and fills res[nf].
+ * Per-function moderated tests on a normalised matrix y (§4): fits the noise
+ * (gate_noise_trend; with trend = 0, phi = 1 and the common alpha), pools s_f^2, fits
+ * the prior of s_f^2 / v0_f on the rows where alpha m0^2 >= phi m0 / 4 (if at least
+ * GATE_TREND_MIN_FUNCS), else on the rows with m0 >= min_m0 (else on all rows with
+ * counts), and fills res[nf].
  * A row's moderated variance is never below min(m0, 1): Poisson for a row sampled less
  * than once a run, one sample^2 above (the resolution of sampling).
- * *alpha_out and *prior_out (may be NULL) get the estimates.
+ * *noise_out and *prior_out (may be NULL) get the estimates.
  */
 int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
-			 struct gate_ftest *res, double *alpha_out, struct gate_prior *prior_out);
+			 int trend, struct gate_ftest *res, struct gate_noise *noise_out,
+			 struct gate_prior *prior_out);
 
 #endif

@@ -5,6 +5,10 @@
  * to regenerate). The tolerance is 1e-9 relative unless a comment says otherwise.
  */
 #include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "gate/stats.h"
 #include "test.h"
@@ -178,14 +182,17 @@ static int test_moderated(void)
 	struct gate_tmm_opts o = GATE_TMM_INIT;
 	struct gate_ftest res[8];
 	struct gate_prior prior;
-	double sf[6], y[8 * 6], alpha;
+	struct gate_noise noise;
+	double sf[6], y[8 * 6];
 	size_t i;
 
 	T_ASSERT(gate_size_factors(C, 8, 6, SIDE, &o, sf) == 0);
 	for (i = 0; i < 8 * 6; i++)
 		y[i] = C[i] / sf[i % 6];
-	T_ASSERT(gate_moderated_tests(y, 8, 6, SIDE, 10, res, &alpha, &prior) == 0);
-	T_ASSERT_NEAR(alpha, ref_mod_alpha, TOL);
+	/* 6 rows with m0 >= 10: too few for a trend, so phi = 1 and the common alpha */
+	T_ASSERT(gate_moderated_tests(y, 8, 6, SIDE, 10, 1, res, &noise, &prior) == 0);
+	T_ASSERT_NEAR(noise.phi, 1, TOL);
+	T_ASSERT_NEAR(noise.alpha, ref_mod_alpha, TOL);
 	T_ASSERT_NEAR(prior.d0, ref_mod_d0, 1e-8);
 	T_ASSERT_NEAR(prior.s02, ref_mod_s02, 1e-8);
 	for (i = 0; i < 8; i++) {
@@ -199,11 +206,12 @@ static int test_moderated_overdispersed(void)
 {
 	struct gate_ftest res[6];
 	struct gate_prior prior;
-	double alpha;
+	struct gate_noise noise;
 	size_t i;
 
-	T_ASSERT(gate_moderated_tests(D, 6, 8, DSIDE, 10, res, &alpha, &prior) == 0);
-	T_ASSERT_NEAR(alpha, ref_d_alpha, 1e-9);
+	T_ASSERT(gate_moderated_tests(D, 6, 8, DSIDE, 10, 1, res, &noise, &prior) == 0);
+	T_ASSERT_NEAR(noise.phi, 1, TOL);
+	T_ASSERT_NEAR(noise.alpha, ref_d_alpha, 1e-9);
 	T_ASSERT(isinf(prior.d0) == isinf(ref_d_d0));
 	T_ASSERT_NEAR(prior.s02, ref_d_s02, 1e-8);
 	for (i = 0; i < 6; i++)
@@ -230,10 +238,74 @@ static int test_sparse_floor(void)
 	struct gate_ftest res[6];
 	size_t i;
 
-	T_ASSERT(gate_moderated_tests(S, 6, 10, sside, 10, res, NULL, NULL) == 0);
+	T_ASSERT(gate_moderated_tests(S, 6, 10, sside, 10, 1, res, NULL, NULL) == 0);
 	for (i = 0; i < 6; i++)
 		T_ASSERT_NEAR(res[i].p_up, ref_s_p[i], 1e-8);
 	T_ASSERT(res[3].p_up > 0.01 && res[3].vmod >= 0.5);
+	return T_OK;
+}
+
+/*
+ * A known construction: NF functions at means log-spaced 10..5000 a run, 7 + 7 runs,
+ * y = phi Poisson(g m / phi) with g ~ Gamma(mean 1, variance alpha): E y = m,
+ * Var y = phi m + alpha m^2. `wild` functions get 100 times the run-to-run variance (the
+ * few genuinely volatile functions of a real program). The fitted trend must recover
+ * (phi, alpha) within 35% and keep the wild ones from setting alpha.
+ */
+#define NF 60
+#define NR 14
+
+static void trend_sample(gsl_rng *rng, double phi, double alpha, int wild, double *y,
+			 int *side)
+{
+	size_t f, r;
+
+	for (r = 0; r < NR; r++)
+		side[r] = r >= NR / 2;
+	for (f = 0; f < NF; f++) {
+		double m = 10 * pow(500, (double)f / (NF - 1));
+		double a = (int)f % 20 == 7 && wild ? 100 * alpha : alpha;
+
+		for (r = 0; r < NR; r++) {
+			double g = gsl_ran_gamma(rng, 1 / a, a);
+
+			y[f * NR + r] = phi * (double)gsl_ran_poisson(rng, g * m / phi);
+		}
+	}
+}
+
+static int test_trend_known(void)
+{
+	static const double cases[][3] = { /* phi, alpha, wild */
+		{ 1, 0.002, 0 }, { 0.5, 0.002, 0 }, { 2, 0.0005, 0 }, { 1, 0.002, 1 },
+	};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *y = calloc(NF * NR, sizeof(*y));
+	int side[NR], ok = 1;
+	size_t i;
+
+	T_ASSERT(rng && y);
+	gsl_rng_set(rng, 20261128);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gate_noise n;
+		size_t used;
+
+		trend_sample(rng, cases[i][0], cases[i][1], (int)cases[i][2], y, side);
+		if (gate_noise_trend(y, NF, NR, side, 10, &n, &used) || used < NF - 2 ||
+		    fabs(n.phi / cases[i][0] - 1) > 0.35 || fabs(n.alpha / cases[i][1] - 1) > 0.35) {
+			fprintf(stderr, "case %zu: phi %g alpha %g, fitted phi %g alpha %g\n", i,
+				cases[i][0], cases[i][1], n.phi, n.alpha);
+			ok = 0;
+		}
+		/* the common alpha of the same data, for contrast: the wild rows drag it up */
+		if (cases[i][2] && !(gate_nb_dispersion(y, NF, NR, side, 10, NULL) > 1.5 * n.alpha)) {
+			fprintf(stderr, "case %zu: the common alpha is not dragged up\n", i);
+			ok = 0;
+		}
+	}
+	gsl_rng_free(rng);
+	free(y);
+	T_ASSERT(ok);
 	return T_OK;
 }
 
@@ -243,7 +315,7 @@ static int test_too_few_runs(void)
 	struct gate_ftest res[1];
 	double y[3] = { 1, 2, 3 };
 
-	T_ASSERT(gate_moderated_tests(y, 1, 3, side, 10, res, NULL, NULL) < 0);
+	T_ASSERT(gate_moderated_tests(y, 1, 3, side, 10, 1, res, NULL, NULL) < 0);
 	return T_OK;
 }
 
@@ -259,6 +331,7 @@ static const struct t_case cases[] = {
 	{ "moderated t on a count matrix", test_moderated },
 	{ "moderated t with over-dispersion", test_moderated_overdispersed },
 	{ "rows sampled about once a run: variance floor min(m0, 1)", test_sparse_floor },
+	{ "mean-variance trend recovers a known phi and alpha", test_trend_known },
 	{ "fewer than 2 runs per side is an error", test_too_few_runs },
 };
 
