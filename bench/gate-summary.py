@@ -116,14 +116,16 @@ def power_prob(m, share, delta):
     df = d0 + kb + kh - 2
     mean, d = share * total, delta * total
 
+    phi = m.get("phi", 1.0)
+
     def se(alpha):
         m0 = mean + d / 2
-        var = max(s02 * (m0 + alpha * m0 * m0), min(m0, 1.0))
+        var = max(s02 * (phi * m0 + alpha * m0 * m0), min(m0, 1.0))
         return math.sqrt(var * (1 / kb + 1 / kh))
     level = m["q"] / (m["tests"] or 1)
     thr = max(t_quantile(1 - 2 * level, df) * se(m["alpha"]),
               m["abs_floor"] * total, m["rel_floor"] * mean)
-    return t_upper_p((thr - d) / se(max(m["alpha"], m["alpha_spread"])), df)
+    return t_upper_p((thr - d) / se(max(m["alpha"], m.get("alpha_spread", 0.0))), df)
 
 
 def injected_sizes(d):
