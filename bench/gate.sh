@@ -85,6 +85,7 @@ make_repo() {
 	local src d=$W/repo
 	src=$(deb_source lua5.4) || exit 2
 	rm -rf "$d" && mkdir -p "$d"
+	basename "$src" >"$W/source"
 	ls "$src"/src/*.[ch] | grep -v '/luac\.c$' | xargs -I{} cp {} "$d/"
 	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$d/lua5.4-deb-multiarch.h"
 	cp "$PGO_ROOT/bench/inputs/eval.lua" "$d/bench.lua"
@@ -316,7 +317,7 @@ cost() {
 }
 
 cat >"$W/results/config.txt" <<EOF
-program: Debian lua5.4 $(ls -d "$BENCH_WORK"/src/lua5.4-*/ | xargs basename), -O2 -g, bench.lua = bench/inputs/eval.lua $N
+program: Debian lua5.4 $(cat "$W/source" 2>/dev/null || echo "(source version not recorded)"), -O2 -g, bench.lua = bench/inputs/eval.lua $N
 gate: $("$PGO" --version 2>/dev/null | head -1) ($(git -C "$PGO_ROOT" rev-parse --short HEAD 2>/dev/null)), -r $RUNS -F $HZ $FLAGS
 target: $TARGET; build: $MAKE_CMD; cores: $(nproc)
 EOF
