@@ -8,6 +8,7 @@
 # works with gate versions that add or drop keys.
 import json
 import math
+import re
 import os
 import statistics
 import sys
@@ -165,6 +166,10 @@ def main(d):
     rows = {}
     gaps = {}
     inj_sizes = injected_sizes(d)
+    stage1_runs = None
+    if os.path.exists(os.path.join(d, "config.txt")):
+        m = re.search(r" -r (\d+)", open(os.path.join(d, "config.txt")).read())
+        stage1_runs = int(m.group(1)) if m else None
     loads = []
     if not os.path.exists(os.path.join(d, "checks.tsv")):
         print("no checks yet (%s/checks.tsv)" % d)
@@ -226,6 +231,12 @@ def main(d):
             if res.get("function") == TARGET and res.get("kind") == "self" and res.get("base_pct") is not None:
                 share = res["base_pct"] / 100
         if model and share:
+            # A confirmed verdict's model holds both stages' runs, but the first stage,
+            # on the configured runs alone, decides whether there is a confirmation: the
+            # probability of a failure is that of the first stage's flag (a confirmation
+            # of a real change on twice the runs nearly always follows).
+            if stage1_runs and model.get("runs_base", 0) > stage1_runs:
+                model = dict(model, runs_base=stage1_runs, runs_head=stage1_runs)
             r["pred"].append(power_prob(model, share, inj_sizes.get(cell, 0.0)))
             r["shares"].append(share)
         r["samples"].append((v.get("power") or {}).get("samples_per_run", 0) * (v.get("base_runs") or 0))
@@ -274,7 +285,8 @@ def main(d):
                     "%s x%d" % (x, c) for x, c in sorted(others.items(), key=lambda t: -t[1]))))
     print()
     print("power line vs measurement: the predicted probability that the check fails on the injected "
-          "change (gate_power_prob from each verdict's power.model, at %s's share in that check's base "
+          "change (gate_power_prob from each verdict's power.model, with the first stage's runs when "
+          "the verdict was confirmed, at %s's share in that check's base "
           "and the injected size), averaged over the checks, against the measured rate of failures that "
           "name %s (and stage 1, any flag):" % (TARGET, TARGET))
     print()
