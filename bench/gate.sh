@@ -33,10 +33,10 @@
 #   environment (defaults in brackets):
 #     GATE_AA [100]      A/A checks per mode and variant
 #     GATE_M [20]        checks per injected size, mode and variant
-#     GATE_AA_LOADED [10], GATE_M_LOADED [5]  the same for the loaded variant
-#     GATE_RUNS [7]      runs per side (-r)   GATE_HZ [9999] sampling rate (-F)
+#     GATE_AA_LOADED [20], GATE_M_LOADED [10]  the same for the loaded variant
+#     GATE_RUNS [21]     runs per side (-r)   GATE_HZ [9999] sampling rate (-F)
 #     GATE_N [1]         eval.lua's repetitions (one run: ~0.25 s CPU, ~3,500 samples at
-#                        9999 Hz here: 7 runs give ~24k samples a side, >= 20k for +1%)
+#                        9999 Hz here: 21 runs give ~65k samples a side, >= 20k for +1%)
 #     GATE_CAL_ROUNDS [15], GATE_SIZE_ROUNDS [21]  paired rounds timing the probe, each size
 #     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
 #     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
@@ -47,8 +47,8 @@
 #   quick numbers: GATE_AA=20 GATE_M=10 bench/gate.sh
 . "$(dirname "$0")/lib.sh"
 
-AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-7} HZ=${GATE_HZ:-9999} N=${GATE_N:-1}
-AA_LOADED=${GATE_AA_LOADED:-10} M_LOADED=${GATE_M_LOADED:-5}
+AA=${GATE_AA:-100} M=${GATE_M:-20} RUNS=${GATE_RUNS:-21} HZ=${GATE_HZ:-9999} N=${GATE_N:-1}
+AA_LOADED=${GATE_AA_LOADED:-20} M_LOADED=${GATE_M_LOADED:-10}
 FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
 VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
 W=${GATE_WORK:-$BENCH_WORK/gate}
