@@ -60,6 +60,21 @@ static void side_means(const double *row, size_t nr, const int *side, const doub
 	*mh = kh ? sh / kh : 0;
 }
 
+/* A row's side means and pooled within-side variance, sum of squares / (nr - 2). */
+static double row_moments(const double *row, size_t nr, const int *side, double *mb, double *mh)
+{
+	double ss = 0;
+	size_t r;
+
+	side_means(row, nr, side, NULL, mb, mh);
+	for (r = 0; r < nr; r++) {
+		double dv = row[r] - (side[r] ? *mh : *mb);
+
+		ss += dv * dv;
+	}
+	return ss / (double)(nr - 2);
+}
+
 /* One TMM pass over the functions with keep[f] set; writes sf[nr]. */
 static int tmm_pass(const double *c, size_t nf, size_t nr, const unsigned char *keep,
 		    const double *cbar, double trim, double *sf)
@@ -302,13 +317,18 @@ static void trend_wls(const double *m, const double *s2, const double *w,
 }
 
 /*
- * One reweighting pass: weights 1 / v^2 at the current trend; rows whose ratio s2 / v
- * is above hi or below 1e-4 (constant rows) are left out. A tighter upper bound (the
+ * DESeq2's bound on a row's ratio to the trend in its fit. A tighter upper bound (the
  * 99.9% point of chi^2_d / d) cuts the upper tail of functions that are merely noisier
  * than most, biases alpha low, and doubled the simulated A/A false failures.
  */
+#define TREND_MAX_RATIO 15.0
+
+/*
+ * One reweighting pass: weights 1 / v^2 at the current trend; rows whose ratio s2 / v
+ * is above TREND_MAX_RATIO or below 1e-4 (constant rows) are left out.
+ */
 static size_t trend_weights(const double *m, const double *s2, size_t n,
-			    const struct gate_noise *t, double hi, double *w, unsigned char *in)
+			    const struct gate_noise *t, double *w, unsigned char *in)
 {
 	size_t i, k = 0;
 
@@ -318,7 +338,7 @@ static size_t trend_weights(const double *m, const double *s2, size_t n,
 		if (!(v > 1e-12 * m[i]))
 			v = 1e-12 * m[i];
 		w[i] = 1 / (v * v);
-		in[i] = s2[i] / v >= 1e-4 && s2[i] / v <= hi;
+		in[i] = s2[i] / v >= 1e-4 && s2[i] / v <= TREND_MAX_RATIO;
 		k += in[i];
 	}
 	return k;
@@ -328,21 +348,15 @@ static size_t trend_weights(const double *m, const double *s2, size_t n,
 static size_t trend_rows(const double *y, size_t nf, size_t nr, const int *side,
 			 double min_m0, double *m, double *s2)
 {
-	size_t f, r, n = 0;
+	size_t f, n = 0;
 
 	for (f = 0; f < nf; f++) {
-		double mb, mh, ss = 0;
+		double mb, mh, v = row_moments(y + f * nr, nr, side, &mb, &mh);
 
-		side_means(y + f * nr, nr, side, NULL, &mb, &mh);
 		if (!((mb + mh) / 2 >= min_m0) || !((mb + mh) / 2 > 0))
 			continue;
-		for (r = 0; r < nr; r++) {
-			double dv = y[f * nr + r] - (side[r] ? mh : mb);
-
-			ss += dv * dv;
-		}
 		m[n] = (mb + mh) / 2;
-		s2[n++] = ss / (double)(nr - 2);
+		s2[n++] = v;
 	}
 	return n;
 }
@@ -350,9 +364,9 @@ static size_t trend_rows(const double *y, size_t nf, size_t nr, const int *side,
 int gate_noise_trend(const double *y, size_t nf, size_t nr, const int *side, double min_m0,
 		     struct gate_noise *out, size_t *nused)
 {
-	double *m, *s2, *w, hi;
+	double *m, *s2, *w;
 	unsigned char *in;
-	size_t n, i;
+	size_t n;
 	int it, err = -1;
 
 	out->phi = 1;
@@ -369,17 +383,17 @@ int gate_noise_trend(const double *y, size_t nf, size_t nr, const int *side, dou
 	n = trend_rows(y, nf, nr, side, min_m0, m, s2);
 	if (n < GATE_TREND_MIN_FUNCS)
 		goto out;
-	hi = 15;
 	for (it = 0; it < 100; it++) {
 		struct gate_noise t = *out;
+		int converged;
 
-		if (trend_weights(m, s2, n, &t, hi, w, in) < GATE_TREND_MIN_FUNCS)
+		if (trend_weights(m, s2, n, &t, w, in) < GATE_TREND_MIN_FUNCS)
 			break;
 		trend_wls(m, s2, w, in, n, &t);
-		i = fabs(t.phi - out->phi) <= 1e-9 * (out->phi + 1e-12) &&
-		    fabs(t.alpha - out->alpha) <= 1e-9 * (out->alpha + 1e-12);
+		converged = fabs(t.phi - out->phi) <= 1e-9 * (out->phi + 1e-12) &&
+			    fabs(t.alpha - out->alpha) <= 1e-9 * (out->alpha + 1e-12);
 		*out = t;
-		if (i)
+		if (converged)
 			break;
 	}
 out:
@@ -593,25 +607,19 @@ int gate_moderated_tests(const double *y, size_t nf, size_t nr, const int *side,
 	if (kb < 2 || kh < 2)
 		return pgo_error("the gate needs at least 2 runs per side (got %zu and %zu)", kb, kh);
 	d = (double)(nr - 2);
-	noise.phi = 1;
-	noise.alpha = 0;
-	if (trend && gate_noise_trend(y, nf, nr, side, min_m0, &noise, NULL))
-		return -1;
-	if (!trend)
+	if (trend) {
+		if (gate_noise_trend(y, nf, nr, side, min_m0, &noise, NULL))
+			return -1;
+	} else {
+		noise.phi = 1;
 		noise.alpha = gate_nb_dispersion(y, nf, nr, side, min_m0, NULL);
+	}
 	for (f = 0; f < nf; f++) {
 		struct gate_ftest *t = &res[f];
-		double ss = 0;
 
-		side_means(y + f * nr, nr, side, NULL, &t->mean_b, &t->mean_h);
+		t->s2 = row_moments(y + f * nr, nr, side, &t->mean_b, &t->mean_h);
 		t->m0 = (t->mean_b + t->mean_h) / 2;
 		t->v0 = gate_noise_var(&noise, t->m0);
-		for (r = 0; r < nr; r++) {
-			double dv = y[f * nr + r] - (side[r] ? t->mean_h : t->mean_b);
-
-			ss += dv * dv;
-		}
-		t->s2 = ss / d;
 		if (t->m0 >= min_m0 && t->m0 > 0)
 			ne++;
 	}
