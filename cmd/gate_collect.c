@@ -5,28 +5,45 @@
 #include <unistd.h>
 
 #include "cmd/gate_collect.h"
+#include "collect/callgraph.h"
 #include "collect/collect.h"
 #include "collect/offcpu.h"
 #include "gate/input.h"
 #include "lib/report.h"
+#include "symbolize/fpcensus.h"
+#include "symbolize/unwindhook.h"
 
 int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *data,
 			  struct cmd_gate_collect_stats *stats)
 {
 	struct collect_opts o = { 0 };
 	struct collect_result r = { 0 };
-	int offcpu;
+	int offcpu, ran;
 	struct collect_offcpu_stats st;
+	struct symbolize_unwind_hook *hook;
+	struct collect_unwinder unwinder;
+	char why[160];
 	int err = -1;
 
 	o.argv = opts->argv;
 	o.output = data;
 	o.freq = opts->freq;
-	o.callgraph = COLLECT_CALLGRAPH_FP;
+	/*
+	 * The stacks pgo collect records by default (fp with repair, or dwarf-unwound): the
+	 * gate folds library and kernel frames into the own function that called them, so
+	 * a frame-pointer walk that stops in libc would leave that time without its caller.
+	 */
+	o.callgraph = symbolize_callgraph_auto(opts->argv[0], why, sizeof(why));
+	o.callgraph_why = why;
+	if (symbolize_unwind_hook_new(&hook, &unwinder))
+		goto out;
+	o.unwinder = &unwinder;
 	o.runs = opts->runs;
 	o.argc_self = opts->argc_self;
 	o.argv_self = opts->argv_self;
-	if (collect_offcpu_run(&o, &opts->offcpu, &r, &st, &offcpu))
+	ran = collect_offcpu_run(&o, &opts->offcpu, &r, &st, &offcpu);
+	symbolize_unwind_hook_free(hook);
+	if (ran)
 		goto out;
 	if (r.interrupted) {
 		pgo_error("the collection was interrupted after %u of %u runs", r.runs, opts->runs);
@@ -41,8 +58,9 @@ int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *
 		pgo_warn("lost %llu records and %llu samples (the profile under-counts; try a lower -F)",
 			 (unsigned long long)r.lost, (unsigned long long)r.lost_samples);
 	if (!opts->quiet)
-		pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %.2f s CPU)", r.runs,
-			 (unsigned long long)r.samples, r.event, r.freq, r.cpu_ns / 1e9);
+		pgo_info("collected %u runs, %llu samples (%s @ %u Hz, %s stacks, %.2f s CPU)", r.runs,
+			 (unsigned long long)r.samples, r.event, r.freq,
+			 collect_callgraph_name(r.callgraph), r.cpu_ns / 1e9);
 	if (stats)
 		*stats = (struct cmd_gate_collect_stats){ r.runs, r.samples, r.cpu_ns, r.duration_ns };
 	if (offcpu) {

@@ -30,9 +30,10 @@ struct cmd_gate_collect_stats {
 };
 
 /*
- * Run the benchmark opts->runs times under the collector (on-CPU, frame-pointer call
- * graphs, plus the off-CPU event per opts->offcpu) and symbolize the result into set
- * (CONVERT_STACKSET_INIT on entry, empty again on error). A benchmark that fails
+ * Run the benchmark opts->runs times under the collector (on-CPU, with the call stacks
+ * pgo collect records by default: repaired fp or dwarf-unwound; plus the off-CPU event
+ * per opts->offcpu) and symbolize the result into set (CONVERT_STACKSET_INIT on entry,
+ * empty again on error). A benchmark that fails
  * (non-zero status, killed) or an interrupted collection is an error: the gate never
  * judges partial data.
  */
@@ -42,14 +43,6 @@ int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_st
  * The same collection (opts->runs >= 1), written to the perf.data file `path`, not
  * symbolized: several files are symbolized together (gate_input_from_perfs()). st may be
  * NULL. On error no file is left at path.
- */
-int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *path,
-			  struct cmd_gate_collect_stats *st);
-
-/*
- * The same collection, written to the perf.data file `path` (not symbolized: several
- * files are symbolized together with gate_perfs_to_json()). st may be NULL. On error no
- * file is left at path.
  */
 int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *path,
 			  struct cmd_gate_collect_stats *st);

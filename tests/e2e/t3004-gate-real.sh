@@ -3,7 +3,8 @@
 # shares, work_d ~10%): two collections of the same binary pass; +5% of total time added
 # to work_d's own loop fails naming exactly work_d; work_a (the hottest, 40%) made 2x
 # faster flags nothing; and the git flow records with a real collection, a regressing
-# commit is checked (exit 1) and the notes ref exists. perf.data files are gate inputs.
+# commit is checked (exit 1) and the notes ref exists. perf.data files are gate inputs. On a
+# build without frame pointers, libc time is the own caller's, as perf's DWARF stacks say.
 # The comparisons use q = 0.01 (Q below, the default; docs/gate-method.md has the A/A false-failure
 # rates measured at q = 0.05 and 0.01); the regressions here are far above its detection
 # limit.
@@ -83,6 +84,35 @@ test_expect_success 'a shared object of the same tree is own code; libc is not' 
 	pgo collect -q -r 2 -o s.data -- ./bench 3 &&
 	pgo convert --to json -i s.data -o s.json &&
 	python3 -c "import json,sys; d=json.load(open(\"s.json\"))[\"dsos\"]; print({k: v[\"own\"] for k, v in d.items()}); sys.exit(0 if d[\"libwork.so\"][\"own\"] and d[\"bench\"][\"own\"] and not d.get(\"libc.so.6\", {\"own\": False})[\"own\"] else 1)"
+'
+# The gate's own collections record the stacks pgo collect does by default: on an -O2 build
+# without frame pointers, libc's memset (no frame pointer either) is folded into fill, its
+# own caller, as perf's DWARF unwinding attributes it; no libc function is a result.
+test_expect_success 'library time folds into its own caller on a build without frame pointers' '
+	mkdir nofp && cd nofp &&
+	printf "%s\n" "#include <stdlib.h>" "#include <string.h>" "static char buf[1 << 20];" \
+		"__attribute__((noinline)) unsigned long fill(int k) { unsigned long s = 0; int i;" \
+		"	for (i = 0; i < k; i++) { memset(buf, i, sizeof(buf)); s += (unsigned char)buf[i & 1023]; } return s; }" \
+		"__attribute__((noinline)) unsigned long spin(long n) { unsigned long x = 1; long i;" \
+		"	for (i = 0; i < n; i++) { x = x * 6364136223846793005UL + (unsigned long)i; __asm__ volatile(\"\" : \"+r\"(x)); } return x; }" \
+		"int main(int argc, char **argv) { unsigned long s = 0; int r, k = atoi(argv[1]);" \
+		"	for (r = 0; r < 20; r++) s += fill(40 * k) + spin(400000L * k); return (int)(s & 0); }" >m.c &&
+	gcc -O2 -g -fomit-frame-pointer -o m m.c &&
+	perf record -q -F 999 --call-graph dwarf -o perf.data ./m 10 2>/dev/null &&
+	perf script -i perf.data -F ip,sym 2>/dev/null |
+		awk "BEGIN { RS = \"\" } { n++; if (/fill/) f++ } END { print f / n }" >perf.share &&
+	git init -q -b main && git add m.c && git -c user.name=t -c user.email=t@t commit -q -m m &&
+	pgo gate record -r 3 -F 1999 -- ./m 10 2>err &&
+	test_grep "stacks" err &&
+	pgo gate check -r 3 -F 1999 --base main --json v.json -- ./m 10 >out 2>err &&
+	python3 -c "
+import json, sys
+v = json.load(open(\"v.json\"))
+truth = float(open(\"perf.share\").read())
+self = {r[\"function\"]: r[\"base_pct\"] / 100 for r in v[\"results\"] if r[\"kind\"] == \"self\"}
+print(\"fill\", self.get(\"fill\"), \"perf\", truth, {f: s for f, s in self.items() if s > 0.01})
+others = [f for f, s in self.items() if s > 0.01 and f not in (\"fill\", \"spin\")]
+sys.exit(0 if truth > 0.3 and abs(self.get(\"fill\", 0) - truth) < 0.05 and not others else 1)"
 '
 test_expect_success 'a failing benchmark is an error (exit 2), not a verdict' '
 	cd repo &&
