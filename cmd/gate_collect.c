@@ -26,6 +26,7 @@ int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *
 	int err = -1;
 
 	o.argv = opts->argv;
+	o.file = opts->file;
 	o.output = data;
 	o.freq = opts->freq;
 	/*
@@ -33,7 +34,7 @@ int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *
 	 * gate folds library and kernel frames into the own function that called them, so
 	 * a frame-pointer walk that stops in libc would leave that time without its caller.
 	 */
-	o.callgraph = symbolize_callgraph_auto(opts->argv[0], why, sizeof(why));
+	o.callgraph = symbolize_callgraph_auto(collect_exec_file(&o), why, sizeof(why));
 	o.callgraph_why = why;
 	if (symbolize_unwind_hook_new(&hook, &unwinder))
 		goto out;
@@ -51,7 +52,7 @@ int cmd_gate_collect_data(const struct cmd_gate_collect_opts *opts, const char *
 	}
 	if (r.exit_code) {
 		pgo_error("the benchmark '%s' failed (exit status %d); the gate judges only clean runs",
-			  opts->argv[0], r.exit_code);
+			  collect_exec_file(&o), r.exit_code);
 		goto out;
 	}
 	if (r.lost || r.lost_samples)

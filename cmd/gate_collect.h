@@ -14,6 +14,7 @@
 
 struct cmd_gate_collect_opts {
 	char *const *argv;      /* the benchmark, NULL-terminated */
+	const char *file;       /* NULL, or the program run with argv (collect_opts.file) */
 	unsigned int runs;      /* >= 2 (>= 1 for cmd_gate_collect_data()) */
 	unsigned int freq;      /* Hz; 0: the collector's default (999) */
 	int argc_self;          /* pgo's command line, recorded in the perf.data */

@@ -142,6 +142,9 @@ struct collect_attach {
 struct collect_opts {
 	char *const *argv;        /* the benchmark: argv[0] is looked up in PATH; required
 				     unless attach is set */
+	const char *file;         /* NULL, or the program to execute with argv instead of
+				     argv[0] (the program sees argv exactly; pgo gate runs the
+				     base's build under the head's argv) */
 	const struct collect_attach *attach; /* NULL: run argv */
 	const char *output;       /* perf.data path; NULL means "pgo.data" */
 	const char *event;        /* NULL or "auto" (cycles, else task-clock), "cycles",
@@ -188,6 +191,12 @@ struct collect_result {
 	char callgraph_why[160];  /* auto: why that mode ("./bench omits frame pointers ...") */
 	uint64_t raw_bytes;       /* bytes of records recorded (before any compression) */
 };
+
+/* The program a run executes: opts->file, else argv[0] (looked up in PATH). */
+static inline const char *collect_exec_file(const struct collect_opts *opts)
+{
+	return opts->file ? opts->file : opts->argv[0];
+}
 
 /* Run the whole collection. Returns 0 (see res) or -1 after reporting an error. */
 int collect_run(const struct collect_opts *opts, struct collect_result *res);

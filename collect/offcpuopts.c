@@ -125,7 +125,7 @@ int collect_offcpu_run(struct collect_opts *o, const struct collect_offcpu_reque
 	char bench[4096];
 
 	if (offcpu_setup(req, o->attach ? o->attach->exe :
-			 o->argv && o->argv[0] && !find_in_path(o->argv[0], bench, sizeof(bench)) ?
+			 o->argv && o->argv[0] && !find_in_path(collect_exec_file(o), bench, sizeof(bench)) ?
 			 bench : NULL, &offcpu, &src))
 		return -1;
 	if (src) {

@@ -203,7 +203,7 @@ int collect_run(const struct collect_opts *opts, struct collect_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->freq = opts->freq ? opts->freq : DEFAULT_FREQ;
-	if (session_validate(opts) || (!opts->attach && session_check_command(opts->argv[0])))
+	if (session_validate(opts) || (!opts->attach && session_check_command(collect_exec_file(opts))))
 		return -1;
 	maxrate = max_sample_rate();
 	if (maxrate > 0 && res->freq > (unsigned int)maxrate)

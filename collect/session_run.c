@@ -106,7 +106,7 @@ static void child_exec(const struct session *s, int cork, int errfd)
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (read(cork, &c, 1) != 1)
 		_exit(127); /* pgo gave up before uncorking */
-	execvp(s->opts->argv[0], s->opts->argv);
+	execvp(collect_exec_file(s->opts), s->opts->argv);
 	err = errno;
 	if (write(errfd, &err, sizeof(err)) < 0)
 		_exit(127);
@@ -269,7 +269,7 @@ int session_run_once(struct session *s, unsigned int index)
 		n = read(errp[0], &execerr, sizeof(execerr));
 		if (n == (ssize_t)sizeof(execerr)) {
 			errno = execerr;
-			pgo_error_errno("cannot run '%s'", s->opts->argv[0]);
+			pgo_error_errno("cannot run '%s'", collect_exec_file(s->opts));
 			waitpid(pid, NULL, 0);
 			goto out;
 		}

@@ -97,6 +97,20 @@ test_expect_success 'each side runs its own build: the base binary is the merge-
 		-- ./bench 24 >/dev/null 2>&1 &&
 	test_cmp expect.c "$TRASH/built.c"
 '
+test_expect_success 'both sides run under the head'"'"'s argv, argv[0] included, each its own build' '
+	mkdir argv && cd argv && git init -q -b main &&
+	printf "%s\n" "#include <stdio.h>" "#include <stdlib.h>" "#include \"side.h\"" \
+		"int main(int argc, char **argv) { volatile unsigned long x = 1, i; FILE *f;" \
+		"	for (i = 0; i < 20000000UL; i++) x = x * 3 + i;" \
+		"	f = fopen(getenv(\"ARGV_LOG\"), \"a\"); if (!f) return 1;" \
+		"	fprintf(f, \"%s %s %s\\n\", SIDE, argv[0], argc > 1 ? argv[1] : \"-\"); return fclose(f) != 0; }" >bench.c &&
+	echo "#define SIDE \"base\"" >side.h &&
+	printf "bench: bench.c side.h\n\tcc -O2 -o bench bench.c\n" >Makefile && echo bench >.gitignore &&
+	commit base && git checkout -q -b head && echo "#define SIDE \"head\"" >side.h && commit head &&
+	make -s && ARGV_LOG=$TRASH/argv.log pgo gate check --build make $RUN -- ./bench 7 >/dev/null 2>err &&
+	sort "$TRASH/argv.log" | uniq -c | sed "s/^ *//" >got &&
+	printf "5 base ./bench 7\n5 head ./bench 7\n" >expect && test_cmp expect got
+'
 test_expect_success 'a base that does not build is exit 2 with the tail of the build log' '
 	cd repo && git checkout -q fix && make -s &&
 	test_expect_code 2 pgo gate check --build make $RUN -- ./bench 24 >out 2>err &&
