@@ -40,6 +40,7 @@
 #     GATE_CAL_ROUNDS [15], GATE_SIZE_ROUNDS [21]  paired rounds timing the probe, each size
 #     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
 #     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
+#     GATE_CELLS ["aa inj1 inj2 inj5"]  the heads checked (e.g. inj1 alone at a larger -r)
 #     GATE_BATCH [10]    trials per batch      GATE_COST_ROUNDS [5]
 #     GATE_CCACHE [1]    build with ccache (CCACHE_NOHASHDIR: the worktree's path does not
 #                        miss the cache), so a check's base build is seconds, not ~20 s
@@ -53,13 +54,13 @@ FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
 VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
 W=${GATE_WORK:-$BENCH_WORK/gate}
 TARGET=luaH_getshortstr
-CELLS="aa inj1 inj2 inj5"
+CELLS=${GATE_CELLS:-aa inj1 inj2 inj5}
 SUMMARY_ONLY=0 FRESH=0
 for a in "$@"; do
 	case $a in
 	--summary) SUMMARY_ONLY=1 ;;
 	--fresh) FRESH=1 ;;
-	-h|--help) sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "usage: bench/gate.sh [--summary] [--fresh]" ;;
 	esac
 done
