@@ -167,9 +167,15 @@ def main(d):
     gaps = {}
     inj_sizes = injected_sizes(d)
     stage1_runs = None
+    global TARGET
     if os.path.exists(os.path.join(d, "config.txt")):
-        m = re.search(r" -r (\d+)", open(os.path.join(d, "config.txt")).read())
+        config = open(os.path.join(d, "config.txt")).read()
+        m = re.search(r" -r (\d+)", config)
         stage1_runs = int(m.group(1)) if m else None
+        m = re.search(r"^target: (\w+)", config, re.M)
+        TARGET = m.group(1) if m else TARGET
+        for c, pct in (("inj1", 1), ("inj2", 2), ("inj5", 5)):
+            CELLS[c] = "+%d%% of total in %s" % (pct, TARGET)
     loads = []
     if not os.path.exists(os.path.join(d, "checks.tsv")):
         print("no checks yet (%s/checks.tsv)" % d)

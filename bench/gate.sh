@@ -12,9 +12,10 @@
 # Heads (branches off main, each built once in its own worktree; the base is built
 # separately, so A/A is "same source, separate builds"):
 #   aa      an empty commit (true A/A);
-#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of luaH_getshortstr (~20% of the
-#           time, a hash lookup called from the VM) spins N iterations (the counter is in the
-#           base too; only a constant in another unit differs). N is calibrated by timing,
+#   inj1/2/5  -DGATE_INJECT_ITERS=N: every 1024th call of the target (GATE_TARGET: by
+#           default luaH_getshortstr, ~20% of the time, a hash lookup called from the VM)
+#           spins N iterations (the counter is in the base too; only a constant in another
+#           unit differs, and every function stays where it is). N is calibrated by timing,
 #           independently of the profiler: a probe head spinning ~+180% of the base's CPU time
 #           is timed in paired alternating CPU-time runs against the base (median of ratios,
 #           bootstrap 95% interval), which gives the cost of one iteration in place; N for
@@ -41,6 +42,8 @@
 #     GATE_FLAGS [--confirm]   more gate check options (the CI examples' --confirm)
 #     GATE_MODES ["interleaved notes"]  GATE_VARIANTS ["quiet loaded"]
 #     GATE_CELLS ["aa inj1 inj2 inj5"]  the heads checked (e.g. inj1 alone at a larger -r)
+#     GATE_TARGET [luaH_getshortstr]  the function injected into (math_sin: ~8% of the time,
+#                        where +1% of total is +12% of itself); a new GATE_WORK per target
 #     GATE_BATCH [10]    trials per batch      GATE_COST_ROUNDS [5]
 #     GATE_CCACHE [1]    build with ccache (CCACHE_NOHASHDIR: the worktree's path does not
 #                        miss the cache), so a check's base build is seconds, not ~20 s
@@ -53,14 +56,14 @@ AA_LOADED=${GATE_AA_LOADED:-20} M_LOADED=${GATE_M_LOADED:-10}
 FLAGS=${GATE_FLAGS---confirm} MODES=${GATE_MODES:-interleaved notes}
 VARIANTS=${GATE_VARIANTS:-quiet loaded} BATCH=${GATE_BATCH:-10} COST_ROUNDS=${GATE_COST_ROUNDS:-5}
 W=${GATE_WORK:-$BENCH_WORK/gate}
-TARGET=luaH_getshortstr
+TARGET=${GATE_TARGET:-luaH_getshortstr}
 CELLS=${GATE_CELLS:-aa inj1 inj2 inj5}
 SUMMARY_ONLY=0 FRESH=0
 for a in "$@"; do
 	case $a in
 	--summary) SUMMARY_ONLY=1 ;;
 	--fresh) FRESH=1 ;;
-	-h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "usage: bench/gate.sh [--summary] [--fresh]" ;;
 	esac
 done
@@ -90,18 +93,23 @@ make_repo() {
 	ls "$src"/src/*.[ch] | grep -v '/luac\.c$' | xargs -I{} cp {} "$d/"
 	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$d/lua5.4-deb-multiarch.h"
 	cp "$PGO_ROOT/bench/inputs/eval.lua" "$d/bench.lua"
-	# The injection site: every 1024th call of luaH_getshortstr spins gate_inject_iters
-	# times. The count lives in gate_inject.c (another unit, no LTO), so ltable.o is the same
+	# The injection site: every 1024th call of $TARGET spins gate_inject_iters times. The
+	# count lives in gate_inject.c (another unit, no LTO), so the target's unit is the same
 	# code in base and heads: a head differs only in that constant (0 in the base), and the
 	# counter's own cost (a few % of the function) is on both sides.
-	awk '{ print } /^const TValue \*luaH_getshortstr \(Table \*t, TString \*key\) \{$/ {
+	local unit
+	unit=$(grep -l "^[a-zA-Z].*[ *]$TARGET (.*) {\$" "$src"/src/*.c | head -1)
+	[ -n "$unit" ] || die "no function $TARGET in lua's sources"
+	unit=$(basename "$unit")
+	awk -v t="$TARGET" '{ print } $0 ~ ("[ *]" t " \\(.*\\) \\{$") && !done {
 		print "  if ((++gate_inject_calls & 1023) == 0) { unsigned long gate_i;"
 		print "    for (gate_i = 0; gate_i < gate_inject_iters; gate_i++) __asm__ volatile(\"\"); }"
-	}' "$src/src/ltable.c" >"$d/ltable.c"
-	grep -q gate_inject_iters "$d/ltable.c" || die "no injection site in ltable.c"
-	sed -i '0,/^#include "lua.h"/s//#include "lua.h"\nextern unsigned long gate_inject_calls;\nextern const unsigned long gate_inject_iters;/' "$d/ltable.c"
+		done = 1
+	}' "$src/src/$unit" >"$d/$unit"
+	grep -q gate_inject_iters "$d/$unit" || die "no injection site in $unit"
+	sed -i '0,/^#include "lua.h"/s//#include "lua.h"\nextern unsigned long gate_inject_calls;\nextern const unsigned long gate_inject_iters;/' "$d/$unit"
 	cat >"$d/gate_inject.c" <<-'EOF'
-	/* bench/gate.sh's injection: how long luaH_getshortstr spins (-DGATE_INJECT_ITERS). */
+	/* bench/gate.sh's injection: how long the target spins (-DGATE_INJECT_ITERS). */
 	#include <stdio.h>
 	#include <stdlib.h>
 	#ifndef GATE_INJECT_ITERS
