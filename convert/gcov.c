@@ -38,10 +38,10 @@
  */
 #define COUNT_SCALE 1000
 /*
- * Floors (floor_unseen()): a block of a sampled function that the solve leaves at 0 is
- * given 1 unless the samples could have seen it, that is unless taking 1/FLOOR_SHARE of
- * its fair share of its predecessors' runs (a predecessor's runs over its successors)
- * would have left FLOOR_SEEN samples in it.
+ * Floors (floor_unseen()): a block or arc that the solve leaves at 0 is given 1 unless
+ * the samples could have seen it, that is unless taking 1/FLOOR_SHARE of its fair share
+ * of its predecessors' runs (a predecessor's runs over its successors) would have left
+ * FLOOR_SEEN samples in it.
  */
 #define W_FLOOR W_ENTRY
 #define FLOOR_SHARE 100
@@ -309,9 +309,9 @@ static int collect_counts(struct route *R)
  * sampled block gets all of its flow from the solve while the others get none. Warm code
  * sent to .cold cost gawk and jimtcl 5-10% of their run time.
  *
- * So every block and every arc that the first solve (flow) leaves
- * at 0 is given at least 1, unless its predecessors ran often enough that it would have
- * shown at 1/FLOOR_SHARE of its fair share (a predecessor's runs over its successors: an
+ * So every block and every arc that the first solve (flow) leaves at 0 is given at
+ * least 1, unless its predecessors ran often enough that it would have shown at
+ * 1/FLOOR_SHARE of its fair share (a predecessor's runs over its successors: an
  * interpreter's switch divides its runs over a hundred cases): only there is 0 a
  * measurement. An arc is floored through a block put on it (its flow is that block's).
  * Fake arcs (a call that may not return) are neither successors nor floored.
