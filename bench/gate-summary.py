@@ -129,6 +129,21 @@ def power_prob(m, share, delta):
     return t_upper_p((thr - d) / se(max(m["alpha"], m.get("alpha_spread", 0.0))), df)
 
 
+def own_scale(res, v):
+    """The target's own variance over the trend's (the verdict's noise_scale; for verdicts
+    without it, from its standard error: delta / t)."""
+    if res.get("noise_scale"):
+        return res["noise_scale"]
+    n, t, d = v.get("self_noise") or {}, res.get("t"), res.get("delta")
+    kb, kh, total = v.get("base_runs"), v.get("head_runs"), v.get("base_total")
+    if not (t and d and kb and kh and total and n.get("alpha") is not None):
+        return None
+    se = d / t * total
+    m0 = (res["base_mean"] + res["head_mean"]) / 2
+    v0 = n.get("phi", 1.0) * m0 + n["alpha"] * m0 * m0
+    return se * se / (1 / kb + 1 / kh) / v0 if v0 > 0 else None
+
+
 def injected_sizes(d):
     """{cell: size as a fraction of the total} from sizes.txt's 'from the probe' figures."""
     out = {}
@@ -190,7 +205,7 @@ def main(d):
         key = (mode, var, cell)
         r = rows.setdefault(key, {"n": 0, "fail": 0, "err": 0, "stage1": 0, "target": 0, "other": 0,
                                   "notown": 0, "prog": 0, "wall": [], "power": [], "names": {},
-                                  "delta": [], "pred": [], "shares": [], "samples": [], "right1": 0})
+                                  "delta": [], "pred": [], "pred_own": [], "shares": [], "samples": [], "right1": 0})
         base = "%s-%s-%s-%s" % (mode, var, cell, trial)
         if rc >= 2:
             r["err"] += 1
@@ -232,10 +247,11 @@ def main(d):
         if p:
             r["power"].append(p)
         model = (v.get("power") or {}).get("model")
-        share = None
+        share = scale = None
         for res in v.get("results") or []:
             if res.get("function") == TARGET and res.get("kind") == "self" and res.get("base_pct") is not None:
                 share = res["base_pct"] / 100
+                scale = own_scale(res, v)
         if model and share:
             # A confirmed verdict's model holds both stages' runs, but the first stage,
             # on the configured runs alone, decides whether there is a confirmation: the
@@ -244,6 +260,8 @@ def main(d):
             if stage1_runs and model.get("runs_base", 0) > stage1_runs:
                 model = dict(model, runs_base=stage1_runs, runs_head=stage1_runs)
             r["pred"].append(power_prob(model, share, inj_sizes.get(cell, 0.0)))
+            if scale:
+                r["pred_own"].append(power_prob(dict(model, s0_sq=scale), share, inj_sizes.get(cell, 0.0)))
             r["shares"].append(share)
         r["samples"].append((v.get("power") or {}).get("samples_per_run", 0) * (v.get("base_runs") or 0))
     cfg = os.path.join(d, "config.txt")
@@ -294,11 +312,13 @@ def main(d):
           "change (gate_power_prob from each verdict's power.model, with the first stage's runs when "
           "the verdict was confirmed, at %s's share in that check's base "
           "and the injected size), averaged over the checks, against the measured rate of failures that "
-          "name %s (and stage 1, any flag):" % (TARGET, TARGET))
+          "name %s (and stage 1, any flag). \"predicted\" is the power line's model for a typical "
+          "function at that share (the prior's s0^2); \"own noise\" puts %s's own spread beside "
+          "the trend (the verdict's noise_scale) in its place:" % (TARGET, TARGET, TARGET))
     print()
-    print("| mode | variant | cell | n | samples/side (median) | %s share | injected | predicted | measured "
+    print("| mode | variant | cell | n | samples/side (median) | %s share | injected | predicted | own noise | measured "
           "(right root cause) | 95%% CI | stage 1 | measured - predicted |" % TARGET)
-    print("|" + "---|" * 12)
+    print("|" + "---|" * 13)
     for mode in ("interleaved", "notes"):
         for var in ("quiet", "loaded"):
             for cell in ("aa", "inj1", "inj2", "inj5"):
@@ -309,10 +329,11 @@ def main(d):
                 pred = statistics.mean(r["pred"])
                 meas = r["target"] / n
                 lo, hi = cp_interval(r["target"], n)
-                print("| %s | %s | %s | %d | %.0f | %.1f%% | %+.2f%% | %.1f%% | %d (%.1f%%) | [%.1f%%, %.1f%%] | "
+                own = "%.1f%%" % (100 * statistics.mean(r["pred_own"])) if r["pred_own"] else "-"
+                print("| %s | %s | %s | %d | %.0f | %.1f%% | %+.2f%% | %.1f%% | %s | %d (%.1f%%) | [%.1f%%, %.1f%%] | "
                       "%.1f%% | %+.1f points |" % (
                           mode, var, cell, n, statistics.median(r["samples"]), 100 * statistics.median(r["shares"]),
-                          100 * inj_sizes.get(cell, 0.0), 100 * pred, r["target"], 100 * meas, 100 * lo, 100 * hi,
+                          100 * inj_sizes.get(cell, 0.0), 100 * pred, own, r["target"], 100 * meas, 100 * lo, 100 * hi,
                           100 * r["stage1"] / n, 100 * (meas - pred)))
     print_cost(d)
 
