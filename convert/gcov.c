@@ -29,23 +29,6 @@
 #define COST_ARC 1
 #define COST_FAKE (4 * W_UNIQUE)
 #define MAX_DEPTH 64
-/*
- * Block estimates are samples times COUNT_SCALE. gcc reads ratios of counts, and a
- * count of 1 where the samples say "at least once" (a function's entry, the floors
- * below) must be small beside one sample: unscaled, a loop of 900,000 iterations a call
- * with 15 samples and an entry forced to 1 read as 15 iterations a call, and gcc peeled
- * that many and sent the loop proper to .cold (bzip2's generateMTFValues).
- */
-#define COUNT_SCALE 1000
-/*
- * Floors (floor_unseen()): a block or arc that the solve leaves at 0 is given 1 unless
- * the samples could have seen it, that is unless taking 1/FLOOR_SHARE of its fair share
- * of its predecessors' runs (a predecessor's runs over its successors) would have left
- * FLOOR_SEEN samples in it.
- */
-#define W_FLOOR W_ENTRY
-#define FLOOR_SHARE 100
-#define FLOOR_SEEN 3
 
 struct gfn {
 	uint32_t note, fn;             /* notes[note].fns[fn] */
@@ -300,80 +283,18 @@ static int collect_counts(struct route *R)
 	return 0;
 }
 
-/*
- * A count of 0 tells gcc the code never ran: -fprofile-use optimises it for size and
- * moves it to the function's .cold part, and a block copied for a path whose arc counts 0
- * (jump threading, tail duplication) is a copy gcc sends there too. From samples, 0 means
- * only "too rare to be seen": a block of a few instructions run 100,000 times in a
- * training run at 4999 Hz expects less than one sample, and one of several arcs into a
- * sampled block gets all of its flow from the solve while the others get none. Warm code
- * sent to .cold cost gawk and jimtcl 5-10% of their run time.
- *
- * So every block and every arc that the first solve (flow) leaves at 0 is given at
- * least 1, unless its predecessors ran often enough that it would have shown at
- * 1/FLOOR_SHARE of its fair share (a predecessor's runs over its successors: an
- * interpreter's switch divides its runs over a hundred cases): only there is 0 a
- * measurement. An arc is floored through a block put on it (its flow is that block's).
- * Fake arcs (a call that may not return) are neither successors nor floored.
- * blk has room for nr_blocks + nr_arcs blocks, arcs for 2 * nr_arcs arcs, tmp for
- * 3 * nr_blocks counts; *nb and *na grow by the blocks and arcs added. Returns the number
- * of blocks and arcs floored.
- */
-static size_t floor_unseen(const struct convert_gcno_fn *f, struct convert_flow_block *blk,
-			   struct convert_flow_arc *arcs, uint32_t *nb, size_t *na,
-			   const uint64_t *flow, uint64_t *tmp)
-{
-	uint64_t *through = tmp, *share = tmp + f->nr_blocks, *succ = tmp + 2 * f->nr_blocks;
-	const uint64_t seen = (uint64_t)FLOOR_SEEN * FLOOR_SHARE * COUNT_SCALE;
-	size_t i, n = 0;
-	uint32_t b;
-
-	memset(tmp, 0, 3 * f->nr_blocks * sizeof(*tmp));
-	for (i = 0; i < f->nr_arcs; i++) {
-		through[f->arcs[i].src] += flow[i];
-		succ[f->arcs[i].src] += !(f->arcs[i].flags & GCNO_ARC_FAKE);
-	}
-	for (i = 0; i < f->nr_arcs; i++)
-		if (f->arcs[i].src != f->arcs[i].dst && !(f->arcs[i].flags & GCNO_ARC_FAKE))
-			share[f->arcs[i].dst] += through[f->arcs[i].src] / succ[f->arcs[i].src];
-	for (b = 2; b < f->nr_blocks; b++) {
-		if (through[b] || share[b] >= seen)
-			continue;
-		blk[b].over = blk[b].weight ? blk[b].weight : COST_ARC;
-		blk[b].estimate = 1;
-		blk[b].weight = W_FLOOR;
-		n++;
-	}
-	for (i = 0; i < f->nr_arcs; i++) {
-		const struct convert_gcno_arc *a = &f->arcs[i];
-
-		if (flow[i] || (a->flags & GCNO_ARC_FAKE) || through[a->src] / succ[a->src] >= seen)
-			continue;
-		blk[*nb] = (struct convert_flow_block){ 1, W_FLOOR, COST_ARC };
-		arcs[*na] = (struct convert_flow_arc){ *nb, a->dst, COST_ARC };
-		arcs[i].dst = *nb;
-		++*nb;
-		++*na;
-		n++;
-	}
-	return n;
-}
-
 /* The counters of notes function gfn (f->nr_counted of them, in notes order) into out. */
 static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 {
 	const struct convert_gcno *g = &R->notes[R->fns[gfn].note];
 	const struct convert_gcno_fn *f = &g->fns[R->fns[gfn].fn];
-	/* room for floor_unseen(): a block and an arc more per arc */
-	struct convert_flow_block *blk = pgo_calloc(f->nr_blocks + f->nr_arcs, sizeof(*blk));
-	struct convert_flow_arc *arcs = pgo_calloc(2 * f->nr_arcs + 1, sizeof(*arcs));
-	uint64_t *flow = pgo_calloc(2 * f->nr_arcs + 1, sizeof(*flow));
-	uint64_t *through = pgo_calloc(3 * (size_t)f->nr_blocks, sizeof(*through));
-	uint32_t nb = f->nr_blocks;
-	size_t i, k, na = f->nr_arcs;
+	struct convert_flow_block *blk = pgo_calloc(f->nr_blocks, sizeof(*blk));
+	struct convert_flow_arc *arcs = pgo_calloc(f->nr_arcs + 1, sizeof(*arcs));
+	uint64_t *flow = pgo_calloc(f->nr_arcs + 1, sizeof(*flow));
+	size_t i, k;
 	int ret = -1;
 
-	if (!blk || !arcs || !flow || !through)
+	if (!blk || !arcs || !flow)
 		goto out;
 	for (i = 0; i < f->nr_lines; i++) {
 		const struct convert_gcno_line *gl = &f->lines[i];
@@ -391,8 +312,8 @@ static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 		if (w > blk[gl->block].weight)
 			blk[gl->block].estimate = 0;
 		blk[gl->block].weight = w;
-		if (l->count * COUNT_SCALE > blk[gl->block].estimate)
-			blk[gl->block].estimate = l->count * COUNT_SCALE;
+		if (l->count > blk[gl->block].estimate)
+			blk[gl->block].estimate = l->count;
 	}
 	/*
 	 * A function with code in sampled functions was entered, at least once: its entry
@@ -411,17 +332,6 @@ static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 	}
 	if (convert_flow_solve(f->nr_blocks, 0, 1, blk, arcs, f->nr_arcs, flow) < 0)
 		goto out;
-	/*
-	 * Floors in every function solved here (its code is in a sampled function): also in
-	 * one without a sample of its own, inlined where it is, whose zeros gcc would copy
-	 * into its caller's inlined body (bzip2's makeMaps_e sent generateMTFValues's loop
-	 * to .cold).
-	 */
-	if (f->nr_blocks + f->nr_arcs <= CONVERT_FLOW_MAX_BLOCKS &&
-	    2 * f->nr_arcs <= CONVERT_FLOW_MAX_ARCS &&
-	    floor_unseen(f, blk, arcs, &nb, &na, flow, through) &&
-	    convert_flow_solve(nb, 0, 1, blk, arcs, na, flow) < 0)
-		goto out;
 	for (i = k = 0; i < f->nr_arcs; i++) {
 		if (f->arcs[i].flags & GCNO_ARC_ON_TREE)
 			continue;
@@ -431,9 +341,8 @@ static int solve_fn(struct route *R, uint32_t gfn, uint64_t *out, uint64_t *max)
 	}
 	ret = 0;
 out:
-	if (ret < 0 && (!blk || !arcs || !flow || !through))
+	if (ret < 0 && (!blk || !arcs || !flow))
 		pgo_error("out of memory");
-	free(through);
 	free(blk);
 	free(arcs);
 	free(flow);

@@ -76,22 +76,4 @@ test_expect_success 'the partial-inlining parts, clones and hot .cold parts of i
 		test_grep "^$f$" cold.inst && test_grep "^$f$" cold.ours || exit 1
 	done
 '
-# A block counted 0 goes to its function's .cold part. generateMTFValues's loop runs
-# ~900,000 times a call and inlines makeMaps_e, which is too short to get a sample: with
-# zeros for makeMaps_e (or a count per call read as 15 iterations) gcc sent the loop to
-# generateMTFValues.cold, which instrumented PGO, with exact counts, does not make. The
-# share of an evaluation's samples in .cold parts is printed for both builds.
-test_expect_success 'no .cold part for generateMTFValues, as under instrumented PGO' '
-	! grep "^generateMTFValues\.cold$" cold.inst &&
-	! grep "^generateMTFValues\.cold$" cold.ours &&
-	seq 2000000 5 9000000 >eval.txt &&
-	for b in inst-use use; do
-		pgo collect -q --no-off-cpu -F 4999 -o $b.data -- \
-			sh -c "cd $b && ./bzip2 -c <../eval.txt >e.bz2 && ./bzip2 -dc <e.bz2 >/dev/null" &&
-		perf report -i $b.data --no-children -g none --sort dso,sym -q 2>/dev/null |
-			awk "\$2 == \"bzip2\" { gsub(\"%\", \"\", \$1); t += \$1; if (\$NF ~ /\\.cold\$/) c += \$1 }
-			     END { printf \"%.2f\\n\", 100 * c / t }" >$b.cold || exit 1
-	done &&
-	echo "share of bzip2 time in .cold parts: instrumented $(cat inst-use.cold)%, gcov route $(cat use.cold)%"
-'
 test_done
