@@ -34,9 +34,8 @@ struct cmd_gate_collect_stats {
  * Run the benchmark opts->runs times under the collector (on-CPU, with the call stacks
  * pgo collect records by default: repaired fp or dwarf-unwound; plus the off-CPU event
  * per opts->offcpu) and symbolize the result into set (CONVERT_STACKSET_INIT on entry,
- * empty again on error). A benchmark that fails
- * (non-zero status, killed) or an interrupted collection is an error: the gate never
- * judges partial data.
+ * empty again on error). A benchmark that fails (non-zero status, killed) or an
+ * interrupted collection is an error: the gate never judges partial data.
  */
 int cmd_gate_collect(const struct cmd_gate_collect_opts *opts, struct convert_stackset *set);
 

@@ -474,21 +474,6 @@ static int power_line(struct cmp *c)
 	return 0;
 }
 
-/*
- * Each self row's own spread beside the trend's, so that a reader of the verdict can put
- * it in the power model in place of the typical function's s0^2.
- */
-static void noise_scales(struct gate_verdict *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->nr_results; i++) {
-		struct gate_result *r = &v->results[i];
-
-		r->noise_scale = r->kind == GATE_SELF && r->t.v0 > 0 ? r->t.vmod / r->t.v0 : NAN;
-	}
-}
-
 /* Benjamini-Hochberg over every tested hypothesis, self and inclusive together; floors. */
 static int flag_rows(struct cmp *c)
 {
@@ -777,7 +762,6 @@ int gate_compare(const struct gate_profile *b, const struct gate_profile *h,
 	code_motion(&c);
 	if (own_parts(&c) || drift_frames(&c) || power_line(&c))
 		goto out;
-	noise_scales(c.v);
 	root_causes(&c);
 	if (via_lists(&c))
 		goto out;

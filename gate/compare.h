@@ -102,9 +102,6 @@ struct gate_result {
 	int drift;             /* flagged, but its own code's part is not: warn */
 	double own_delta;      /* the change of the samples whose leaf is own code, in units
 				  of T_B (the part of delta not in kernel or library frames) */
-	double noise_scale;    /* self rows: this function's moderated variance over the
-				  trend's at its mean (the power model's s0^2 for a typical
-				  function); NAN for other rows */
 	int root_cause;        /* flagged, not moved, and no flagged descendant (or self time) */
 	enum gate_role role;
 	char *via;             /* for root causes: flagged ancestors "main;process" (new) or NULL */

@@ -54,7 +54,9 @@ static json_t *result_json(const struct gate_result *r)
 	e |= set(o, "improved", json_boolean(r->improved));
 	e |= set(o, "drift", json_boolean(r->drift));
 	e |= set(o, "own_delta", num(r->own_delta));
-	e |= set(o, "noise_scale", num(r->noise_scale));
+	/* self rows: the function's own spread over the trend's, the s0^2 of its power */
+	e |= set(o, "noise_scale", r->kind == GATE_SELF && r->t.v0 > 0 ? num(r->t.vmod / r->t.v0)
+							       : json_null());
 	e |= set(o, "role", json_string(gate_role_name(r->role)));
 	e |= set(o, "via", r->via && *r->via ? json_string(r->via) : json_null());
 	if (e) {
